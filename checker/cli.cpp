@@ -1,0 +1,269 @@
+// vfsmc command line: run, check, replay, list, validate.
+#include "cli.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "invariants.h"
+#include "report.h"
+#include "scenario.h"
+
+namespace vfsmc {
+
+namespace fs = std::filesystem;
+
+bool as_expected(const Scenario& s, const RunResult& r) {
+    if (r.verdict != s.expect.verdict) return false;
+    if (r.verdict == "violated") return r.invariant == s.expect.invariant;
+    return true;
+}
+
+std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator(); ++it) {
+                const fs::path& f = it->path();
+                if (it->is_regular_file() && f.extension() == ".json") out.push_back(f.string());
+            }
+        } else if (fs::exists(p, ec)) {
+            out.push_back(p);
+        } else {
+            throw LoadError(p + ": no such file or directory; accepted: scenario files (*.json) or directories of them");
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string replay_command(const Scenario& s, const RunResult& r) {
+    return "vfsmc replay " + s.file + " " + r.token;
+}
+
+namespace {
+
+struct RunFlags {
+    bool json = false;
+    bool stable = false;
+    bool progress = true;
+    bool coverage = false;
+    std::string format = "text";
+    std::string html;
+};
+
+void print_result(const Scenario& s, const RunResult& r, const RunFlags& f) {
+    ReportOptions o;
+    o.stable = f.stable;
+    o.replay_cmd = replay_command(s, r);
+    if (f.json || f.format == "json") {
+        std::cout << json_report(s, r, o).dump(2) << "\n";
+    } else {
+        std::cout << text_report(s, r, o);
+        if (r.verdict == "violated") std::cout << summary_line(s, r, f.stable) << "\n";
+    }
+    if (!as_expected(s, r)) {
+        std::cerr << s.file << ": expected " << s.expect.verdict
+                  << (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) << ", got " << r.verdict
+                  << (r.invariant.empty() ? "" : " " + r.invariant) << "\n";
+    }
+}
+
+int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
+    int rc = 0;
+    for (const auto& file : collect_scenarios(files)) {
+        Scenario s = load_scenario(file);
+        RunOptions opt;
+        opt.progress = f.progress && isatty(2);
+        RunResult r = run_scenario(s, opt);
+        print_result(s, r, f);
+        if (f.coverage) {
+            Model* m = find_model(s.model);
+            std::vector<std::string> missing;
+            for (const auto& st : m->spec().steps)
+                if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
+            std::cout << "coverage: " << (m->spec().steps.size() - missing.size()) << " of "
+                      << m->spec().steps.size() << " model steps reached\n";
+            for (const auto& st : missing) std::cout << "  never reached: " << st << "\n";
+        }
+        if (!as_expected(s, r)) rc = std::max(rc, 1);
+    }
+    return rc;
+}
+
+// One scenario of `check`, in a child process. Writes one line to `fd`:
+// "<status>\t<text>" with status pass, fail or error.
+void check_child(const std::string& file, int fd) {
+    std::string line;
+    try {
+        Scenario s = load_scenario(file);
+        RunResult r = run_scenario(s, RunOptions());
+        bool ok = as_expected(s, r);
+        std::string got = r.verdict + (r.invariant.empty() ? "" : " " + r.invariant);
+        std::string want = s.expect.verdict + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant);
+        line = std::string(ok ? "pass" : "fail") + "\t" + (ok ? "ok    " : "FAIL  ") + file + ": " + got +
+               (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
+               std::to_string((long)(r.seconds * 1000)) + " ms]";
+        if (!ok && r.verdict == "violated") line += "\n      replay: " + replay_command(s, r);
+    } catch (const LoadError& e) {
+        line = std::string("error\t") + e.what();
+    } catch (const std::exception& e) {
+        line = std::string("internal\tinternal error: ") + file + ": " + e.what();
+    }
+    line += "\n";
+    if (write(fd, line.data(), line.size()) < 0) _exit(3);
+}
+
+int cmd_check(const std::vector<std::string>& paths, int jobs) {
+    std::vector<std::string> files = collect_scenarios(paths);
+    if (files.empty()) throw LoadError(paths.empty() ? "check" : paths[0] + ": no scenario files (*.json) found; accepted: a directory of scenarios");
+    if (jobs < 1) jobs = 1;
+    struct Job {
+        pid_t pid;
+        int fd;
+        size_t idx;
+    };
+    std::vector<std::string> results(files.size());
+    std::vector<Job> running;
+    size_t next = 0;
+    int passed = 0, failed = 0, errors = 0, internal = 0;
+    auto reap = [&](Job j) {
+        std::string out;
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(j.fd, buf, sizeof buf)) > 0) out.append(buf, n);
+        close(j.fd);
+        int st = 0;
+        waitpid(j.pid, &st, 0);
+        if (out.empty()) out = "internal\tinternal error: " + files[j.idx] + ": the checker died (status " + std::to_string(st) + ")\n";
+        auto tab = out.find('\t');
+        std::string status = out.substr(0, tab);
+        std::string text = out.substr(tab + 1);
+        if (status == "pass") passed++;
+        else if (status == "fail") failed++;
+        else if (status == "error") errors++;
+        else internal++;
+        std::cout << text << std::flush;
+    };
+    while (next < files.size() || !running.empty()) {
+        while (next < files.size() && (int)running.size() < jobs) {
+            int p[2];
+            if (pipe(p) != 0) throw std::runtime_error("pipe failed");
+            std::cout.flush();
+            pid_t pid = fork();
+            if (pid < 0) throw std::runtime_error("fork failed");
+            if (pid == 0) {
+                close(p[0]);
+                check_child(files[next], p[1]);
+                close(p[1]);
+                _exit(0);
+            }
+            close(p[1]);
+            running.push_back({pid, p[0], next});
+            next++;
+        }
+        // Reap in submission order so the output is stable.
+        Job j = running.front();
+        running.erase(running.begin());
+        reap(j);
+    }
+    std::cout << passed << " passed, " << (failed + errors + internal) << " failed\n";
+    if (internal) return 3;
+    if (errors) return 2;
+    return failed ? 1 : 0;
+}
+
+int cmd_replay(const std::string& file, const std::string& token, const RunFlags& f) {
+    Scenario s = load_scenario(file);
+    RunResult r = replay_scenario(s, token);
+    if (r.verdict == "error") {
+        std::cerr << file << ": replay token: " << r.message << "\n";
+        return 2;
+    }
+    r.token = token;
+    print_result(s, r, f);
+    return as_expected(s, r) ? 0 : 1;
+}
+
+}  // namespace
+
+std::string type_text(const FieldSpec& f) {
+    switch (f.type) {
+        case ArgType::Str: return "string";
+        case ArgType::Int: return "int " + std::to_string(f.min) + ".." + std::to_string(f.max);
+        case ArgType::Bool: return "bool";
+        case ArgType::Enum: {
+            std::string s;
+            for (size_t i = 0; i < f.allowed.size(); i++) s += (i ? "|" : "") + f.allowed[i];
+            return s;
+        }
+    }
+    return "?";
+}
+
+int cmd_list(bool memory_model);  // list.cpp
+
+int cli_main(int argc, char** argv) {
+    CLI::App app{"vfsmc: a concurrency model checker for Linux VFS locking and reference counting"};
+    app.require_subcommand(1);
+    RunFlags rf;
+    std::vector<std::string> run_files, check_paths, validate_files;
+    int jobs = 2;
+    std::string replay_file, replay_token;
+    bool mm = false;
+
+    auto* run = app.add_subcommand("run", "run scenarios and print their verdicts and counterexamples");
+    run->add_option("files", run_files, "scenario files or directories")->required();
+    run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
+    run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
+    run->add_flag("--coverage", rf.coverage, "list the model steps never reached");
+    run->add_flag("!--no-progress", rf.progress, "no progress lines on stderr");
+    run->add_option("--format", rf.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+
+    auto* check = app.add_subcommand("check", "the regression run: judge every scenario by its expect");
+    check->add_option("paths", check_paths, "directories or files")->required();
+    check->add_option("-j,--jobs", jobs, "scenarios run in parallel processes")->check(CLI::Range(1, 64));
+
+    auto* replay = app.add_subcommand("replay", "replay a counterexample from its token");
+    replay->add_option("file", replay_file, "the scenario")->required();
+    replay->add_option("token", replay_token, "the replay token printed with the counterexample")->required();
+    replay->add_flag("--json", rf.json, "print the JSON result");
+    replay->add_flag("--stable", rf.stable, "leave out timings");
+
+    auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
+    list->add_flag("--memory-model", mm, "print the memory-model table (docs/memory-model.md)");
+
+    auto* validate = app.add_subcommand("validate", "check scenario files without running them");
+    validate->add_option("files", validate_files, "scenario files or directories")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+
+    if (*run) return cmd_run(run_files, rf);
+    if (*check) return cmd_check(check_paths, jobs);
+    if (*replay) return cmd_replay(replay_file, replay_token, rf);
+    if (*list) return cmd_list(mm);
+    if (*validate) {
+        for (const auto& f : collect_scenarios(validate_files)) {
+            load_scenario(f);
+            std::cout << "valid: " << f << "\n";
+        }
+        return 0;
+    }
+    return 2;
+}
+
+}  // namespace vfsmc

@@ -1,0 +1,26 @@
+// vfsmc command line (see main.cpp for the exit codes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine.h"
+#include "model.h"
+
+namespace vfsmc {
+
+int cli_main(int argc, char** argv);
+
+// The verdict compared with `expect`.
+bool as_expected(const Scenario& s, const RunResult& r);
+
+// All scenario files under the given files and directories, sorted.
+std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths);
+
+// The shell command that replays a counterexample.
+std::string replay_command(const Scenario& s, const RunResult& r);
+
+// A field's accepted values, for `list` and error messages.
+std::string type_text(const FieldSpec& f);
+
+}  // namespace vfsmc

@@ -1,0 +1,58 @@
+// vfsmc engine adapter: runs a loaded scenario on Relacy and returns the
+// verdict, the counts and, for a violation, the counterexample.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "trace.h"
+
+namespace vfsmc {
+
+struct RunOptions {
+    bool progress = false;          // progress lines on stderr for long searches
+    bool override_search = false;   // use `search` below instead of the scenario's
+    SearchSpec search;
+};
+
+struct RunResult {
+    std::string verdict;            // holds | violated | unsatisfiable | error
+    std::string invariant;          // violated: the stable name
+    std::string message;            // violated: one sentence from the detector
+    std::string relacy_result;      // Relacy's own result text
+    std::string strategy;           // "exhaustive", "bounded", "random"
+    int preemption_bound = -1;
+    uint64_t executions = 0;        // explored (pruned ones included)
+    uint64_t pruned = 0;            // cut by `order` constraints
+    double seconds = 0;
+    double execs_per_sec = 0;
+    bool complete = false;          // exhaustive and not cut by a limit
+    bool limit_hit = false;
+    std::string limit;              // "time limit" | "max_executions"
+    std::string completeness;       // a phrase for humans
+    std::string token;              // replay token (violated)
+    std::shared_ptr<ExecRecord> trace;  // the counterexample (violated)
+    std::vector<std::string> thread_names;
+    std::string final_state;
+    std::vector<std::string> coverage;  // steps reached in at least one execution
+    std::map<std::string, double> metrics;
+    int preemptions = -1;           // in the counterexample
+    int steps = 0;                  // events in the counterexample
+    std::string memory_model;
+};
+
+RunResult run_scenario(const Scenario& s, const RunOptions& opt);
+
+// Replay a token from a previous run. Throws LoadError for a token that is
+// not well formed or not for this scenario.
+RunResult replay_scenario(const Scenario& s, const std::string& token);
+
+// Count the preemptions in a trace: switches away from a thread that could
+// have gone on (it was not waiting and had more to do).
+int count_preemptions(const ExecRecord& rec);
+
+}  // namespace vfsmc

@@ -1,0 +1,415 @@
+// vfsmc kernel-vocabulary layer: the out-of-line primitives (see kernel.h).
+#include "kernel.h"
+
+namespace vfsmc {
+
+// Per-execution layer state.
+struct LayerState {
+    Heap heap;
+    bool setup = false;
+    int rcu_nest[kMaxThreads] = {};
+    struct Pending {
+        int id;
+        int readers;  // bitmask of threads still inside a pre-existing read section
+    };
+    Pending pending[64];
+    int npending = 0;
+};
+static LayerState g_ls;
+
+Heap& heap() { return g_ls.heap; }
+bool in_setup() { return g_ls.setup; }
+void set_quiet(bool q) { rt().quiet = q; }
+
+void layer_begin_execution() {
+    g_ls.heap.n = 0;
+    g_ls.setup = true;
+    for (int& n : g_ls.rcu_nest) n = 0;
+    g_ls.npending = 0;
+}
+
+void layer_setup_done() { g_ls.setup = false; }
+
+// Destroy every object still alive and give all model memory back. Runs in
+// the engine's after(), inside the execution, so the Relacy atomics die
+// within it.
+void layer_end_execution() {
+    g_ls.setup = true;
+    for (int i = g_ls.heap.n - 1; i >= 0; i--) {
+        Heap::Slot& s = g_ls.heap.slots[i];
+        if (s.live) s.destroy(s.mem);
+        s.live = false;
+    }
+    for (int i = 0; i < g_ls.heap.n; i++) std::free(g_ls.heap.slots[i].mem);
+    g_ls.heap.n = 0;
+}
+
+void check_alive(int id, const char* field) {
+    ExecRecord* rec = rt().rec;
+    if (!rec || id < 0 || id >= rec->nobjects) return;
+    ObjInfo& o = rec->objects[id];
+    if (!o.freed) return;
+    char inv[64];
+    std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
+    const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
+    int c[1] = {o.free_event};
+    violate(this_thread(), name, c, 1, "%s.%s is accessed after %s freed it", o.name, field,
+            o.free_event >= 0 && event_at(o.free_event) ? rt().thread_names[event_at(o.free_event)->thread] : "?");
+}
+
+void kfree_id(int id) {
+    ExecRecord* rec = rt().rec;
+    if (id < 0 || id >= rec->nobjects) return;
+    ObjInfo& o = rec->objects[id];
+    int t = this_thread();
+    if (o.freed) {
+        int c[1] = {o.free_event};
+        violate(t, "double-free", c, 1, "%s is freed twice", o.name);
+        return;
+    }
+    sched_point();
+    o.free_event = log_event(t, Ev::Free, id, "kfree", nullptr, 0, 0, "%s freed", o.name);
+    o.freed = true;
+    for (int i = 0; i < g_ls.heap.n; i++) {
+        Heap::Slot& s = g_ls.heap.slots[i];
+        if (s.live && s.id == id) {
+            s.destroy(s.mem);  // Relacy atomics are destroyed: later access fails its signature check
+            s.live = false;
+        }
+    }
+}
+
+void fence(Acc a, const char* name) {
+    int t = this_thread();
+    rl::atomic_thread_fence(mo_for(a), RL_INFO);
+    int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
+    if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
+}
+
+void wait_stuck_report(int t) {
+    Runtime& r = rt();
+    bool order_wait = false, lost = false;
+    int lost_thread = -1;
+    for (int u = 0; u < r.nthreads; u++) {
+        if (r.tstate[u] != TState::Waiting) continue;
+        if (r.wait_order[u]) order_wait = true;
+        if (r.wait_sleeping[u] && r.wait_cond_true[u]) {
+            lost = true;
+            lost_thread = u;
+        }
+    }
+    if (order_wait) prune_execution();
+    char buf[220];
+    int n = 0;
+    for (int u = 0; u < r.nthreads && n < (int)sizeof buf - 70; u++)
+        if (r.tstate[u] == TState::Waiting)
+            n += std::snprintf(buf + n, sizeof buf - n, "%s%s waits in %s on %s", n ? "; " : "",
+                               r.thread_names[u], r.wait_what[u], object_name(r.wait_obj[u]));
+    if (lost)
+        violate(t, "lost-wakeup", nullptr, 0, "%s sleeps on a condition that already holds and nothing will wake it (%s)",
+                r.thread_names[lost_thread], buf);
+    else
+        violate(t, "deadlock", nullptr, 0, "%s", buf);
+    // Reached only when the scenario disabled the invariant: give up quietly.
+    prune_execution();
+}
+
+// <linux/refcount.h>
+void refcount_inc(refcount_t& r) {
+    int old = r.refs.rmw(Acc::AtomicRmwVoid, "refcount_inc", [](int& v) { v++; return true; });
+    KWARN_ON(old <= 0, r.underflow_inv, "refcount_inc on %s.%s = %d: addition on 0; use-after-free",
+             object_name(r.refs.owner()), r.refs.name(), old);
+}
+bool refcount_inc_not_zero(refcount_t& r) {
+    bool w = false;
+    r.refs.rmw(Acc::AtomicRmwFull, "refcount_inc_not_zero", [](int& v) { if (v <= 0) return false; v++; return true; }, &w);
+    return w;
+}
+bool refcount_dec_and_test(refcount_t& r) {
+    int old = r.refs.rmw(Acc::AtomicRmwFull, "refcount_dec_and_test", [](int& v) { v--; return true; });
+    KWARN_ON(old <= 0, r.underflow_inv, "refcount_dec_and_test on %s.%s = %d: underflow; use-after-free",
+             object_name(r.refs.owner()), r.refs.name(), old);
+    return old == 1;
+}
+void refcount_dec(refcount_t& r) {
+    int old = r.refs.rmw(Acc::AtomicRmwFull, "refcount_dec", [](int& v) { v--; return true; });
+    KWARN_ON(old <= 1, r.underflow_inv, "refcount_dec on %s.%s = %d: decrement hit 0; leaking memory",
+             object_name(r.refs.owner()), r.refs.name(), old);
+}
+
+// <linux/spinlock.h>
+static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleeping) {
+    int t = this_thread();
+    if (holder == t) {
+        violate(t, "lock-misuse", nullptr, 0, "%s takes %s.%s which it already holds", rt().thread_names[t],
+                object_name(w.owner()), w.name());
+    }
+    wait_until(what, w.owner(), sleeping, [&]() {
+        bool got = false;
+        w.rmw(Acc::LockAcquire, what, [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        return got;
+    });
+    holder = t;
+}
+static void unlock_word(kfield<int>& w, int& holder, const char* what) {
+    int t = this_thread();
+    if (holder != t) {
+        violate(t, "lock-misuse", nullptr, 0, "%s releases %s.%s held by %s", rt().thread_names[t],
+                object_name(w.owner()), w.name(), holder >= 0 ? rt().thread_names[holder] : "nobody");
+    }
+    holder = -1;
+    w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; });
+}
+void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false); }
+void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock"); }
+bool spin_trylock(spinlock_t& l) {
+    bool got = false;
+    l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+    if (got) l.holder = this_thread();
+    return got;
+}
+void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
+void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
+
+// <linux/rwsem.h>
+void down_read(rw_semaphore& s) {
+    wait_until("down_read", s.count.owner(), true, [&]() {
+        bool got = false;
+        s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got);
+        return got;
+    });
+}
+void up_read(rw_semaphore& s) {
+    int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; });
+    if (old <= 0)
+        violate(this_thread(), "lock-misuse", nullptr, 0, "up_read on %s.%s not held shared",
+                object_name(s.count.owner()), s.count.name());
+}
+void down_write(rw_semaphore& s) {
+    wait_until("down_write", s.count.owner(), true, [&]() {
+        bool got = false;
+        s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        return got;
+    });
+    s.writer = this_thread();
+}
+void up_write(rw_semaphore& s) {
+    if (s.writer != this_thread())
+        violate(this_thread(), "lock-misuse", nullptr, 0, "up_write on %s.%s not held exclusive by this thread",
+                object_name(s.count.owner()), s.count.name());
+    s.writer = -1;
+    s.count.rmw(Acc::LockRelease, "up_write", [](int& v) { v = 0; return true; });
+}
+
+// <linux/seqlock.h>
+unsigned read_seqcount_begin(seqcount_t& s) {
+    unsigned v = 0;
+    wait_until("read_seqcount_begin", s.sequence.owner(), false, [&]() {
+        v = (unsigned)s.sequence.load(Acc::LoadAcquire);
+        return (v & 1) == 0;
+    });
+    return v;
+}
+unsigned raw_read_seqcount(seqcount_t& s) { return (unsigned)s.sequence.load(Acc::LoadAcquire); }
+bool read_seqcount_retry(seqcount_t& s, unsigned start) {
+    smp_rmb();
+    return (unsigned)s.sequence.load(Acc::ReadOnce) != start;
+}
+void write_seqcount_begin(seqcount_t& s) {
+    s.sequence.store(s.sequence.load(Acc::Plain) + 1, Acc::WriteOnce);
+    smp_wmb();
+}
+void write_seqcount_end(seqcount_t& s) {
+    smp_wmb();
+    s.sequence.store(s.sequence.load(Acc::Plain) + 1, Acc::WriteOnce);
+}
+void write_seqcount_invalidate(seqcount_t& s) {
+    smp_wmb();
+    s.sequence.store(s.sequence.load(Acc::Plain) + 2, Acc::WriteOnce);
+}
+
+// <linux/lockref.h>. Value = count * 2 + locked.
+static bool lr_locked(int v) { return v & 1; }
+static int lr_count(int v) { return v >> 1; }
+static int lr_make(int count, bool locked) { return count * 2 + (locked ? 1 : 0); }
+
+void lockref_lock(lockref& l) {
+    int t = this_thread();
+    wait_until("spin_lock", l.lock_count.owner(), false, [&]() {
+        bool got = false;
+        l.lock_count.rmw(Acc::LockAcquire, "spin_lock", [](int& v) { if (lr_locked(v)) return false; v |= 1; return true; }, &got);
+        return got;
+    });
+    l.holder = t;
+}
+void lockref_unlock(lockref& l) {
+    int t = this_thread();
+    if (l.holder != t)
+        violate(t, "lock-misuse", nullptr, 0, "spin_unlock of %s.d_lock by a thread that does not hold it",
+                object_name(l.lock_count.owner()));
+    l.holder = -1;
+    l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; });
+}
+int lockref_count_locked(lockref& l) { return lr_count(l.lock_count.load(Acc::Plain)); }
+void lockref_set_count_locked(lockref& l, int count) {
+    int old = lr_count(l.lock_count.load(Acc::Plain));
+    if (old < 0 && count > old && l.revive_inv)
+        violate(this_thread(), l.revive_inv, nullptr, 0, "%s gets a reference while dead (count %d)",
+                object_name(l.lock_count.owner()), old);
+    if (count < 0 && l.underflow_inv)
+        violate(this_thread(), l.underflow_inv, nullptr, 0, "%s lockref count goes below zero (%d -> %d)",
+                object_name(l.lock_count.owner()), old, count);
+    l.lock_count.store(lr_make(count, true), Acc::Plain);
+}
+
+// The CMPXCHG_LOOP fast path: one relaxed cmpxchg while unlocked; `op`
+// returns false to give up (the caller then takes the slow path or fails).
+template <class Op>
+static int lockref_fast(lockref& l, const char* what, Op op, bool* done) {
+    bool w = false;
+    int old = l.lock_count.rmw(Acc::LockrefCas, what, [&](int& v) {
+        if (lr_locked(v)) return false;
+        int c = lr_count(v);
+        if (!op(c)) return false;
+        v = lr_make(c, false);
+        return true;
+    }, &w);
+    *done = w;
+    return old;
+}
+
+void lockref_get(lockref& l) {
+    bool done;
+    int old = lockref_fast(l, "lockref_get", [](int& c) { c++; return true; }, &done);
+    if (done) {
+        if (lr_count(old) < 0 && l.revive_inv)
+            violate(this_thread(), l.revive_inv, nullptr, 0, "lockref_get on dead %s (count %d)",
+                    object_name(l.lock_count.owner()), lr_count(old));
+        return;
+    }
+    lockref_lock(l);
+    lockref_set_count_locked(l, lockref_count_locked(l) + 1);
+    lockref_unlock(l);
+}
+bool lockref_get_not_zero(lockref& l) {
+    bool done;
+    int old = lockref_fast(l, "lockref_get_not_zero", [](int& c) { if (c <= 0) return false; c++; return true; }, &done);
+    if (done) return true;
+    if (!lr_locked(old) && lr_count(old) <= 0) return false;
+    lockref_lock(l);
+    bool ok = false;
+    int c = lockref_count_locked(l);
+    if (c > 0) {
+        lockref_set_count_locked(l, c + 1);
+        ok = true;
+    }
+    lockref_unlock(l);
+    return ok;
+}
+bool lockref_get_not_dead(lockref& l) {
+    bool done;
+    int old = lockref_fast(l, "lockref_get_not_dead", [](int& c) { if (c < 0) return false; c++; return true; }, &done);
+    if (done) return true;
+    if (!lr_locked(old) && lr_count(old) < 0) return false;
+    lockref_lock(l);
+    bool ok = false;
+    int c = lockref_count_locked(l);
+    if (c >= 0) {
+        lockref_set_count_locked(l, c + 1);
+        ok = true;
+    }
+    lockref_unlock(l);
+    return ok;
+}
+int lockref_put_return(lockref& l) {
+    bool done;
+    int old = lockref_fast(l, "lockref_put_return", [](int& c) { if (c <= 0) return false; c--; return true; }, &done);
+    if (!done) return -1;
+    return lr_count(old) - 1;
+}
+bool lockref_put_or_lock(lockref& l) {
+    bool done;
+    lockref_fast(l, "lockref_put_or_lock", [](int& c) { if (c <= 1) return false; c--; return true; }, &done);
+    if (done) return true;
+    lockref_lock(l);
+    int c = lockref_count_locked(l);
+    if (c <= 1) return false;
+    lockref_set_count_locked(l, c - 1);
+    lockref_unlock(l);
+    return true;
+}
+void lockref_mark_dead(lockref& l) {
+    l.lock_count.store(lr_make(LOCKREF_DEAD, true), Acc::Plain);
+}
+bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
+
+// <linux/rcupdate.h>
+static void rcu_process(int t) {
+    for (int i = 0; i < g_ls.npending;) {
+        LayerState::Pending& p = g_ls.pending[i];
+        p.readers &= ~(1 << t);
+        if (p.readers == 0) {
+            int id = p.id;
+            g_ls.pending[i] = g_ls.pending[--g_ls.npending];
+            ExecRecord* rec = rt().rec;
+            rec->objects[id].rcu_pending = false;
+            kfree_id(id);
+        } else {
+            i++;
+        }
+    }
+}
+void rcu_read_lock() {
+    int t = this_thread();
+    if (g_ls.rcu_nest[t]++ == 0) log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+}
+void rcu_read_unlock() {
+    int t = this_thread();
+    if (g_ls.rcu_nest[t] <= 0) {
+        violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
+        return;
+    }
+    if (--g_ls.rcu_nest[t] == 0) {
+        log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        rcu_process(t);
+    }
+}
+bool rcu_read_lock_held() { return g_ls.rcu_nest[this_thread()] > 0; }
+void call_rcu_free(int id) {
+    int t = this_thread();
+    int readers = 0;
+    for (int u = 0; u < rt().nthreads; u++)
+        if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
+    // The caller's own read section, if any, also delays the grace period.
+    if (g_ls.rcu_nest[t] > 0) readers |= 1 << t;
+    log_event(t, Ev::Step, id, "call_rcu", nullptr, 0, 0, "%s freed after a grace period", object_name(id));
+    if (readers == 0 || g_ls.npending >= 64) {
+        kfree_id(id);
+        return;
+    }
+    rt().rec->objects[id].rcu_pending = true;
+    g_ls.pending[g_ls.npending++] = {id, readers};
+}
+// A thread that finishes ends its read sections (it cannot hold one).
+void rcu_thread_exit(int t) {
+    g_ls.rcu_nest[t] = 0;
+    rcu_process(t);
+}
+
+// <linux/wait.h>
+void prepare_to_wait(wait_queue_head& wq) {
+    int me = 1 << this_thread();
+    wq.woken.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
+    wq.waiters.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v |= me; return true; });
+}
+void finish_wait(wait_queue_head& wq) {
+    int me = 1 << this_thread();
+    wq.waiters.rmw(Acc::AtomicRmwFull, "finish_wait", [&](int& v) { v &= ~me; return true; });
+}
+void wake_up_all(wait_queue_head& wq) {
+    int w = wq.waiters.rmw(Acc::AtomicRmwFull, "wake_up_all", [](int& v) { v = 0; return true; });
+    wq.woken.rmw(Acc::AtomicRmwFull, "wake_up_all", [&](int& v) { v |= w; return true; });
+}
+bool waitqueue_active(wait_queue_head& wq) { return wq.waiters.load(Acc::ReadOnce) != 0; }
+
+}  // namespace vfsmc

@@ -1,0 +1,641 @@
+// vfsmc kernel-vocabulary layer.
+//
+// The only header a model includes. It defines, once, over Relacy, the
+// kernel primitives the models are written in, grouped as the kernel groups
+// them: <linux/compiler.h> and <asm/barrier.h>, <linux/atomic.h> and
+// <linux/refcount.h>, <linux/spinlock.h> and <linux/bit_spinlock.h>,
+// <linux/mutex.h>, <linux/rwsem.h>, <linux/seqlock.h>, <linux/lockref.h>,
+// <linux/rcupdate.h>, <linux/wait.h>, <linux/slab.h>. Only this header and
+// the engine adapter (checker/engine.cpp) spell `rl::`.
+//
+// Every primitive is one step of the execution: it has exactly one scheduling
+// point (before it), runs atomically after it, and names itself in the trace
+// through the one hook, log_event() (checker/runtime.h). The memory order of
+// each primitive comes from kMemoryModelTable below, for the scenario's
+// memory model (`sc` or `kernel`); docs/memory-model.md is generated from
+// that table.
+//
+// Shared state lives in kfield<T>: a word that records which write every
+// read saw, whether that write was the latest in modification order, and,
+// for plain (unmarked) accesses, LKMM data races. Blocking is modelled as
+// waiting on a condition with rl yield, so that deadlocks and lost wakeups
+// are detected and named by the layer (runtime.cpp), not by Relacy.
+//
+// Include this header last: Relacy's macros are undefined again at its end,
+// but Relacy itself must come after the standard headers.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "invariants.h"
+#include "runtime.h"
+
+#include <relacy/relacy.hpp>
+
+#undef new
+#undef delete
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+#undef assert
+#undef errno
+
+namespace vfsmc {
+
+// ------------------------------------------------------------------------
+// The memory-model table: one row per kind of access, the C++11 order it
+// gets under each memory model. docs/memory-model.md is generated from it
+// (`vfsmc list --memory-model`) and a test checks the two agree.
+// ------------------------------------------------------------------------
+enum class Acc : uint8_t {
+    Plain,          // a plain C load or store
+    ReadOnce,       // READ_ONCE
+    WriteOnce,      // WRITE_ONCE
+    LoadAcquire,    // smp_load_acquire
+    StoreRelease,   // smp_store_release
+    AtomicRead,     // atomic_read / refcount_read
+    AtomicSet,      // atomic_set
+    AtomicRmwVoid,  // atomic_inc, atomic_dec (no return value)
+    AtomicRmwFull,  // value-returning atomics: cmpxchg, inc_not_zero, dec_and_test, add_unless
+    LockrefCas,     // lockref's lockless cmpxchg fast path (try_cmpxchg64_relaxed)
+    LockAcquire,    // spin_lock, bit_spin_lock, mutex_lock, down_read/down_write
+    LockRelease,    // spin_unlock, bit_spin_unlock, mutex_unlock, up_read/up_write
+    FenceMb,        // smp_mb
+    FenceRmb,       // smp_rmb
+    FenceWmb,       // smp_wmb
+    kCount
+};
+
+struct MemoryModelRow {
+    Acc acc;
+    const char* kernel_name;
+    rl::memory_order kernel;
+    rl::memory_order sc;
+    const char* why;
+};
+
+inline const MemoryModelRow kMemoryModelTable[] = {
+    {Acc::Plain, "plain load/store", rl::mo_relaxed, rl::mo_seq_cst, "checked for LKMM data races as well"},
+    {Acc::ReadOnce, "READ_ONCE", rl::mo_relaxed, rl::mo_seq_cst, "no ordering; address dependencies are not modelled"},
+    {Acc::WriteOnce, "WRITE_ONCE", rl::mo_relaxed, rl::mo_seq_cst, "no ordering"},
+    {Acc::LoadAcquire, "smp_load_acquire", rl::mo_acquire, rl::mo_seq_cst, "pairs with smp_store_release"},
+    {Acc::StoreRelease, "smp_store_release", rl::mo_release, rl::mo_seq_cst, "pairs with smp_load_acquire"},
+    {Acc::AtomicRead, "atomic_read", rl::mo_relaxed, rl::mo_seq_cst, "like READ_ONCE"},
+    {Acc::AtomicSet, "atomic_set", rl::mo_relaxed, rl::mo_seq_cst, "like WRITE_ONCE"},
+    {Acc::AtomicRmwVoid, "atomic_inc/atomic_dec", rl::mo_relaxed, rl::mo_seq_cst, "non-value-returning RMWs are unordered"},
+    {Acc::AtomicRmwFull, "value-returning atomics", rl::mo_seq_cst, rl::mo_seq_cst, "fully ordered (memory-barriers.txt)"},
+    {Acc::LockrefCas, "lockref cmpxchg", rl::mo_relaxed, rl::mo_seq_cst, "try_cmpxchg64_relaxed in CMPXCHG_LOOP"},
+    {Acc::LockAcquire, "lock acquire", rl::mo_acquire, rl::mo_seq_cst, "ACQUIRE of the lock word"},
+    {Acc::LockRelease, "lock release", rl::mo_release, rl::mo_seq_cst, "RELEASE of the lock word"},
+    {Acc::FenceMb, "smp_mb", rl::mo_seq_cst, rl::mo_seq_cst, "full fence"},
+    {Acc::FenceRmb, "smp_rmb", rl::mo_acquire, rl::mo_seq_cst, "approximated by an acquire fence"},
+    {Acc::FenceWmb, "smp_wmb", rl::mo_release, rl::mo_seq_cst, "approximated by a release fence"},
+};
+
+inline const char* mo_name(rl::memory_order mo) {
+    switch (mo) {
+        case rl::mo_relaxed: return "relaxed";
+        case rl::mo_consume: return "consume";
+        case rl::mo_acquire: return "acquire";
+        case rl::mo_release: return "release";
+        case rl::mo_acq_rel: return "acq_rel";
+        case rl::mo_seq_cst: return "seq_cst";
+    }
+    return "?";
+}
+
+inline rl::memory_order mo_for(Acc a) {
+    const MemoryModelRow& r = kMemoryModelTable[(int)a];
+    return rt().mm == MemModel::sc ? r.sc : r.kernel;
+}
+
+inline const char* acc_name(Acc a) { return kMemoryModelTable[(int)a].kernel_name; }
+
+// ------------------------------------------------------------------------
+// Threads, steps and the trace hook.
+// ------------------------------------------------------------------------
+inline int this_thread() { return (int)rl::ctx().threadx_->index_; }
+
+// One scheduling point: other threads may run here.
+inline void sched_point() { rl::ctx().sched(); }
+
+// Run the rest of a step without a scheduling point.
+using no_preempt = rl::preemption_disabler;
+
+// A nondeterministic choice the model explores (an RPC outcome, a driver's
+// ->open succeeding or failing): every value in [0, n) is tried.
+inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : rl::ctx().rand(n, rl::sched_type_user); }
+
+// Spin once in a wait loop: lets every other thread run first.
+inline void kyield() { rl::yield(1, RL_INFO); }
+
+// Ends a thread that the `order` constraints cannot be satisfied in.
+[[noreturn]] inline void prune_execution() {
+    rt().pruned = true;
+    throw Pruned();
+}
+
+// Wait for `cond` to become true. Detects deadlock (every live thread
+// waiting, none can move), lost wakeups (a sleeper whose real condition
+// already holds), and `order` constraints that this execution cannot
+// satisfy. `cond` is re-evaluated after every yield; `real` is what a
+// sleeper is really waiting for (used only to classify a stuck execution).
+void wait_stuck_report(int t);
+void set_quiet(bool q);
+template <class Cond, class Real>
+inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
+    int t = this_thread();
+    if (cond()) return;
+    wait_begin(t, what, obj, sleeping, false);
+    log_event(t, Ev::Wait, obj, what, nullptr, 0, 0, nullptr);
+    for (;;) {
+        if (rt().pruned) throw Pruned();
+        kyield();
+        if (rt().pruned) throw Pruned();
+        set_quiet(true);
+        bool ok = cond();
+        set_quiet(false);
+        if (ok) break;
+        if (wait_stuck(t, real())) wait_stuck_report(t);
+    }
+    wait_end(t);
+}
+template <class Cond>
+inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
+    wait_until(what, obj, sleeping, cond, [] { return false; });
+}
+
+// The kernel function a model function mirrors: `KFUNC("d_alloc_parallel");`
+// at the top of the model function. It names the steps inside it in the
+// trace, and it is a step for `order` and coverage.
+struct kfunc_scope {
+    int t;
+    const char* name;
+    explicit kfunc_scope(const char* n) : t(this_thread()), name(n) {
+        Runtime& r = rt();
+        if (r.norder && !order_may_start(t, n)) {
+            wait_begin(t, "order", -1, false, true);
+            for (;;) {
+                kyield();
+                if (r.pruned) throw Pruned();
+                if (order_may_start(t, n)) break;
+                // The thread it waits for finished without the step.
+                bool blocked = true;
+                for (int i = 0; i < r.norder; i++)
+                    if (!r.order_done[i] && r.order[i].after_thread == t &&
+                        std::strcmp(r.order[i].after_step, n) == 0 &&
+                        r.tstate[r.order[i].before_thread] != TState::Done)
+                        blocked = false;
+                if (blocked || wait_stuck(t, false)) prune_execution();
+            }
+            wait_end(t);
+        }
+        enter_func(t, n);
+        log_event(t, Ev::Enter, -1, n, nullptr, 0, 0, nullptr);
+    }
+    ~kfunc_scope() {
+        if (rt().pruned) return;
+        leave_func(t);
+        if (rt().norder) order_step_done(t, name);
+    }
+};
+#define VFS_CAT2(a, b) a##b
+#define VFS_CAT(a, b) VFS_CAT2(a, b)
+#define KFUNC(name) ::vfsmc::kfunc_scope VFS_CAT(kfunc_, __LINE__)(name)
+
+// A named point inside a function, for `order`, coverage and the trace:
+// `kstep("d_alloc_parallel:publish", obj, "dentry %s -> in-lookup hash", ...)`.
+inline void kstep_done(const char* step) {
+    cover(step);
+    if (rt().norder) order_step_done(this_thread(), step);
+}
+#define kstep(step, obj, ...)                                                   \
+    do {                                                                         \
+        ::vfsmc::kfunc_scope VFS_CAT(kstep_, __LINE__)(step);                    \
+        ::vfsmc::log_event(::vfsmc::this_thread(), ::vfsmc::Ev::Step, (obj), step, \
+                           nullptr, 0, 0, __VA_ARGS__);                           \
+    } while (0)
+
+// A kernel WARN_ON / VFS_BUG_ON turned into an invariant.
+#define KWARN_ON(cond, invariant, ...)                                            \
+    do {                                                                          \
+        if (cond) ::vfsmc::violate(::vfsmc::this_thread(), invariant, nullptr, 0, __VA_ARGS__); \
+    } while (0)
+
+// ------------------------------------------------------------------------
+// <linux/slab.h>: model objects.
+// ------------------------------------------------------------------------
+// Every model object derives from kobj. Its id names it in the trace
+// ("dentry \"foo\"#2"); its kind names its use-after-free invariant.
+struct kobj {
+    int16_t id;
+    template <class... A>
+    kobj(const char* kind, const char* fmt, A... a) {
+        id = (int16_t)register_object(kind, fmt, a...);
+    }
+    kobj(const kobj&) = delete;
+    kobj& operator=(const kobj&) = delete;
+    const char* name() const { return object_name(id); }
+};
+
+// Check that `id` is alive before a thread touches it.
+void check_alive(int id, const char* field);
+
+struct Heap {
+    struct Slot {
+        void* mem;
+        void (*destroy)(void*);
+        int id;
+        bool live;
+    };
+    static constexpr int kMax = 256;
+    Slot slots[kMax];
+    int n = 0;
+};
+Heap& heap();
+bool in_setup();
+
+// kmalloc + constructor. The memory stays mapped until the execution ends,
+// so a use after kfree() is always seen (first by check_alive(), which names
+// the object, then by Relacy's signature check on the freed atomics).
+template <class T, class... A>
+T* kalloc(A&&... a) {
+    void* mem = std::malloc(sizeof(T));
+    T* p = new (mem) T(std::forward<A>(a)...);
+    Heap& h = heap();
+    if (h.n < Heap::kMax) h.slots[h.n++] = {mem, [](void* q) { static_cast<T*>(q)->~T(); }, p->id, true};
+    if (!in_setup()) {
+        int ev = log_event(this_thread(), Ev::Alloc, p->id, "alloc", nullptr, 0, 0, "%s allocated", p->name());
+        rt().rec->objects[p->id].alloc_event = ev;
+    }
+    return p;
+}
+
+// kfree: destroys the object now (its Relacy atomics die with it).
+void kfree_id(int id);
+template <class T>
+void kfree(T* p) {
+    if (p) kfree_id(p->id);
+}
+
+// ------------------------------------------------------------------------
+// kfield<T>: one word of shared state.
+// ------------------------------------------------------------------------
+template <class T>
+class kfield {
+    static_assert(sizeof(T) <= 4, "kfield holds a value of at most 32 bits");
+    mutable rl::atomic<uint64_t> cell_;
+    int16_t owner_;
+    const char* name_;
+    int64_t shadow_;       // latest value in modification order
+    uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
+    bool ref_ = false;
+    // LKMM race bookkeeping: clock of each thread's last access of each kind.
+    rl::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
+    rl::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
+    int32_t plain_load_ev_[kMaxThreads], plain_store_ev_[kMaxThreads];
+    int32_t marked_store_ev_[kMaxThreads], marked_load_ev_[kMaxThreads];
+
+    static uint64_t enc(uint32_t tag, T v) { return ((uint64_t)tag << 32) | (uint32_t)(int32_t)v; }
+    static T dec(uint64_t w) { return (T)(int32_t)(uint32_t)w; }
+    static uint32_t tag_of(uint64_t w) { return (uint32_t)(w >> 32); }
+
+    // Write tags are event indices + 1; tag 0 is the initial value.
+    static int ev_of_tag(uint32_t tag) { return (int)tag - 1; }
+
+    void race_check(bool store, bool marked) {
+        rl::thread_info_base& th = *rl::ctx().threadx_;
+        int me = (int)th.index_;
+        int n = rt().nthreads;
+        auto conflict = [&](const rl::timestamp_t* ts, const int32_t* evs, const char* what) {
+            for (int i = 0; i < n; i++) {
+                if (i == me || ts[i] == 0) continue;
+                if (th.acq_rel_order_[i] < ts[i]) {
+                    int c[1] = {evs[i]};
+                    violate(me, "data-race", c, 1, "%s %s.%s races with %s by %s (no happens-before)",
+                            marked ? (store ? "marked store to" : "marked load of") : (store ? "plain store to" : "plain load of"),
+                            object_name(owner_), name_, what, rt().thread_names[i]);
+                    return true;
+                }
+            }
+            return false;
+        };
+        if (!marked || store) {
+            // Plain accesses conflict with everything; marked stores with plain loads.
+            if (!marked && conflict(marked_store_, marked_store_ev_, "a marked store")) return;
+            if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
+            if (store && conflict(plain_load_, plain_load_ev_, "a plain load")) return;
+            if (!marked && store && conflict(marked_load_, marked_load_ev_, "a marked load")) return;
+        } else {
+            if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
+        }
+    }
+    void race_note(bool store, bool marked, int ev) {
+        rl::thread_info_base& th = *rl::ctx().threadx_;
+        int me = (int)th.index_;
+        th.own_acq_rel_order_ += 1;
+        rl::timestamp_t now = th.own_acq_rel_order_;
+        if (store) {
+            (marked ? marked_store_ : plain_store_)[me] = now;
+            (marked ? marked_store_ev_ : plain_store_ev_)[me] = ev;
+        } else {
+            (marked ? marked_load_ : plain_load_)[me] = now;
+            (marked ? marked_load_ev_ : plain_load_ev_)[me] = ev;
+        }
+    }
+    void alive() const { check_alive(owner_, name_); }
+    static bool marked(Acc a) { return a != Acc::Plain; }
+
+public:
+    kfield(const kobj* owner, const char* name, T init = T())
+        : owner_(owner->id), name_(name), shadow_((int64_t)init), shadow_tag_(0) {
+        cell_.store(enc(0, init), rl::mo_relaxed, RL_INFO);
+        for (int i = 0; i < kMaxThreads; i++)
+            plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
+    }
+    kfield(const kfield&) = delete;
+
+    const char* name() const { return name_; }
+    int owner() const { return owner_; }
+    // This field holds object ids (a kernel pointer; -1 is NULL): the trace
+    // prints the object's name.
+    kfield& pointer() {
+        ref_ = true;
+        return *this;
+    }
+
+    // The latest value in modification order, without a simulated access:
+    // only for invariant checks and the final-state dump.
+    T peek() const { return (T)shadow_; }
+
+    T load(Acc a) {
+        int t = this_thread();
+        if (!marked(a)) {
+            // A plain access is not a scheduling point: under the lock that
+            // protects it nothing can interleave, and without one the race
+            // check reports it.
+        } else {
+            sched_point();
+        }
+        no_preempt np(rl::ctx());
+        alive();
+        uint64_t w = cell_.load(mo_for(a), RL_INFO);
+        if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
+        T v = dec(w);
+        uint32_t tag = tag_of(w);
+        int ev = log_event(t, Ev::Read, owner_, acc_name(a), name_, (int64_t)v, (int64_t)v, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->marked = marked(a);
+            e->ref = ref_;
+            e->order = mo_name(mo_for(a));
+            e->rf = ev_of_tag(tag);
+            if (tag != shadow_tag_) {
+                e->stale = 1;
+                e->latest = ev_of_tag(shadow_tag_);
+            }
+        }
+        race_note(false, marked(a), ev);
+        return v;
+    }
+
+    void store(T v, Acc a) {
+        int t = this_thread();
+        if (marked(a)) sched_point();
+        no_preempt np(rl::ctx());
+        alive();
+        race_check(true, marked(a));
+        int ev_idx = rt().rec->nevents;  // the event about to be logged
+        uint32_t tag = (uint32_t)(ev_idx + 1);
+        int64_t before = shadow_;
+        cell_.store(enc(tag, v), mo_for(a), RL_INFO);
+        shadow_ = (int64_t)v;
+        shadow_tag_ = tag;
+        int ev = log_event(t, Ev::Write, owner_, acc_name(a), name_, before, (int64_t)v, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->marked = marked(a);
+            e->ref = ref_;
+            e->order = mo_name(mo_for(a));
+        }
+        race_note(true, marked(a), ev);
+    }
+
+    // An atomic read-modify-write: new = f(old), or no write when f returns
+    // false. Returns the old value. Always reads the latest value.
+    template <class F>
+    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr) {
+        int t = this_thread();
+        sched_point();
+        no_preempt np(rl::ctx());
+        alive();
+        // As a cmpxchg loop does: read, compute, try; a failed try sees the
+        // latest value. The whole loop is one step (no scheduling point).
+        uint64_t cur = cell_.load(rl::mo_relaxed, RL_INFO);
+        T nv{};
+        bool w = false;
+        uint32_t tag = 0;
+        for (;;) {
+            nv = dec(cur);
+            w = f(nv);
+            if (!w) break;  // the condition failed: no write, like a failed cmpxchg
+            tag = (uint32_t)(rt().rec->nevents + 1);
+            uint64_t expect = cur;
+            if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a), RL_INFO)) break;
+            cur = expect;
+        }
+        T old = dec(cur);
+        uint32_t old_tag = tag_of(cur);
+        if (w) {
+            shadow_ = (int64_t)nv;
+            shadow_tag_ = tag;
+        }
+        int ev = log_event(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old,
+                           (int64_t)(w ? nv : old), nullptr);
+        if (Event* e = event_at(ev)) {
+            e->marked = 1;
+            e->ref = ref_;
+            e->order = mo_name(w ? mo_for(a) : rl::mo_relaxed);
+            e->rf = ev_of_tag(old_tag);
+            if (!w && old_tag != shadow_tag_) {
+                e->stale = 1;
+                e->latest = ev_of_tag(shadow_tag_);
+            }
+        }
+        if (wrote) *wrote = w;
+        return old;
+    }
+};
+
+// READ_ONCE / WRITE_ONCE and friends, spelled as in the kernel.
+template <class T> inline T READ_ONCE(kfield<T>& f) { return f.load(Acc::ReadOnce); }
+template <class T, class V> inline void WRITE_ONCE(kfield<T>& f, V v) { f.store((T)v, Acc::WriteOnce); }
+template <class T> inline T smp_load_acquire(kfield<T>& f) { return f.load(Acc::LoadAcquire); }
+template <class T, class V> inline void smp_store_release(kfield<T>& f, V v) { f.store((T)v, Acc::StoreRelease); }
+// Plain C accesses (`x = f` and `f = x` in the kernel source).
+template <class T> inline T plain_load(kfield<T>& f) { return f.load(Acc::Plain); }
+template <class T, class V> inline void plain_store(kfield<T>& f, V v) { f.store((T)v, Acc::Plain); }
+
+// <asm/barrier.h>
+void fence(Acc a, const char* name);
+inline void smp_mb() { fence(Acc::FenceMb, "smp_mb"); }
+inline void smp_rmb() { fence(Acc::FenceRmb, "smp_rmb"); }
+inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
+
+// ------------------------------------------------------------------------
+// <linux/atomic.h>, <linux/refcount.h>
+// ------------------------------------------------------------------------
+struct atomic_t {
+    kfield<int> counter;
+    atomic_t(const kobj* o, const char* name, int v = 0) : counter(o, name, v) {}
+    int peek() const { return counter.peek(); }
+};
+inline int atomic_read(atomic_t& a) { return a.counter.load(Acc::AtomicRead); }
+inline void atomic_set(atomic_t& a, int v) { a.counter.store(v, Acc::AtomicSet); }
+inline void atomic_inc(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_inc", [](int& v) { v++; return true; }); }
+inline void atomic_dec(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_dec", [](int& v) { v--; return true; }); }
+inline int atomic_inc_return(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
+inline bool atomic_dec_and_test(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
+// atomic_add_unless(v, a, u): add a unless the value is u; true if added.
+inline bool atomic_add_unless(atomic_t& at, int a, int u) {
+    bool w = false;
+    at.counter.rmw(Acc::AtomicRmwFull, "atomic_add_unless", [&](int& v) { if (v == u) return false; v += a; return true; }, &w);
+    return w;
+}
+// cmpxchg: returns the old value; stores new only if old == expected.
+inline int atomic_cmpxchg(atomic_t& at, int expected, int nv) {
+    return at.counter.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) { if (v != expected) return false; v = nv; return true; });
+}
+
+// refcount_t: the kernel's saturating counter. Misuse is reported under the
+// invariant the model names for the object (for a kref: kref-underflow).
+struct refcount_t {
+    kfield<int> refs;
+    const char* underflow_inv;
+    refcount_t(const kobj* o, const char* name, int v, const char* underflow_invariant)
+        : refs(o, name, v), underflow_inv(underflow_invariant) {}
+    int peek() const { return refs.peek(); }
+};
+inline int refcount_read(refcount_t& r) { return r.refs.load(Acc::AtomicRead); }
+// refcount_inc: "addition on 0; use-after-free" when it was 0.
+void refcount_inc(refcount_t& r);
+bool refcount_inc_not_zero(refcount_t& r);
+bool refcount_dec_and_test(refcount_t& r);
+void refcount_dec(refcount_t& r);
+
+// ------------------------------------------------------------------------
+// <linux/spinlock.h>, <linux/bit_spinlock.h>, <linux/mutex.h>, <linux/rwsem.h>
+// ------------------------------------------------------------------------
+// The lock word: 0 free, >0 readers (rwsem), -1 held exclusive.
+struct spinlock_t {
+    kfield<int> word;
+    int holder = -1;  // for lock-misuse and the deadlock message
+    spinlock_t(const kobj* o, const char* name) : word(o, name, 0) {}
+    bool peek_locked() const { return word.peek() != 0; }
+};
+void spin_lock(spinlock_t& l);
+void spin_unlock(spinlock_t& l);
+bool spin_trylock(spinlock_t& l);
+// A bit spinlock (hlist_bl bucket lock): the same protocol on its own word.
+using bit_spinlock_t = spinlock_t;
+inline void bit_spin_lock(bit_spinlock_t& l) { spin_lock(l); }
+inline void bit_spin_unlock(bit_spinlock_t& l) { spin_unlock(l); }
+// A sleeping mutex: same exclusion; the wait is a sleep.
+using mutex = spinlock_t;
+void mutex_lock(mutex& m);
+void mutex_unlock(mutex& m);
+
+struct rw_semaphore {
+    kfield<int> count;  // -1 writer, n readers
+    int writer = -1;
+    rw_semaphore(const kobj* o, const char* name) : count(o, name, 0) {}
+    int peek() const { return count.peek(); }
+};
+void down_read(rw_semaphore& s);
+void up_read(rw_semaphore& s);
+void down_write(rw_semaphore& s);
+void up_write(rw_semaphore& s);
+// inode_lock / inode_lock_shared spell these for an inode's i_rwsem.
+
+// ------------------------------------------------------------------------
+// <linux/seqlock.h>
+// ------------------------------------------------------------------------
+struct seqcount_t {
+    kfield<int> sequence;
+    seqcount_t(const kobj* o, const char* name) : sequence(o, name, 0) {}
+};
+unsigned read_seqcount_begin(seqcount_t& s);      // waits while odd; acquire
+unsigned raw_read_seqcount(seqcount_t& s);        // no wait; acquire
+bool read_seqcount_retry(seqcount_t& s, unsigned start);  // smp_rmb; re-read
+void write_seqcount_begin(seqcount_t& s);         // caller holds the writer lock
+void write_seqcount_end(seqcount_t& s);
+void write_seqcount_invalidate(seqcount_t& s);    // +2 under the writer lock
+
+// ------------------------------------------------------------------------
+// <linux/lockref.h>: {spinlock, count} in one word, value = count*2 + locked.
+// The lock is the object's spinlock (d_lock for a dentry).
+// ------------------------------------------------------------------------
+struct lockref {
+    kfield<int> lock_count;
+    int holder = -1;
+    const char* underflow_inv;  // e.g. dentry-ref-underflow
+    const char* revive_inv;     // e.g. dead-dentry-revived (lockref_get on a dead count)
+    lockref(const kobj* o, const char* name, int count, const char* underflow_invariant,
+            const char* revive_invariant)
+        : lock_count(o, name, count * 2), underflow_inv(underflow_invariant), revive_inv(revive_invariant) {}
+    int peek_count() const { return lock_count.peek() >> 1; }
+    bool peek_locked() const { return lock_count.peek() & 1; }
+};
+constexpr int LOCKREF_DEAD = -128;
+void lockref_lock(lockref& l);     // spin_lock(&lockref->lock)
+void lockref_unlock(lockref& l);
+void lockref_get(lockref& l);
+bool lockref_get_not_zero(lockref& l);
+bool lockref_get_not_dead(lockref& l);
+int lockref_put_return(lockref& l);          // -1 when the fast path cannot
+bool lockref_put_or_lock(lockref& l);        // false: returns with the lock held, count <= 1
+void lockref_mark_dead(lockref& l);          // lock held
+bool lockref_is_dead_locked(lockref& l);     // lock held
+int lockref_count_locked(lockref& l);        // lock held: the count
+void lockref_set_count_locked(lockref& l, int count);  // lock held: count++ / count-- as in dget_dlock
+
+// ------------------------------------------------------------------------
+// <linux/rcupdate.h>
+// ------------------------------------------------------------------------
+void rcu_read_lock();
+void rcu_read_unlock();
+// Free `id` after a grace period: once every thread that was inside an RCU
+// read-side section when call_rcu() ran has left it.
+void call_rcu_free(int id);
+bool rcu_read_lock_held();
+
+// ------------------------------------------------------------------------
+// <linux/wait.h>
+// ------------------------------------------------------------------------
+// A wait queue: sleepers register, wake_up_all() wakes them. A sleeper
+// whose waker never comes is a lost wakeup (or a deadlock).
+struct wait_queue_head {
+    kfield<int> waiters;   // bitmask of threads on the queue
+    kfield<int> woken;     // bitmask of threads woken since they queued
+    wait_queue_head(const kobj* o, const char* name) : waiters(o, name, 0), woken(o, "woken", 0) {}
+};
+// prepare_to_wait: put the current thread on the queue (under the caller's lock).
+void prepare_to_wait(wait_queue_head& wq);
+// schedule() after prepare_to_wait: sleep until woken. `cond` is the wait
+// condition, used only to tell a lost wakeup from a deadlock.
+template <class Cond>
+void schedule_on(wait_queue_head& wq, const char* what, int obj, Cond cond) {
+    int me = 1 << this_thread();
+    // A sleeping thread notices only its own wakeup, never the condition.
+    wait_until(what, obj, true, [&]() { return (wq.woken.peek() & me) != 0; }, cond);
+    wq.woken.rmw(Acc::AtomicRmwFull, "finish_wait", [&](int& v) { v &= ~me; return true; });
+}
+void finish_wait(wait_queue_head& wq);
+void wake_up_all(wait_queue_head& wq);
+bool waitqueue_active(wait_queue_head& wq);
+
+}  // namespace vfsmc

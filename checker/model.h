@@ -1,0 +1,158 @@
+// vfsmc: what a model declares (ops, knobs, init fields, invariants, steps)
+// and how the engine drives it. No Relacy here.
+//
+// A model is one file under models/ (one kernel protocol). It declares a
+// ModelSpec, digests a loaded Scenario into plain data outside the
+// simulation (prepare), and creates one ModelRun per explored execution,
+// inside the simulation (start). See docs/adding-a-model.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <utility>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime.h"
+
+namespace vfsmc {
+
+enum class ArgType { Str, Int, Bool, Enum };
+
+// An op argument, a config knob or an init field.
+struct FieldSpec {
+    std::string name;
+    ArgType type = ArgType::Str;
+    std::vector<std::string> allowed;  // Enum: the accepted values
+    bool required = false;
+    std::string def;                   // default, as text ("true", "3", "d_splice_alias")
+    std::string doc;
+    long min = 0, max = 1 << 20;       // Int range
+};
+
+struct OpSpec {
+    std::string name;   // the kernel-level operation, e.g. "open_creat"
+    std::string doc;
+    std::vector<FieldSpec> args;
+};
+
+struct ModelSpec {
+    std::string name;
+    std::string doc;
+    std::string follows;               // kernel files, functions and version
+    std::vector<OpSpec> ops;
+    std::vector<FieldSpec> knobs;      // `config`
+    std::vector<FieldSpec> init;       // `init`
+    std::vector<std::string> invariants;  // model invariants (names from invariants.h)
+    std::vector<std::string> steps;    // step names usable in `order` and reported by --coverage
+    int min_threads = 1;
+    int max_threads = kMaxThreads;
+};
+
+// A loaded value: always has its text; ints and bools are also parsed.
+struct Value {
+    std::string s;
+    long i = 0;
+    bool b = false;
+};
+
+struct OpCall {
+    int op = -1;                   // index into ModelSpec::ops
+    std::string name;
+    std::vector<Value> args;       // by ModelSpec::ops[op].args index
+};
+
+struct ThreadSpec {
+    std::string name;
+    std::vector<OpCall> ops;
+};
+
+enum class Strategy { exhaustive, bounded, random };
+
+struct SearchSpec {
+    Strategy strategy = Strategy::bounded;
+    int preemption_bound = 3;
+    long iterations = 10000;        // random
+    long seed = 0;                  // random
+    long max_executions = 0;        // 0 = no limit
+    double time_limit_s = 0;        // 0 = no limit
+};
+
+struct OrderSpec {
+    std::string before_thread, before_step, after_thread, after_step;
+    int before_t = -1, after_t = -1;
+};
+
+struct Expect {
+    std::string verdict;            // holds | violated | unsatisfiable
+    std::string invariant;          // for violated
+};
+
+struct Scenario {
+    std::string file;               // as given on the command line
+    std::string name, doc, model;
+    std::map<std::string, Value> config;   // every knob, defaults filled in
+    std::map<std::string, Value> init;     // every init field, defaults filled in
+    std::vector<ThreadSpec> threads;
+    std::vector<std::string> invariants;   // enabled: the model's and the engine's by default
+    SearchSpec search;
+    std::vector<OrderSpec> order;
+    Expect expect;
+    MemModel memory_model = MemModel::kernel;
+    bool memory_model_given = false;
+    std::string canonical;          // canonical JSON text, hashed into replay tokens
+
+    const Value& knob(const std::string& k) const;
+    const Value& init_field(const std::string& k) const;
+};
+
+// One execution's model state. Constructed inside the simulation (its
+// kfields are Relacy atomics), destroyed at the end of the execution.
+class ModelRun {
+public:
+    virtual ~ModelRun() = default;
+    // Run thread t's ops, in order.
+    virtual void thread(int t) = 0;
+    // Invariants checked after every state-changing step. Use peek() only.
+    virtual void check_step() {}
+    // Invariants checked once every thread has finished (balances, leaks).
+    virtual void check_final() {}
+    // The final state of the objects, one "object: state" line each. peek() only.
+    virtual void final_state(std::string& out) const { (void)out; }
+};
+
+class Model {
+public:
+    virtual ~Model() = default;
+    virtual const ModelSpec& spec() const = 0;
+    // Digest the scenario into plain data. Outside the simulation.
+    virtual void prepare(const Scenario& s) = 0;
+    // Create this execution's state, inside the simulation.
+    virtual ModelRun* start() = 0;
+    // Metrics a model reports per execution (e.g. lockref updates per open).
+    virtual std::map<std::string, double> metrics() const { return {}; }
+};
+
+// Allocate a ModelRun outside Relacy's heap (a Relacy free adds a branch to
+// every explored execution). The engine frees it with destroy_run().
+template <class R, class... A>
+ModelRun* make_run(A&&... a) {
+    void* mem = std::malloc(sizeof(R));
+    return new (mem) R(std::forward<A>(a)...);
+}
+inline void destroy_run(ModelRun* r) {
+    r->~ModelRun();
+    std::free(r);
+}
+
+// Registry: each model file has `static ModelRegistrar reg(new MyModel);`.
+std::vector<Model*>& models();
+Model* find_model(const std::string& name);
+struct ModelRegistrar {
+    explicit ModelRegistrar(Model* m) { models().push_back(m); }
+};
+
+}  // namespace vfsmc

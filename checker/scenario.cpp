@@ -1,0 +1,415 @@
+// vfsmc: the scenario loader (see scenario.h and docs/scenario-format.md).
+#include "scenario.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "invariants.h"
+
+namespace vfsmc {
+
+using json = nlohmann::json;
+
+namespace {
+
+const char* kTopFields[] = {"$schema", "name", "doc", "model", "memory_model", "config", "init", "threads",
+                            "invariants", "search", "order", "expect"};
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string out;
+    for (size_t i = 0; i < v.size(); i++) {
+        if (i) out += sep;
+        out += v[i];
+    }
+    return out;
+}
+
+std::string show(const json& j) {
+    std::string s = j.dump();
+    if (s.size() > 60) s = s.substr(0, 57) + "...";
+    return s;
+}
+
+struct Ctx {
+    std::string file;
+    [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+        throw LoadError(file + ": " + path + ": " + what);
+    }
+    [[noreturn]] void bad(const std::string& path, const json& value, const std::string& accepted) const {
+        fail(path, "bad value " + show(value) + "; accepted: " + accepted);
+    }
+    const json& need(const json& obj, const std::string& path, const char* key) const {
+        auto it = obj.find(key);
+        if (it == obj.end()) fail(path.empty() ? key : path + "." + key, "missing required field");
+        return *it;
+    }
+    std::string str(const json& j, const std::string& path, const std::string& accepted = "a string") const {
+        if (!j.is_string()) bad(path, j, accepted);
+        return j.get<std::string>();
+    }
+    void only(const json& obj, const std::string& path, const std::vector<std::string>& keys) const {
+        for (auto it = obj.begin(); it != obj.end(); ++it) {
+            bool ok = false;
+            for (const auto& k : keys) ok |= (k == it.key());
+            if (!ok) fail((path.empty() ? "" : path + ".") + it.key(), "unknown field; accepted: " + join(keys));
+        }
+    }
+};
+
+std::string type_name(ArgType t) {
+    switch (t) {
+        case ArgType::Str: return "a string";
+        case ArgType::Int: return "an integer";
+        case ArgType::Bool: return "true or false";
+        case ArgType::Enum: return "one of";
+    }
+    return "?";
+}
+
+Value to_value(const Ctx& c, const FieldSpec& f, const json& j, const std::string& path) {
+    Value v;
+    switch (f.type) {
+        case ArgType::Str:
+            v.s = c.str(j, path);
+            break;
+        case ArgType::Int:
+            if (!j.is_number_integer())
+                c.bad(path, j, "an integer from " + std::to_string(f.min) + " to " + std::to_string(f.max));
+            v.i = j.get<long>();
+            if (v.i < f.min || v.i > f.max)
+                c.bad(path, j, "an integer from " + std::to_string(f.min) + " to " + std::to_string(f.max));
+            v.s = std::to_string(v.i);
+            break;
+        case ArgType::Bool:
+            if (!j.is_boolean()) c.bad(path, j, "true or false");
+            v.b = j.get<bool>();
+            v.s = v.b ? "true" : "false";
+            break;
+        case ArgType::Enum: {
+            std::string acc = join(f.allowed);
+            if (!j.is_string()) c.bad(path, j, acc);
+            v.s = j.get<std::string>();
+            bool ok = false;
+            for (const auto& a : f.allowed) ok |= (a == v.s);
+            if (!ok) c.bad(path, j, acc);
+            break;
+        }
+    }
+    return v;
+}
+
+Value default_value(const FieldSpec& f) {
+    Value v;
+    v.s = f.def;
+    if (f.type == ArgType::Int) v.i = f.def.empty() ? 0 : std::stol(f.def);
+    if (f.type == ArgType::Bool) v.b = f.def == "true";
+    return v;
+}
+
+std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const std::string& path,
+                                         const std::vector<FieldSpec>& specs, const std::string& what) {
+    std::map<std::string, Value> out;
+    std::vector<std::string> names;
+    for (const auto& f : specs) names.push_back(f.name);
+    if (obj) {
+        if (!obj->is_object()) c.bad(path, *obj, "an object of " + what + " (" + (names.empty() ? "none" : join(names)) + ")");
+        for (auto it = obj->begin(); it != obj->end(); ++it) {
+            const FieldSpec* f = nullptr;
+            for (const auto& s : specs)
+                if (s.name == it.key()) f = &s;
+            if (!f)
+                c.fail(path + "." + it.key(), "unknown " + what + "; accepted: " + (names.empty() ? "none" : join(names)));
+            out[f->name] = to_value(c, *f, it.value(), path + "." + it.key());
+        }
+    }
+    for (const auto& f : specs) {
+        if (out.count(f.name)) continue;
+        if (f.required) c.fail(path + "." + f.name, "missing required " + what);
+        out[f.name] = default_value(f);
+    }
+    return out;
+}
+
+}  // namespace
+
+const Value& Scenario::knob(const std::string& k) const {
+    static const Value empty;
+    auto it = config.find(k);
+    return it == config.end() ? empty : it->second;
+}
+
+const Value& Scenario::init_field(const std::string& k) const {
+    static const Value empty;
+    auto it = init.find(k);
+    return it == init.end() ? empty : it->second;
+}
+
+Scenario parse_scenario(const std::string& file, const std::string& text) {
+    Ctx c{file};
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann gives the byte offset; turn it into line and column.
+        size_t off = e.byte ? e.byte - 1 : 0;
+        int line = 1, col = 1;
+        for (size_t i = 0; i < off && i < text.size(); i++) {
+            if (text[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        std::string what = e.what();
+        auto p = what.find("syntax error");
+        if (p != std::string::npos) what = what.substr(p);
+        throw LoadError(file + ": line " + std::to_string(line) + ", column " + std::to_string(col) +
+                        ": invalid JSON: " + what);
+    }
+    if (!j.is_object()) c.bad("(top level)", j, "a JSON object with fields name, doc, model, threads, expect, ...");
+    std::vector<std::string> top(std::begin(kTopFields), std::end(kTopFields));
+    c.only(j, "", top);
+
+    Scenario s;
+    s.file = file;
+    s.name = c.str(c.need(j, "", "name"), "name");
+    // `name` is the file stem.
+    std::string stem = file;
+    if (auto p = stem.find_last_of('/'); p != std::string::npos) stem = stem.substr(p + 1);
+    if (auto p = stem.rfind(".json"); p != std::string::npos && p + 5 == stem.size()) stem = stem.substr(0, p);
+    if (s.name != stem && !stem.empty()) c.bad("name", j["name"], "the file stem \"" + stem + "\"");
+    s.doc = c.str(c.need(j, "", "doc"), "doc");
+    if (s.doc.empty()) c.bad("doc", j["doc"], "a paragraph saying what the scenario asks and which patch or claim it comes from");
+
+    std::vector<std::string> model_names;
+    for (Model* m : models()) model_names.push_back(m->spec().name);
+    const json& jm = c.need(j, "", "model");
+    s.model = c.str(jm, "model", join(model_names));
+    Model* model = find_model(s.model);
+    if (!model) c.bad("model", jm, join(model_names));
+    const ModelSpec& ms = model->spec();
+
+    if (j.contains("memory_model")) {
+        std::string mm = c.str(j["memory_model"], "memory_model", "sc, kernel");
+        if (mm == "sc") s.memory_model = MemModel::sc;
+        else if (mm == "kernel") s.memory_model = MemModel::kernel;
+        else c.bad("memory_model", j["memory_model"], "sc, kernel");
+        s.memory_model_given = true;
+    }
+
+    s.config = load_fields(c, j.contains("config") ? &j["config"] : nullptr, "config", ms.knobs, "knob of model " + ms.name);
+    s.init = load_fields(c, j.contains("init") ? &j["init"] : nullptr, "init", ms.init, "init field of model " + ms.name);
+
+    // threads
+    const json& jt = c.need(j, "", "threads");
+    std::string trange = "an array of " + std::to_string(ms.min_threads) + " to " + std::to_string(ms.max_threads) + " threads";
+    if (!jt.is_array()) c.bad("threads", jt, trange);
+    if ((int)jt.size() < ms.min_threads || (int)jt.size() > ms.max_threads)
+        c.fail("threads", "thread count " + std::to_string(jt.size()) + " out of range; accepted: " +
+                              std::to_string(ms.min_threads) + " to " + std::to_string(ms.max_threads) + " threads");
+    std::vector<std::string> op_names;
+    for (const auto& o : ms.ops) op_names.push_back(o.name);
+    std::set<std::string> seen_threads;
+    for (size_t ti = 0; ti < jt.size(); ti++) {
+        std::string tp = "threads[" + std::to_string(ti) + "]";
+        const json& th = jt[ti];
+        if (!th.is_object()) c.bad(tp, th, "an object {\"name\": ..., \"ops\": [...]}");
+        c.only(th, tp, {"name", "ops"});
+        ThreadSpec ts;
+        ts.name = c.str(c.need(th, tp, "name"), tp + ".name", "a thread name such as \"P0\"");
+        if (ts.name.empty() || ts.name.size() > 16) c.bad(tp + ".name", th["name"], "a name of 1 to 16 characters");
+        if (!seen_threads.insert(ts.name).second) c.bad(tp + ".name", th["name"], "a name no other thread has (duplicate thread name)");
+        const json& ops = c.need(th, tp, "ops");
+        if (!ops.is_array() || ops.empty()) c.bad(tp + ".ops", ops, "a non-empty array of ops");
+        for (size_t oi = 0; oi < ops.size(); oi++) {
+            std::string op_path = tp + ".ops[" + std::to_string(oi) + "]";
+            const json& jo = ops[oi];
+            // An op is {"op": "name", args...} or a bare "name".
+            json obj = jo.is_string() ? json{{"op", jo}} : jo;
+            if (!obj.is_object()) c.bad(op_path, jo, "an op name or an object {\"op\": name, args...}");
+            const json& jn = c.need(obj, op_path, "op");
+            std::string on = c.str(jn, op_path + ".op", join(op_names));
+            int idx = -1;
+            for (size_t k = 0; k < ms.ops.size(); k++)
+                if (ms.ops[k].name == on) idx = (int)k;
+            if (idx < 0) c.bad(op_path + ".op", jn, join(op_names));
+            const OpSpec& os = ms.ops[idx];
+            OpCall call;
+            call.op = idx;
+            call.name = on;
+            std::vector<std::string> arg_names;
+            for (const auto& a : os.args) arg_names.push_back(a.name);
+            for (auto it = obj.begin(); it != obj.end(); ++it) {
+                if (it.key() == "op") continue;
+                bool ok = false;
+                for (const auto& a : arg_names) ok |= a == it.key();
+                if (!ok)
+                    c.fail(op_path + "." + it.key(), "unknown argument of op " + on + "; accepted: " +
+                                                          (arg_names.empty() ? "none" : join(arg_names)));
+            }
+            for (const auto& a : os.args) {
+                std::string ap = op_path + "." + a.name;
+                if (obj.contains(a.name)) call.args.push_back(to_value(c, a, obj[a.name], ap));
+                else if (a.required) c.fail(ap, "missing required argument of op " + on);
+                else call.args.push_back(default_value(a));
+            }
+            ts.ops.push_back(std::move(call));
+        }
+        s.threads.push_back(std::move(ts));
+    }
+    if ((int)s.threads.size() > kMaxThreads)
+        c.fail("threads", "thread count out of range; accepted: at most " + std::to_string(kMaxThreads));
+
+    // invariants
+    std::vector<std::string> accepted_inv;
+    for (const auto& i : kInvariants)
+        if (std::string(i.owner) == "engine") accepted_inv.push_back(i.name);
+    for (const auto& i : ms.invariants) accepted_inv.push_back(i);
+    if (j.contains("invariants")) {
+        const json& ji = j["invariants"];
+        if (!ji.is_array() || ji.empty()) c.bad("invariants", ji, "a non-empty array of invariant names");
+        for (size_t k = 0; k < ji.size(); k++) {
+            std::string p = "invariants[" + std::to_string(k) + "]";
+            std::string n = c.str(ji[k], p, join(accepted_inv));
+            bool ok = false;
+            for (const auto& a : accepted_inv) ok |= a == n;
+            if (!ok) c.bad(p, ji[k], join(accepted_inv));
+            s.invariants.push_back(n);
+        }
+    } else {
+        s.invariants = accepted_inv;
+    }
+
+    // search
+    if (j.contains("search")) {
+        const json& js = j["search"];
+        if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": exhaustive|bounded|random, ...}");
+        c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "max_executions", "time_limit_s"});
+        std::string st = c.str(c.need(js, "search", "strategy"), "search.strategy", "exhaustive, bounded, random");
+        if (st == "exhaustive") s.search.strategy = Strategy::exhaustive;
+        else if (st == "bounded") s.search.strategy = Strategy::bounded;
+        else if (st == "random") s.search.strategy = Strategy::random;
+        else c.bad("search.strategy", js["strategy"], "exhaustive, bounded, random");
+        auto int_field = [&](const char* k, long lo, long hi, long& out) {
+            if (!js.contains(k)) return;
+            const json& v = js[k];
+            std::string p = std::string("search.") + k;
+            std::string acc = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+            if (!v.is_number_integer()) c.bad(p, v, acc);
+            long x = v.get<long>();
+            if (x < lo || x > hi) c.bad(p, v, acc);
+            out = x;
+        };
+        long pb = s.search.preemption_bound;
+        int_field("preemption_bound", 0, 20, pb);
+        s.search.preemption_bound = (int)pb;
+        if (js.contains("preemption_bound") && s.search.strategy != Strategy::bounded)
+            c.fail("search.preemption_bound", "only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
+        if (s.search.strategy == Strategy::random && !js.contains("iterations"))
+            c.fail("search.iterations", "missing: a random search needs a number of iterations (1 to 100000000)");
+        int_field("iterations", 1, 100000000, s.search.iterations);
+        if (js.contains("iterations") && s.search.strategy != Strategy::random)
+            c.fail("search.iterations", "only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+        int_field("seed", 0, 1000000, s.search.seed);
+        int_field("max_executions", 1, 1000000000, s.search.max_executions);
+        if (js.contains("time_limit_s")) {
+            const json& v = js["time_limit_s"];
+            if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 86400)
+                c.bad("search.time_limit_s", v, "a number of seconds greater than 0, at most 86400");
+            s.search.time_limit_s = v.get<double>();
+        }
+    }
+
+    // order
+    if (j.contains("order")) {
+        const json& jo = j["order"];
+        if (!jo.is_array() || jo.empty()) c.bad("order", jo, "a non-empty array of {\"before\": {thread, step}, \"after\": {thread, step}}");
+        if (jo.size() > (size_t)kMaxOrder) c.fail("order", "too many constraints; accepted: at most " + std::to_string(kMaxOrder));
+        std::vector<std::string> tnames;
+        for (const auto& t : s.threads) tnames.push_back(t.name);
+        for (size_t k = 0; k < jo.size(); k++) {
+            std::string p = "order[" + std::to_string(k) + "]";
+            const json& e = jo[k];
+            if (!e.is_object()) c.bad(p, e, "an object {\"before\": {thread, step}, \"after\": {thread, step}}");
+            c.only(e, p, {"before", "after"});
+            OrderSpec os;
+            auto side = [&](const char* which, std::string& thread, std::string& step, int& tidx) {
+                std::string sp = p + "." + which;
+                const json& sj = c.need(e, p, which);
+                if (!sj.is_object()) c.bad(sp, sj, "an object {\"thread\": name, \"step\": kernel function or step}");
+                c.only(sj, sp, {"thread", "step"});
+                thread = c.str(c.need(sj, sp, "thread"), sp + ".thread", join(tnames));
+                tidx = -1;
+                for (size_t q = 0; q < tnames.size(); q++)
+                    if (tnames[q] == thread) tidx = (int)q;
+                if (tidx < 0) c.bad(sp + ".thread", sj["thread"], join(tnames));
+                step = c.str(c.need(sj, sp, "step"), sp + ".step", "a step of model " + ms.name);
+                bool ok = false;
+                for (const auto& st : ms.steps) ok |= st == step;
+                if (!ok) c.bad(sp + ".step", sj["step"], join(ms.steps));
+            };
+            side("before", os.before_thread, os.before_step, os.before_t);
+            side("after", os.after_thread, os.after_step, os.after_t);
+            if (os.before_t == os.after_t)
+                c.fail(p, "before and after name the same thread " + os.before_thread +
+                              "; accepted: steps of two different threads (program order already orders one thread)");
+            s.order.push_back(os);
+        }
+    }
+
+    // expect
+    const json& je = c.need(j, "", "expect");
+    if (je.is_string()) {
+        s.expect.verdict = je.get<std::string>();
+    } else if (je.is_object()) {
+        c.only(je, "expect", {"verdict", "invariant"});
+        s.expect.verdict = c.str(c.need(je, "expect", "verdict"), "expect.verdict", "holds, violated, unsatisfiable");
+        if (je.contains("invariant")) s.expect.invariant = c.str(je["invariant"], "expect.invariant", join(accepted_inv));
+    } else {
+        c.bad("expect", je, "\"holds\", \"unsatisfiable\", or {\"verdict\": \"violated\", \"invariant\": name}");
+    }
+    if (s.expect.verdict != "holds" && s.expect.verdict != "violated" && s.expect.verdict != "unsatisfiable")
+        c.bad(je.is_object() ? "expect.verdict" : "expect", je.is_object() ? je["verdict"] : je, "holds, violated, unsatisfiable");
+    if (s.expect.verdict == "violated") {
+        if (s.expect.invariant.empty())
+            c.fail("expect.invariant", "missing: a violated expectation names the invariant; accepted: " + join(accepted_inv));
+        bool ok = false;
+        for (const auto& a : accepted_inv) ok |= a == s.expect.invariant;
+        if (!ok) c.bad("expect.invariant", je["invariant"], join(accepted_inv));
+        bool enabled = false;
+        for (const auto& a : s.invariants) enabled |= a == s.expect.invariant;
+        if (!enabled)
+            c.fail("expect.invariant", "\"" + s.expect.invariant + "\" is not among the enabled `invariants`, so it can never be reported; accepted: " + join(s.invariants));
+    } else if (!s.expect.invariant.empty()) {
+        c.fail("expect.invariant", "only a violated expectation names an invariant; accepted: omit it");
+    }
+    if (s.expect.verdict == "unsatisfiable" && s.order.empty())
+        c.fail("expect", "\"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
+
+    // A search that would explore nothing.
+    if (s.search.max_executions == 0 && s.search.time_limit_s == 0 && s.search.strategy == Strategy::exhaustive &&
+        false) {
+    }
+    int total_ops = 0;
+    for (const auto& t : s.threads) total_ops += (int)t.ops.size();
+    if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
+
+    s.canonical = j.dump();
+    return s;
+}
+
+Scenario load_scenario(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable JSON scenario file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    if (text.size() > (1u << 20)) throw LoadError(file + ": file too large; accepted: at most 1 MiB");
+    return parse_scenario(file, text);
+}
+
+}  // namespace vfsmc

@@ -1,0 +1,112 @@
+// The engine, on the test-only protocols of tests/toy_models.cpp.
+#include <catch2/catch.hpp>
+
+#include "engine.h"
+#include "report.h"
+#include "scenario.h"
+
+using namespace vfsmc;
+
+static Scenario toy(const std::string& model, const std::string& knob, const std::string& value, int threads,
+                    const std::string& search) {
+    std::string ops = model == "toy-lock" ? "[\"critical_section\"]" : "";
+    std::string th;
+    for (int i = 0; i < threads; i++) {
+        std::string op = model == "toy-lock" ? "critical_section" : (i == 0 ? "produce" : "consume");
+        th += std::string(i ? "," : "") + "{\"name\":\"P" + std::to_string(i) + "\",\"ops\":[\"" + op + "\"]}";
+    }
+    std::string inv = model == "toy-lock" ? "toy-mutual-exclusion" : "toy-message-passing";
+    std::string text = "{\"name\":\"t\",\"doc\":\"test\",\"model\":\"" + model + "\",\"config\":{\"" + knob + "\":\"" +
+                       value + "\"},\"threads\":[" + th + "],\"search\":" + search +
+                       ",\"expect\":{\"verdict\":\"violated\",\"invariant\":\"" + inv + "\"}}";
+    return parse_scenario("t.json", text);
+}
+
+TEST_CASE("every search strategy catches the broken toy lock", "[engine]") {
+    for (const char* search : {"{\"strategy\":\"exhaustive\"}", "{\"strategy\":\"bounded\",\"preemption_bound\":2}",
+                               "{\"strategy\":\"random\",\"iterations\":2000,\"seed\":1}"}) {
+        Scenario s = toy("toy-lock", "variant", "broken", 2, search);
+        RunResult r = run_scenario(s, RunOptions());
+        INFO(search);
+        CHECK(r.verdict == "violated");
+        CHECK(r.invariant == "toy-mutual-exclusion");
+        CHECK(r.trace);
+        CHECK(!r.token.empty());
+    }
+}
+
+TEST_CASE("every search strategy passes the correct toy lock", "[engine]") {
+    for (const char* search : {"{\"strategy\":\"exhaustive\"}", "{\"strategy\":\"bounded\",\"preemption_bound\":2}",
+                               "{\"strategy\":\"random\",\"iterations\":500,\"seed\":1}"}) {
+        Scenario s = toy("toy-lock", "variant", "correct", 2, search);
+        RunResult r = run_scenario(s, RunOptions());
+        INFO(search);
+        CHECK(r.verdict == "holds");
+        CHECK(r.executions > 1);
+    }
+}
+
+TEST_CASE("replay reproduces the counterexample exactly", "[engine]") {
+    for (const char* search : {"{\"strategy\":\"exhaustive\"}", "{\"strategy\":\"bounded\",\"preemption_bound\":2}",
+                               "{\"strategy\":\"random\",\"iterations\":2000,\"seed\":3}"}) {
+        Scenario s = toy("toy-lock", "variant", "broken", 2, search);
+        RunResult r = run_scenario(s, RunOptions());
+        REQUIRE(r.verdict == "violated");
+        RunResult again = replay_scenario(s, r.token);
+        INFO(search);
+        REQUIRE(again.verdict == "violated");
+        CHECK(again.invariant == r.invariant);
+        auto a = trace_lines(r), b = trace_lines(again);
+        REQUIRE(a.size() == b.size());
+        for (size_t i = 0; i < a.size(); i++) CHECK(a[i].text == b[i].text);
+    }
+}
+
+TEST_CASE("a garbage replay token is rejected with a clear error", "[engine]") {
+    Scenario s = toy("toy-lock", "variant", "broken", 2, "{\"strategy\":\"exhaustive\"}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    CHECK_THROWS_WITH(replay_scenario(s, "garbage"), Catch::Contains("replay token") && Catch::Contains("accepted"));
+    std::string damaged = r.token;
+    damaged.back() = damaged.back() == '1' ? '2' : '1';
+    CHECK_THROWS_WITH(replay_scenario(s, damaged), Catch::Contains("checksum"));
+    Scenario other = toy("toy-lock", "variant", "correct", 2, "{\"strategy\":\"exhaustive\"}");
+    CHECK_THROWS_WITH(replay_scenario(other, r.token), Catch::Contains("another scenario"));
+}
+
+TEST_CASE("message passing: the kernel memory model finds the stale read, sc does not", "[engine][memory-model]") {
+    Scenario once = toy("toy-mp", "ordering", "once", 2, "{\"strategy\":\"exhaustive\"}");
+    once.memory_model = MemModel::kernel;
+    RunResult r = run_scenario(once, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    CHECK(r.invariant == "toy-message-passing");
+    bool stale = false;
+    for (const auto& L : trace_lines(r)) stale |= L.stale && L.text.find("msg.data") != std::string::npos;
+    CHECK(stale);
+
+    once.memory_model = MemModel::sc;
+    CHECK(run_scenario(once, RunOptions()).verdict == "holds");
+
+    for (MemModel mm : {MemModel::sc, MemModel::kernel}) {
+        Scenario ra = toy("toy-mp", "ordering", "release-acquire", 2, "{\"strategy\":\"exhaustive\"}");
+        ra.memory_model = mm;
+        CHECK(run_scenario(ra, RunOptions()).verdict == "holds");
+    }
+}
+
+TEST_CASE("print a toy report (manual)", "[.print]") {
+    Scenario s = toy("toy-mp", "ordering", "once", 2, "{\"strategy\":\"exhaustive\"}");
+    RunResult r = run_scenario(s, RunOptions());
+    ReportOptions o;
+    o.replay_cmd = "vfsmc replay t.json " + r.token;
+    std::printf("%s\n", text_report(s, r, o).c_str());
+    Scenario l = toy("toy-lock", "variant", "broken", 2, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
+    RunResult r2 = run_scenario(l, RunOptions());
+    std::printf("%s\n", text_report(l, r2, o).c_str());
+    for (const char* srch : {"{\"strategy\":\"exhaustive\",\"max_executions\":200000}", "{\"strategy\":\"bounded\",\"preemption_bound\":2}", "{\"strategy\":\"bounded\",\"preemption_bound\":3}"}) {
+        Scenario c = toy("toy-lock", "variant", "correct", 3, srch);
+        RunResult r3 = run_scenario(c, RunOptions());
+        std::printf("%s\n", summary_line(c, r3, false).c_str());
+        fflush(stdout);
+    }
+}

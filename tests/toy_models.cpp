@@ -1,0 +1,136 @@
+// Test-only protocols for the engine's own tests and the benchmark: a lock
+// (correct, and a broken test-then-set) and message passing (with and
+// without release/acquire). They are not kernel models and are linked only
+// into the test and bench binaries.
+#include "model.h"
+#include "kernel.h"
+
+namespace vfsmc {
+namespace {
+
+// ---- toy-lock --------------------------------------------------------------
+struct ToyLockCfg {
+    bool broken = false;
+};
+
+struct ToyLockRun : ModelRun {
+    const ToyLockCfg& cfg;
+    kobj box{"toy", "box"};
+    spinlock_t lock{&box, "lock"};
+    kfield<int> flag{&box, "flag", 0};
+    kfield<int> inside{&box, "inside", 0};
+    explicit ToyLockRun(const ToyLockCfg& c) : cfg(c) {}
+
+    void critical_section() {
+        KFUNC("critical_section");
+        if (!cfg.broken) {
+            spin_lock(lock);
+        } else {
+            // Broken: test, then set, as two steps.
+            wait_until("test_then_set", box.id, false, [&] { return READ_ONCE(flag) == 0; });
+            WRITE_ONCE(flag, 1);
+        }
+        int n = READ_ONCE(inside);
+        WRITE_ONCE(inside, n + 1);
+        KWARN_ON(inside.peek() != 1, "toy-mutual-exclusion", "two threads are inside the critical section");
+        WRITE_ONCE(inside, READ_ONCE(inside) - 1);
+        if (!cfg.broken) spin_unlock(lock);
+        else WRITE_ONCE(flag, 0);
+    }
+    void thread(int) override { critical_section(); }
+    void check_step() override {
+        if (inside.peek() > 1)
+            violate(this_thread(), "toy-mutual-exclusion", nullptr, 0, "inside = %d", inside.peek());
+    }
+    void final_state(std::string& out) const override {
+        out += "box: inside " + std::to_string(inside.peek()) + ", flag " + std::to_string(flag.peek()) + "\n";
+    }
+};
+
+struct ToyLock : Model {
+    ModelSpec s;
+    ToyLockCfg cfg;
+    ToyLock() {
+        s.name = "toy-lock";
+        s.doc = "test-only: a critical section under a spinlock, or under a broken test-then-set";
+        s.follows = "nothing in the kernel; a test protocol for the engine";
+        s.ops = {{"critical_section", "enter and leave the critical section", {}}};
+        FieldSpec v;
+        v.name = "variant";
+        v.type = ArgType::Enum;
+        v.allowed = {"correct", "broken"};
+        v.def = "correct";
+        v.doc = "spin_lock, or test-then-set";
+        s.knobs = {v};
+        s.invariants = {"toy-mutual-exclusion"};
+        s.steps = {"critical_section"};
+        s.min_threads = 1;
+    }
+    const ModelSpec& spec() const override { return s; }
+    void prepare(const Scenario& sc) override { cfg.broken = sc.knob("variant").s == "broken"; }
+    ModelRun* start() override { return make_run<ToyLockRun>(cfg); }
+};
+
+// ---- toy-mp: message passing -------------------------------------------------
+struct ToyMpCfg {
+    bool ordered = true;
+};
+
+struct ToyMpRun : ModelRun {
+    const ToyMpCfg& cfg;
+    kobj box{"toy", "msg"};
+    kfield<int> data{&box, "data", 0};
+    kfield<int> flag{&box, "flag", 0};
+    explicit ToyMpRun(const ToyMpCfg& c) : cfg(c) {}
+
+    void produce() {
+        KFUNC("produce");
+        WRITE_ONCE(data, 42);
+        if (cfg.ordered) smp_store_release(flag, 1);
+        else WRITE_ONCE(flag, 1);
+    }
+    void consume() {
+        KFUNC("consume");
+        int f = cfg.ordered ? smp_load_acquire(flag) : READ_ONCE(flag);
+        if (!f) return;
+        int d = READ_ONCE(data);
+        KWARN_ON(d != 42, "toy-message-passing", "the consumer saw flag = 1 but data = %d", d);
+    }
+    void thread(int t) override {
+        if (t == 0) produce();
+        else consume();
+    }
+    void final_state(std::string& out) const override {
+        out += "msg: data " + std::to_string(data.peek()) + ", flag " + std::to_string(flag.peek()) + "\n";
+    }
+};
+
+struct ToyMp : Model {
+    ModelSpec s;
+    ToyMpCfg cfg;
+    ToyMp() {
+        s.name = "toy-mp";
+        s.doc = "test-only: message passing, thread 0 produces, the others consume";
+        s.follows = "the LKMM MP litmus test";
+        s.ops = {{"produce", "WRITE_ONCE(data, 42); publish flag", {}}, {"consume", "read flag, then data", {}}};
+        FieldSpec v;
+        v.name = "ordering";
+        v.type = ArgType::Enum;
+        v.allowed = {"release-acquire", "once"};
+        v.def = "release-acquire";
+        v.doc = "smp_store_release/smp_load_acquire, or WRITE_ONCE/READ_ONCE";
+        s.knobs = {v};
+        s.invariants = {"toy-message-passing"};
+        s.steps = {"produce", "consume"};
+        s.min_threads = 2;
+    }
+    const ModelSpec& spec() const override { return s; }
+    void prepare(const Scenario& sc) override { cfg.ordered = sc.knob("ordering").s == "release-acquire"; }
+    ModelRun* start() override { return make_run<ToyMpRun>(cfg); }
+};
+
+ModelRegistrar reg_lock(new ToyLock);
+ModelRegistrar reg_mp(new ToyMp);
+
+}  // namespace
+}  // namespace vfsmc
