@@ -380,6 +380,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         bool ok = false;
         for (const auto& a : accepted_inv) ok |= a == s.expect.invariant;
         if (!ok) c.bad("expect.invariant", je["invariant"], join(accepted_inv));
+        if (!s.memory_model_given)
+            c.fail("memory_model", "missing: a scenario that expects a violation states its memory model; accepted: sc, kernel");
         bool enabled = false;
         for (const auto& a : s.invariants) enabled |= a == s.expect.invariant;
         if (!enabled)

@@ -16,7 +16,7 @@ static Scenario toy(const std::string& model, const std::string& knob, const std
         th += std::string(i ? "," : "") + "{\"name\":\"P" + std::to_string(i) + "\",\"ops\":[\"" + op + "\"]}";
     }
     std::string inv = model == "toy-lock" ? "toy-mutual-exclusion" : "toy-message-passing";
-    std::string text = "{\"name\":\"t\",\"doc\":\"test\",\"model\":\"" + model + "\",\"config\":{\"" + knob + "\":\"" +
+    std::string text = "{\"name\":\"t\",\"doc\":\"test\",\"memory_model\":\"kernel\",\"model\":\"" + model + "\",\"config\":{\"" + knob + "\":\"" +
                        value + "\"},\"threads\":[" + th + "],\"search\":" + search +
                        ",\"expect\":{\"verdict\":\"violated\",\"invariant\":\"" + inv + "\"}}";
     return parse_scenario("t.json", text);
