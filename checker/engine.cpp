@@ -40,6 +40,16 @@ struct EngineState {
     const char* limit = nullptr;
     bool replay_overrun = false;
     std::vector<bool> inv_on;      // by kInvariants index
+    // Collect mode (shortest counterexample): a violation of `collect_inv`
+    // is recorded and its execution abandoned, and the search goes on; the
+    // execution numbered `fail_at` fails for real.
+    bool collect = false;
+    std::string collect_inv;
+    uint64_t fail_at = 0;
+    bool in_after = false;
+    std::shared_ptr<ExecRecord> best;
+    uint64_t best_k = 0;
+    int best_steps = 0;
 };
 EngineState g;
 
@@ -56,7 +66,32 @@ void check_step_hook() {
     if (g.run) g.run->check_step();
 }
 
-void fail_hook(const char* desc) { rl::ctx().fail_test(desc, rl::test_result_user_assert_failed, RL_INFO); }
+int shown_steps(const ExecRecord& rec) {
+    int n = 0;
+    for (int i = 0; i < rec.nevents; i++) n += rec.events[i].kind != Ev::Enter;
+    return n;
+}
+
+void fail_hook(const char* desc) {
+    bool history_run = g.params && g.params->collect_history;
+    if (g.collect && g.sim_executions != g.fail_at && !history_run) {
+        Runtime& r = rt();
+        const Violation& v = g.rec->violation;
+        if (v.set && g.collect_inv == v.invariant) {
+            int steps = shown_steps(*g.rec);
+            if (!g.best_k || steps < g.best_steps) {
+                *g.best = *g.rec;  // allocated before the search: no new in here
+                g.best_k = g.sim_executions;
+                g.best_steps = steps;
+            }
+        }
+        // Abandon the rest of this execution; the search goes on.
+        r.pruned = true;
+        if (!g.in_after) throw Pruned();
+        return;
+    }
+    rl::ctx().fail_test(desc, rl::test_result_user_assert_failed, RL_INFO);
+}
 
 void engine_before() {
     Runtime& r = rt();
@@ -106,6 +141,7 @@ void engine_thread(unsigned i) {
 
 void engine_after() {
     Runtime& r = rt();
+    g.in_after = true;
     if (r.pruned) {
         r.pruned_executions++;
     } else {
@@ -118,6 +154,7 @@ void engine_after() {
     g.run = nullptr;
     layer_end_execution();
     r.check_step = check_step_hook;
+    g.in_after = false;
 }
 
 template <int N>
@@ -274,10 +311,14 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
 }
 
 RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& initial_state, bool replay,
-                   bool progress) {
+                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0) {
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     g = EngineState();
+    g.collect = !collect_inv.empty();
+    g.collect_inv = collect_inv;
+    g.fail_at = fail_at;
+    if (g.collect) g.best = std::make_shared<ExecRecord>();
     g.rec = &rec;
     setup_runtime(s, m);
     rl::test_params p;
@@ -337,7 +378,49 @@ int count_preemptions(const ExecRecord& rec) {
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    return run_with(s, ss, "", false, opt.progress);
+    RunResult first = run_with(s, ss, "", false, opt.progress);
+    if (!opt.minimize || first.verdict != "violated" || first.invariant == "relacy-check" ||
+        first.invariant == "livelock")
+        return first;
+    first.first.preemptions = first.preemptions;
+    first.first.steps = first.steps;
+    first.first.token = first.token;
+    // Shortest counterexample: the fewest preemptions, by raising the bound
+    // from 0, then the fewest steps at that bound.
+    auto t0 = std::chrono::steady_clock::now();
+    int max_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : std::max(first.preemptions, 3);
+    uint64_t explored = 0;
+    for (int b = 0; b <= max_bound; b++) {
+        SearchSpec mb;
+        mb.strategy = Strategy::bounded;
+        mb.preemption_bound = b;
+        mb.max_executions = 200000;
+        RunResult c = run_with(s, mb, "", false, false, first.invariant);
+        explored += c.executions;
+        if (!g.best_k) continue;
+        uint64_t k = g.best_k;
+        RunResult m = run_with(s, mb, "", false, false, first.invariant, k);
+        if (m.verdict != "violated") break;  // not reproduced: keep the first
+        m.executions = first.executions;
+        m.pruned = first.pruned;
+        m.seconds = first.seconds;
+        m.execs_per_sec = first.execs_per_sec;
+        m.complete = first.complete;
+        m.limit_hit = first.limit_hit;
+        m.limit = first.limit;
+        m.completeness = first.completeness;
+        m.strategy = first.strategy;
+        m.preemption_bound = first.preemption_bound;
+        m.coverage = first.coverage;
+        m.metrics = first.metrics;
+        m.first = first.first;
+        m.minimized = true;
+        m.minimal_bound = b;
+        m.minimize_executions = explored;
+        m.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return m;
+    }
+    return first;
 }
 
 RunResult replay_scenario(const Scenario& s, const std::string& token) {

@@ -15,6 +15,7 @@ namespace vfsmc {
 
 struct RunOptions {
     bool progress = false;          // progress lines on stderr for long searches
+    bool minimize = true;           // search for the shortest counterexample after the first
     bool override_search = false;   // use `search` below instead of the scenario's
     SearchSpec search;
 };
@@ -43,6 +44,19 @@ struct RunResult {
     int preemptions = -1;           // in the counterexample
     int steps = 0;                  // events in the counterexample
     std::string memory_model;
+
+    // Shortest counterexample (RunOptions::minimize): the trace and token
+    // above are then the minimal ones, found by raising the preemption bound
+    // from 0; `first` is the counterexample the scenario's own search found.
+    bool minimized = false;
+    int minimal_bound = -1;          // the smallest preemption bound with a counterexample
+    uint64_t minimize_executions = 0;
+    double minimize_seconds = 0;
+    struct First {
+        int preemptions = -1;
+        int steps = 0;
+        std::string token;
+    } first;
 };
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt);

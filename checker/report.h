@@ -27,11 +27,16 @@ struct TraceLine {
     std::string text;    // action and state change
     bool conflict;       // a step the violation conflicts with (or the violation itself)
     bool stale;
-    std::string rf;      // "P0 #12" or "initial"
+    std::string rf;      // "P0 #12" or "the initial state"
+    std::string latest;  // stale reads: the latest write
 };
 std::vector<TraceLine> trace_lines(const RunResult& r);
 
 std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
+// At most 72 columns, one column per thread, for a patch review email.
+std::string email_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
+// One self-contained HTML page: a lane per thread, time flowing down.
+std::string html_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
 nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
 
 // One line for `run` and `check`: "holds: name (N executions, ...)".
