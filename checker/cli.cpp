@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "invariants.h"
 #include "report.h"
@@ -46,6 +48,25 @@ std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths
     return out;
 }
 
+static bool ident(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == ':'; }
+
+std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
+    std::vector<std::string> out;
+    if (r.verdict != "holds") return out;
+    Model* m = find_model(s.model);
+    if (!m) return out;
+    for (const auto& st : m->spec().steps) {
+        bool named = false;
+        for (const auto& kv : s.config) named |= kv.second.s == st;
+        // In the doc, a step claimed as exercised is written as a call: `d_wait_lookup()`.
+        std::string call = st + "()";
+        for (size_t p = s.doc.find(call); p != std::string::npos && !named; p = s.doc.find(call, p + 1))
+            named = p == 0 || !ident(s.doc[p - 1]);
+        if (named && std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) out.push_back(st);
+    }
+    return out;
+}
+
 std::string replay_command(const Scenario& s, const RunResult& r) {
     return "vfsmc replay " + s.file + " " + r.token;
 }
@@ -57,6 +78,7 @@ struct RunFlags {
     bool stable = false;
     bool progress = true;
     bool coverage = false;
+    bool first = false;       // no search for the shortest counterexample
     std::string format = "text";
     std::string html;
 };
@@ -65,12 +87,25 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f) {
     ReportOptions o;
     o.stable = f.stable;
     o.replay_cmd = replay_command(s, r);
+    if (!f.html.empty()) {
+        std::ofstream out(f.html);
+        if (!out) throw LoadError(f.html + ": cannot write the HTML page; accepted: a writable file path");
+        out << html_report(s, r, o);
+    }
+    std::vector<std::string> vac = vacuous_steps(s, r);
     if (f.json || f.format == "json") {
-        std::cout << json_report(s, r, o).dump(2) << "\n";
+        nlohmann::json j = json_report(s, r, o);
+        j["vacuous_steps"] = vac;
+        std::cout << j.dump(2) << "\n";
+    } else if (f.format == "email") {
+        std::cout << email_report(s, r, o);
     } else {
         std::cout << text_report(s, r, o);
         if (r.verdict == "violated") std::cout << summary_line(s, r, f.stable) << "\n";
     }
+    for (const auto& st : vac)
+        std::cerr << s.file << ": warning: vacuous: the scenario names step " << st
+                  << " but no explored execution reached it\n";
     if (!as_expected(s, r)) {
         std::cerr << s.file << ": expected " << s.expect.verdict
                   << (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) << ", got " << r.verdict
@@ -84,6 +119,7 @@ int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
         Scenario s = load_scenario(file);
         RunOptions opt;
         opt.progress = f.progress && isatty(2);
+        opt.minimize = !f.first;
         RunResult r = run_scenario(s, opt);
         print_result(s, r, f);
         if (f.coverage) {
@@ -100,39 +136,65 @@ int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
     return rc;
 }
 
-// One scenario of `check`, in a child process. Writes one line to `fd`:
-// "<status>\t<text>" with status pass, fail or error.
+// One scenario of `check`, in a child process. Writes one record to `fd`:
+// "<status>\t<name>\t<executions or ->\t<text>" with status pass, fail, error
+// or internal.
 void check_child(const std::string& file, int fd) {
     std::string line;
     try {
         Scenario s = load_scenario(file);
-        RunResult r = run_scenario(s, RunOptions());
+        RunOptions opt;
+        opt.minimize = false;  // the verdict and the count are what check judges
+        RunResult r = run_scenario(s, opt);
         bool ok = as_expected(s, r);
+        std::vector<std::string> vac = vacuous_steps(s, r);
         std::string got = r.verdict + (r.invariant.empty() ? "" : " " + r.invariant);
         std::string want = s.expect.verdict + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant);
-        line = std::string(ok ? "pass" : "fail") + "\t" + (ok ? "ok    " : "FAIL  ") + file + ": " + got +
-               (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
-               std::to_string((long)(r.seconds * 1000)) + " ms]";
-        if (!ok && r.verdict == "violated") line += "\n      replay: " + replay_command(s, r);
+        std::string text = std::string(ok && vac.empty() ? "ok    " : "FAIL  ") + file + ": " + got +
+                           (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
+                           std::to_string((long)(r.seconds * 1000)) + " ms]";
+        for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
+        if (!ok && r.verdict == "violated") text += "\n      replay: " + replay_command(s, r);
+        // A count cut by a time limit is not repeatable: no oracle for it.
+        std::string count = s.search.time_limit_s > 0 ? "-" : std::to_string(r.executions);
+        line = std::string(ok && vac.empty() ? "pass" : "fail") + "\t" + s.name + "\t" + count + "\t" + text;
     } catch (const LoadError& e) {
-        line = std::string("error\t") + e.what();
+        line = std::string("error\t-\t-\t") + e.what();
     } catch (const std::exception& e) {
-        line = std::string("internal\tinternal error: ") + file + ": " + e.what();
+        line = std::string("internal\t-\t-\tinternal error: ") + file + ": " + e.what();
     }
     line += "\n";
     if (write(fd, line.data(), line.size()) < 0) _exit(3);
 }
 
-int cmd_check(const std::vector<std::string>& paths, int jobs) {
+// The exploration-count oracle: <dir>/explorations.lock, a JSON object of
+// scenario name -> executions explored.
+std::string counts_file(const std::vector<std::string>& paths) {
+    for (const auto& p : paths)
+        if (fs::is_directory(p)) return (fs::path(p) / "explorations.lock").string();
+    return "";
+}
+
+int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_counts) {
     std::vector<std::string> files = collect_scenarios(paths);
     if (files.empty()) throw LoadError(paths.empty() ? "check" : paths[0] + ": no scenario files (*.json) found; accepted: a directory of scenarios");
     if (jobs < 1) jobs = 1;
+    std::string lock_path = counts_file(paths);
+    nlohmann::json lock = nlohmann::json::object();
+    if (!lock_path.empty() && fs::exists(lock_path)) {
+        std::ifstream in(lock_path);
+        try {
+            lock = nlohmann::json::parse(in);
+        } catch (const std::exception& e) {
+            throw LoadError(lock_path + ": invalid JSON; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
+        }
+    }
+    nlohmann::json fresh = nlohmann::json::object();
     struct Job {
         pid_t pid;
         int fd;
         size_t idx;
     };
-    std::vector<std::string> results(files.size());
     std::vector<Job> running;
     size_t next = 0;
     int passed = 0, failed = 0, errors = 0, internal = 0;
@@ -144,10 +206,32 @@ int cmd_check(const std::vector<std::string>& paths, int jobs) {
         close(j.fd);
         int st = 0;
         waitpid(j.pid, &st, 0);
-        if (out.empty()) out = "internal\tinternal error: " + files[j.idx] + ": the checker died (status " + std::to_string(st) + ")\n";
-        auto tab = out.find('\t');
-        std::string status = out.substr(0, tab);
-        std::string text = out.substr(tab + 1);
+        if (out.empty()) out = "internal\t-\t-\tinternal error: " + files[j.idx] + ": the checker died (status " + std::to_string(st) + ")\n";
+        std::vector<std::string> f;
+        size_t pos = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t t = out.find('\t', pos);
+            f.push_back(out.substr(pos, t - pos));
+            pos = t + 1;
+        }
+        std::string status = f[0], name = f[1], count = f[2], text = out.substr(pos);
+        if (status == "pass" && count != "-") {
+            fresh[name] = std::stoull(count);
+            if (!update_counts) {
+                if (!lock.contains(name)) {
+                    status = "fail";
+                    text = "FAIL  " + text.substr(6);
+                    text.pop_back();
+                    text += "\n      no recorded exploration count (record it with `vfsmc check --update-counts`)\n";
+                } else if (lock[name].get<unsigned long long>() != std::stoull(count)) {
+                    status = "fail";
+                    text = "FAIL  " + text.substr(6);
+                    text.pop_back();
+                    text += "\n      exploration count changed: " + std::to_string(lock[name].get<unsigned long long>()) + " -> " +
+                            count + " executions; the model's state space moved (review it, then `vfsmc check --update-counts`)\n";
+                }
+            }
+        }
         if (status == "pass") passed++;
         else if (status == "fail") failed++;
         else if (status == "error") errors++;
@@ -175,6 +259,11 @@ int cmd_check(const std::vector<std::string>& paths, int jobs) {
         Job j = running.front();
         running.erase(running.begin());
         reap(j);
+    }
+    if (update_counts && !lock_path.empty()) {
+        std::ofstream out(lock_path);
+        out << fresh.dump(2) << "\n";
+        std::cout << "recorded " << fresh.size() << " exploration counts in " << lock_path << "\n";
     }
     std::cout << passed << " passed, " << (failed + errors + internal) << " failed\n";
     if (internal) return 3;
@@ -227,17 +316,24 @@ int cli_main(int argc, char** argv) {
     run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
     run->add_flag("--coverage", rf.coverage, "list the model steps never reached");
     run->add_flag("!--no-progress", rf.progress, "no progress lines on stderr");
-    run->add_option("--format", rf.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+    run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
+        ->check(CLI::IsMember({"text", "email", "json"}));
+    run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
+    run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
 
     auto* check = app.add_subcommand("check", "the regression run: judge every scenario by its expect");
     check->add_option("paths", check_paths, "directories or files")->required();
     check->add_option("-j,--jobs", jobs, "scenarios run in parallel processes")->check(CLI::Range(1, 64));
+    bool update_counts = false;
+    check->add_flag("--update-counts", update_counts, "record each scenario's exploration count in <dir>/explorations.lock");
 
     auto* replay = app.add_subcommand("replay", "replay a counterexample from its token");
     replay->add_option("file", replay_file, "the scenario")->required();
     replay->add_option("token", replay_token, "the replay token printed with the counterexample")->required();
     replay->add_flag("--json", rf.json, "print the JSON result");
     replay->add_flag("--stable", rf.stable, "leave out timings");
+    replay->add_option("--format", rf.format, "text, email or json")->check(CLI::IsMember({"text", "email", "json"}));
+    replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file");
 
     auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
     list->add_flag("--memory-model", mm, "print the memory-model table (docs/memory-model.md)");
@@ -253,7 +349,7 @@ int cli_main(int argc, char** argv) {
     }
 
     if (*run) return cmd_run(run_files, rf);
-    if (*check) return cmd_check(check_paths, jobs);
+    if (*check) return cmd_check(check_paths, jobs, update_counts);
     if (*replay) return cmd_replay(replay_file, replay_token, rf);
     if (*list) return cmd_list(mm);
     if (*validate) {
