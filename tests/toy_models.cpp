@@ -2,6 +2,8 @@
 // (correct, and a broken test-then-set) and message passing (with and
 // without release/acquire). They are not kernel models and are linked only
 // into the test and bench binaries.
+#include <algorithm>
+
 #include "model.h"
 #include "kernel.h"
 
@@ -74,6 +76,8 @@ struct ToyLock : Model {
 // ---- toy-mp: message passing -------------------------------------------------
 struct ToyMpCfg {
     bool ordered = true;
+    int nops[kMaxThreads] = {};
+    int ops[kMaxThreads][8] = {};  // 0 produce, 1 consume
 };
 
 struct ToyMpRun : ModelRun {
@@ -97,8 +101,10 @@ struct ToyMpRun : ModelRun {
         KWARN_ON(d != 42, "toy-message-passing", "the consumer saw flag = 1 but data = %d", d);
     }
     void thread(int t) override {
-        if (t == 0) produce();
-        else consume();
+        for (int i = 0; i < cfg.nops[t]; i++) {
+            if (cfg.ops[t][i] == 0) produce();
+            else consume();
+        }
     }
     void final_state(std::string& out) const override {
         out += "msg: data " + std::to_string(data.peek()) + ", flag " + std::to_string(flag.peek()) + "\n";
@@ -125,7 +131,13 @@ struct ToyMp : Model {
         s.min_threads = 2;
     }
     const ModelSpec& spec() const override { return s; }
-    void prepare(const Scenario& sc) override { cfg.ordered = sc.knob("ordering").s == "release-acquire"; }
+    void prepare(const Scenario& sc) override {
+        cfg.ordered = sc.knob("ordering").s == "release-acquire";
+        for (size_t t = 0; t < sc.threads.size(); t++) {
+            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
+            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
+        }
+    }
     ModelRun* start() override { return make_run<ToyMpRun>(cfg); }
 };
 

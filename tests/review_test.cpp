@@ -1,0 +1,177 @@
+// Review output: the shortest counterexample, the email form, the HTML page,
+// vacuous verdicts and the memory-model table (issues "review-ready
+// counterexamples" and "memory model per scenario").
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli.h"
+#include "engine.h"
+#include "report.h"
+#include "scenario.h"
+
+using namespace vfsmc;
+
+namespace {
+
+Scenario toy_lock_broken(int threads, const std::string& search) {
+    std::string th;
+    for (int i = 0; i < threads; i++)
+        th += std::string(i ? "," : "") + "{\"name\":\"P" + std::to_string(i) + "\",\"ops\":[\"critical_section\"]}";
+    return parse_scenario("toy.json", "{\"name\":\"toy\",\"doc\":\"broken test-then-set\",\"memory_model\":\"sc\","
+                                      "\"model\":\"toy-lock\",\"config\":{\"variant\":\"broken\"},\"threads\":[" + th +
+                                          "],\"search\":" + search +
+                                          ",\"expect\":{\"verdict\":\"violated\",\"invariant\":\"toy-mutual-exclusion\"}}");
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    std::string l;
+    while (std::getline(in, l)) out.push_back(l);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the shortest counterexample has no more preemptions or steps than the first one found", "[review]") {
+    Scenario s = toy_lock_broken(3, "{\"strategy\":\"exhaustive\",\"max_executions\":100000}");
+    RunOptions first_only;
+    first_only.minimize = false;
+    RunResult first = run_scenario(s, first_only);
+    RunResult mini = run_scenario(s, RunOptions());
+    REQUIRE(first.verdict == "violated");
+    REQUIRE(mini.verdict == "violated");
+    REQUIRE(mini.minimized);
+    CHECK(mini.invariant == first.invariant);
+    CHECK(mini.minimal_bound <= first.preemptions);
+    CHECK(mini.steps <= first.steps);
+    CHECK(mini.first.steps == first.steps);
+    CHECK(mini.first.token == first.token);
+    // It is what replay reproduces.
+    RunResult again = replay_scenario(s, mini.token);
+    CHECK(again.verdict == "violated");
+    CHECK(again.steps == mini.steps);
+    // And the text report says it is minimal, and under which bound.
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, mini);
+    std::string text = text_report(s, mini, o);
+    CHECK_THAT(text, Catch::Contains("minimal counterexample"));
+}
+
+TEST_CASE("the email report fits in 72 columns with one column per thread and ends with the replay command", "[review]") {
+    Scenario s = toy_lock_broken(3, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, r) + std::string(60, '0');  // force the command to wrap
+    std::string mail = email_report(s, r, o);
+    auto lines = lines_of(mail);
+    for (const auto& l : lines) {
+        INFO(l);
+        CHECK(l.size() <= 72);
+    }
+    CHECK(lines.front() == "[counterexample] toy: toy-mutual-exclusion violated");
+    // A header with one column per thread.
+    bool header = false;
+    for (const auto& l : lines) header |= std::regex_search(l, std::regex("^ +P0 +P1 +P2$"));
+    CHECK(header);
+    // Conflicting steps are marked.
+    bool marked = false;
+    for (const auto& l : lines) marked |= l.rfind(">>", 0) == 0;
+    CHECK(marked);
+    // The replay command is last, split so that a shell joins it back.
+    size_t at = 0;
+    for (size_t i = 0; i < lines.size(); i++)
+        if (lines[i] == "Replay:") at = i + 1;
+    REQUIRE(at > 0);
+    std::string joined;
+    for (size_t i = at; i < lines.size(); i++) {
+        std::string l = lines[i];
+        if (!l.empty() && l.back() == '\\') l.pop_back();
+        joined += l;
+    }
+    joined = std::regex_replace(joined, std::regex("'"), "");
+    joined = std::regex_replace(joined, std::regex(" +"), " ");
+    CHECK(joined == o.replay_cmd);
+}
+
+TEST_CASE("the HTML page is one self-contained file with a lane per thread", "[review]") {
+    Scenario s = toy_lock_broken(2, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, r);
+    std::string html = html_report(s, r, o);
+    CHECK_THAT(html, !Catch::Contains("<script") && !Catch::Contains("http://") && !Catch::Contains("https://") &&
+                         !Catch::Contains("<link"));
+    CHECK_THAT(html, Catch::Contains("class=\"lane\" data-thread=\"P0\"") && Catch::Contains("class=\"lane\" data-thread=\"P1\""));
+    CHECK_THAT(html, Catch::Contains("step-row conflict"));
+    CHECK_THAT(html, Catch::Contains(o.replay_cmd));
+    CHECK(!std::regex_search(html, std::regex("0x[0-9a-f]{6,}")));
+}
+
+TEST_CASE("a holds verdict on a scenario that names a step never reached is vacuous", "[review]") {
+    // Only a producer: consume() is named in the doc but never runs.
+    Scenario s = parse_scenario("mp.json", "{\"name\":\"mp\",\"doc\":\"checks that consume() sees the data\",\"model\":\"toy-mp\","
+                                           "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"produce\"]}],"
+                                           "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "holds");
+    CHECK(vacuous_steps(s, r) == std::vector<std::string>{"consume"});
+
+    // The same doc with a consumer is not vacuous.
+    Scenario t = parse_scenario("mp.json", "{\"name\":\"mp\",\"doc\":\"checks that consume() sees the data\",\"model\":\"toy-mp\","
+                                           "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"consume\"]}],"
+                                           "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
+    RunResult rt_ = run_scenario(t, RunOptions());
+    REQUIRE(rt_.verdict == "holds");
+    CHECK(vacuous_steps(t, rt_).empty());
+}
+
+TEST_CASE("docs/memory-model.md carries the layer's memory-model table", "[memory-model]") {
+    std::ifstream in(std::string(VFSMC_SOURCE_DIR) + "/docs/memory-model.md");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string doc = ss.str();
+    // The table as `vfsmc list --memory-model` prints it.
+    std::string cmd = std::string(VFSMC_BINARY) + " list --memory-model";
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string table;
+    char buf[512];
+    while (fgets(buf, sizeof buf, p)) table += buf;
+    REQUIRE(pclose(p) == 0);
+    REQUIRE(table.size() > 100);
+    CHECK_THAT(doc, Catch::Contains(table));
+}
+
+TEST_CASE("every read in a kernel-model trace names the write it read from", "[memory-model]") {
+    Scenario s = parse_scenario("mp.json", "{\"name\":\"mp\",\"doc\":\"MP without release/acquire\",\"model\":\"toy-mp\","
+                                           "\"memory_model\":\"kernel\",\"config\":{\"ordering\":\"once\"},"
+                                           "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"consume\"]}],"
+                                           "\"search\":{\"strategy\":\"exhaustive\"},"
+                                           "\"expect\":{\"verdict\":\"violated\",\"invariant\":\"toy-message-passing\"}}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, r);
+    auto j = json_report(s, r, o);
+    int reads = 0, stale = 0;
+    for (const auto& st : j["trace"]) {
+        if (st["kind"] != "read") continue;
+        reads++;
+        CHECK(!st["read_from"].get<std::string>().empty());
+        if (st["stale"].get<bool>()) {
+            stale++;
+            CHECK(st["latest_write"] == "P0 #1");
+            CHECK(st["read_from"] == "the initial state");
+        }
+    }
+    CHECK(reads == 2);
+    CHECK(stale == 1);
+    CHECK_THAT(text_report(s, r, o), Catch::Contains("STALE: the latest write is P0 #1"));
+}
