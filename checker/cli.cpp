@@ -18,6 +18,7 @@
 #include "invariants.h"
 #include "report.h"
 #include "scenario.h"
+#include "schema.h"
 
 namespace vfsmc {
 
@@ -81,6 +82,7 @@ struct RunFlags {
     bool first = false;       // no search for the shortest counterexample
     std::string format = "text";
     std::string html;
+    std::string email;        // also write the email form to this file
 };
 
 void print_result(const Scenario& s, const RunResult& r, const RunFlags& f) {
@@ -91,6 +93,11 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f) {
         std::ofstream out(f.html);
         if (!out) throw LoadError(f.html + ": cannot write the HTML page; accepted: a writable file path");
         out << html_report(s, r, o);
+    }
+    if (!f.email.empty()) {
+        std::ofstream out(f.email);
+        if (!out) throw LoadError(f.email + ": cannot write the email report; accepted: a writable file path");
+        out << email_report(s, r, o);
     }
     std::vector<std::string> vac = vacuous_steps(s, r);
     if (f.json || f.format == "json") {
@@ -319,6 +326,7 @@ int cli_main(int argc, char** argv) {
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
     run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
+    run->add_option("--email", rf.email, "also write the 72-column email form to this file");
     run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
 
     auto* check = app.add_subcommand("check", "the regression run: judge every scenario by its expect");
@@ -341,6 +349,8 @@ int cli_main(int argc, char** argv) {
     auto* validate = app.add_subcommand("validate", "check scenario files without running them");
     validate->add_option("files", validate_files, "scenario files or directories")->required();
 
+    auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -352,6 +362,10 @@ int cli_main(int argc, char** argv) {
     if (*check) return cmd_check(check_paths, jobs, update_counts);
     if (*replay) return cmd_replay(replay_file, replay_token, rf);
     if (*list) return cmd_list(mm);
+    if (*schema) {
+        std::cout << scenario_schema_text(models());
+        return 0;
+    }
     if (*validate) {
         for (const auto& f : collect_scenarios(validate_files)) {
             load_scenario(f);
