@@ -1,6 +1,11 @@
 // vfsmc: the scenario loader (see scenario.h and docs/scenario-format.md).
 #include "scenario.h"
 
+#include <cctype>
+#include <climits>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -8,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "invariants.h"
+#include "schema.h"
 
 namespace vfsmc {
 
@@ -27,10 +33,109 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
     return out;
 }
 
+// A bad value as it appears in an error line: JSON, ASCII only (so a cut
+// never splits a UTF-8 sequence), at most 60 characters. Values are at most
+// kMaxDepth deep (checked before parsing), so dump() cannot recurse far.
 std::string show(const json& j) {
-    std::string s = j.dump();
+    std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
     if (s.size() > 60) s = s.substr(0, 57) + "...";
     return s;
+}
+
+// A scenario nests 5 levels deep; anything past this is garbage, and deeper
+// values would make the recursive parts of nlohmann::json (dump, copy)
+// overflow the stack.
+constexpr int kMaxDepth = 32;
+constexpr size_t kMaxFileBytes = 1u << 20;
+
+// Line and column (1-based, in bytes) of a byte offset.
+std::string where(const std::string& text, size_t off) {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < off && i < text.size(); i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+// The offset at which brackets nest deeper than kMaxDepth, or npos.
+size_t too_deep(const std::string& text) {
+    int depth = 0;
+    bool in_str = false, esc = false;
+    for (size_t i = 0; i < text.size(); i++) {
+        char ch = text[i];
+        if (in_str) {
+            if (esc) esc = false;
+            else if (ch == '\\') esc = true;
+            else if (ch == '"') in_str = false;
+        } else if (ch == '"') {
+            in_str = true;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > kMaxDepth) return i;
+        } else if (ch == ']' || ch == '}') {
+            depth--;
+        }
+    }
+    return std::string::npos;
+}
+
+// One printable ASCII line: control characters and bytes outside ASCII
+// (nlohmann quotes the raw input it choked on, which may not be UTF-8) are
+// written as \xNN.
+std::string one_line(const std::string& in) {
+    std::string out;
+    for (unsigned char ch : in) {
+        if (ch < 0x20 || ch >= 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+            out += buf;
+        } else {
+            out += (char)ch;
+        }
+    }
+    return out;
+}
+
+// The DOM parser, but every error (syntax errors and number overflow, which
+// nlohmann reports as out_of_range without a position) is kept with its
+// offset instead of thrown.
+struct Sax : nlohmann::detail::json_sax_dom_parser<json> {
+    using nlohmann::detail::json_sax_dom_parser<json>::json_sax_dom_parser;
+    bool failed = false;
+    size_t pos = 0;
+    std::string what;
+    bool parse_error(std::size_t p, const std::string&, const nlohmann::detail::exception& ex) {
+        failed = true;
+        pos = p;
+        what = ex.what();
+        return false;
+    }
+};
+
+// JSON Schema's "integer": a number with no fractional part, so 3 and 3.0
+// (as docs/scenario.schema.json accepts). Values beyond `long` are clamped,
+// which every range check then rejects.
+bool integer_value(const json& j, long& out) {
+    if (j.is_number_unsigned()) {
+        auto u = j.get<json::number_unsigned_t>();
+        out = u > (json::number_unsigned_t)LONG_MAX ? LONG_MAX : (long)u;
+        return true;
+    }
+    if (j.is_number_integer()) {
+        out = (long)j.get<json::number_integer_t>();
+        return true;
+    }
+    if (j.is_number_float()) {
+        double d = j.get<double>();
+        if (!std::isfinite(d) || std::trunc(d) != d) return false;
+        out = d >= 9.2e18 ? LONG_MAX : d <= -9.2e18 ? LONG_MIN : (long)d;
+        return true;
+    }
+    return false;
 }
 
 struct Ctx {
@@ -41,9 +146,9 @@ struct Ctx {
     [[noreturn]] void bad(const std::string& path, const json& value, const std::string& accepted) const {
         fail(path, "bad value " + show(value) + "; accepted: " + accepted);
     }
-    const json& need(const json& obj, const std::string& path, const char* key) const {
+    const json& need(const json& obj, const std::string& path, const char* key, const std::string& accepted) const {
         auto it = obj.find(key);
-        if (it == obj.end()) fail(path.empty() ? key : path + "." + key, "missing required field");
+        if (it == obj.end()) fail(path.empty() ? key : path + "." + key, "missing required field; accepted: " + accepted);
         return *it;
     }
     std::string str(const json& j, const std::string& path, const std::string& accepted = "a string") const {
@@ -59,12 +164,13 @@ struct Ctx {
     }
 };
 
-std::string type_name(ArgType t) {
-    switch (t) {
+// What a knob, init field or op argument accepts, for error lines.
+std::string accepted_of(const FieldSpec& f) {
+    switch (f.type) {
         case ArgType::Str: return "a string";
-        case ArgType::Int: return "an integer";
+        case ArgType::Int: return "an integer from " + std::to_string(f.min) + " to " + std::to_string(f.max);
         case ArgType::Bool: return "true or false";
-        case ArgType::Enum: return "one of";
+        case ArgType::Enum: return join(f.allowed);
     }
     return "?";
 }
@@ -76,11 +182,7 @@ Value to_value(const Ctx& c, const FieldSpec& f, const json& j, const std::strin
             v.s = c.str(j, path);
             break;
         case ArgType::Int:
-            if (!j.is_number_integer())
-                c.bad(path, j, "an integer from " + std::to_string(f.min) + " to " + std::to_string(f.max));
-            v.i = j.get<long>();
-            if (v.i < f.min || v.i > f.max)
-                c.bad(path, j, "an integer from " + std::to_string(f.min) + " to " + std::to_string(f.max));
+            if (!integer_value(j, v.i) || v.i < f.min || v.i > f.max) c.bad(path, j, accepted_of(f));
             v.s = std::to_string(v.i);
             break;
         case ArgType::Bool:
@@ -127,7 +229,7 @@ std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const st
     }
     for (const auto& f : specs) {
         if (out.count(f.name)) continue;
-        if (f.required) c.fail(path + "." + f.name, "missing required " + what);
+        if (f.required) c.fail(path + "." + f.name, "missing required " + what + "; accepted: " + accepted_of(f));
         out[f.name] = default_value(f);
     }
     return out;
@@ -149,26 +251,28 @@ const Value& Scenario::init_field(const std::string& k) const {
 
 Scenario parse_scenario(const std::string& file, const std::string& text) {
     Ctx c{file};
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw LoadError(file + ": line 1, column 1: invalid JSON: the file is empty; accepted: a JSON object");
+    if (size_t d = too_deep(text); d != std::string::npos)
+        throw LoadError(file + ": " + where(text, d) + ": invalid JSON: nested deeper than " +
+                        std::to_string(kMaxDepth) + " levels; accepted: a scenario object (5 levels deep)");
     json j;
+    Sax sax(j, false);
+    bool parsed = false;
     try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann gives the byte offset; turn it into line and column.
-        size_t off = e.byte ? e.byte - 1 : 0;
-        int line = 1, col = 1;
-        for (size_t i = 0; i < off && i < text.size(); i++) {
-            if (text[i] == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        std::string what = e.what();
-        auto p = what.find("syntax error");
-        if (p != std::string::npos) what = what.substr(p);
-        throw LoadError(file + ": line " + std::to_string(line) + ", column " + std::to_string(col) +
-                        ": invalid JSON: " + what);
+        parsed = json::sax_parse(text, &sax) && !sax.failed;
+    } catch (const json::exception& e) {
+        sax.failed = true;
+        sax.what = e.what();
+    }
+    if (!parsed) {
+        // nlohmann gives the byte offset just past the bad token.
+        std::string what = sax.what.empty() ? "not a JSON document" : sax.what;
+        if (auto p = what.find("] "); what.compare(0, 15, "[json.exception") == 0 && p != std::string::npos)
+            what = what.substr(p + 2);
+        if (auto p = what.find(": syntax error"); what.compare(0, 14, "parse error at") == 0 && p != std::string::npos)
+            what = what.substr(p + 2);
+        throw LoadError(file + ": " + where(text, sax.pos ? sax.pos - 1 : 0) + ": invalid JSON: " + one_line(what));
     }
     if (!j.is_object()) c.bad("(top level)", j, "a JSON object with fields name, doc, model, threads, expect, ...");
     std::vector<std::string> top(std::begin(kTopFields), std::end(kTopFields));
@@ -176,21 +280,26 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
 
     Scenario s;
     s.file = file;
-    s.name = c.str(c.need(j, "", "name"), "name");
+    // `$schema` is for editors (docs/scenario.schema.json); the loader ignores it.
+    if (j.contains("$schema")) c.str(j["$schema"], "$schema", "a string: the path or URL of docs/scenario.schema.json");
     // `name` is the file stem.
     std::string stem = file;
     if (auto p = stem.find_last_of('/'); p != std::string::npos) stem = stem.substr(p + 1);
     if (auto p = stem.rfind(".json"); p != std::string::npos && p + 5 == stem.size()) stem = stem.substr(0, p);
-    if (s.name != stem && !stem.empty()) c.bad("name", j["name"], "the file stem \"" + stem + "\"");
-    s.doc = c.str(c.need(j, "", "doc"), "doc");
-    if (s.doc.empty()) c.bad("doc", j["doc"], "a paragraph saying what the scenario asks and which patch or claim it comes from");
+    std::string stem_text = "the file stem \"" + stem + "\"";
+    s.name = c.str(c.need(j, "", "name", stem_text), "name", stem_text);
+    if (s.name != stem && !stem.empty()) c.bad("name", j["name"], stem_text);
+    const char* doc_text = "a paragraph saying what the scenario asks and which patch or claim it comes from";
+    s.doc = c.str(c.need(j, "", "doc", doc_text), "doc", doc_text);
+    if (s.doc.empty()) c.bad("doc", j["doc"], doc_text);
 
     std::vector<std::string> model_names;
     for (Model* m : models()) model_names.push_back(m->spec().name);
-    const json& jm = c.need(j, "", "model");
-    s.model = c.str(jm, "model", join(model_names));
+    std::string models_text = model_names.empty() ? "a built-in model (none are built in)" : join(model_names);
+    const json& jm = c.need(j, "", "model", models_text);
+    s.model = c.str(jm, "model", models_text);
     Model* model = find_model(s.model);
-    if (!model) c.bad("model", jm, join(model_names));
+    if (!model) c.bad("model", jm, models_text);
     const ModelSpec& ms = model->spec();
 
     if (j.contains("memory_model")) {
@@ -205,8 +314,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     s.init = load_fields(c, j.contains("init") ? &j["init"] : nullptr, "init", ms.init, "init field of model " + ms.name);
 
     // threads
-    const json& jt = c.need(j, "", "threads");
     std::string trange = "an array of " + std::to_string(ms.min_threads) + " to " + std::to_string(ms.max_threads) + " threads";
+    const json& jt = c.need(j, "", "threads", trange);
     if (!jt.is_array()) c.bad("threads", jt, trange);
     if ((int)jt.size() < ms.min_threads || (int)jt.size() > ms.max_threads)
         c.fail("threads", "thread count " + std::to_string(jt.size()) + " out of range; accepted: " +
@@ -220,10 +329,14 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         if (!th.is_object()) c.bad(tp, th, "an object {\"name\": ..., \"ops\": [...]}");
         c.only(th, tp, {"name", "ops"});
         ThreadSpec ts;
-        ts.name = c.str(c.need(th, tp, "name"), tp + ".name", "a thread name such as \"P0\"");
-        if (ts.name.empty() || ts.name.size() > 16) c.bad(tp + ".name", th["name"], "a name of 1 to 16 characters");
+        const std::string tname_text = "a thread name of 1 to " + std::to_string(kMaxThreadName) +
+                                       " letters, digits, '_' or '-', such as \"P0\"";
+        ts.name = c.str(c.need(th, tp, "name", tname_text), tp + ".name", tname_text);
+        bool name_ok = !ts.name.empty() && ts.name.size() <= kMaxThreadName;
+        for (char ch : ts.name) name_ok &= std::isalnum((unsigned char)ch) || ch == '_' || ch == '-';
+        if (!name_ok) c.bad(tp + ".name", th["name"], tname_text);
         if (!seen_threads.insert(ts.name).second) c.bad(tp + ".name", th["name"], "a name no other thread has (duplicate thread name)");
-        const json& ops = c.need(th, tp, "ops");
+        const json& ops = c.need(th, tp, "ops", "a non-empty array of ops");
         if (!ops.is_array() || ops.empty()) c.bad(tp + ".ops", ops, "a non-empty array of ops");
         for (size_t oi = 0; oi < ops.size(); oi++) {
             std::string op_path = tp + ".ops[" + std::to_string(oi) + "]";
@@ -231,7 +344,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             // An op is {"op": "name", args...} or a bare "name".
             json obj = jo.is_string() ? json{{"op", jo}} : jo;
             if (!obj.is_object()) c.bad(op_path, jo, "an op name or an object {\"op\": name, args...}");
-            const json& jn = c.need(obj, op_path, "op");
+            const json& jn = c.need(obj, op_path, "op", join(op_names));
             std::string on = c.str(jn, op_path + ".op", join(op_names));
             int idx = -1;
             for (size_t k = 0; k < ms.ops.size(); k++)
@@ -254,7 +367,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             for (const auto& a : os.args) {
                 std::string ap = op_path + "." + a.name;
                 if (obj.contains(a.name)) call.args.push_back(to_value(c, a, obj[a.name], ap));
-                else if (a.required) c.fail(ap, "missing required argument of op " + on);
+                else if (a.required) c.fail(ap, "missing required argument of op " + on + "; accepted: " + accepted_of(a));
                 else call.args.push_back(default_value(a));
             }
             ts.ops.push_back(std::move(call));
@@ -265,10 +378,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         c.fail("threads", "thread count out of range; accepted: at most " + std::to_string(kMaxThreads));
 
     // invariants
-    std::vector<std::string> accepted_inv;
-    for (const auto& i : kInvariants)
-        if (std::string(i.owner) == "engine") accepted_inv.push_back(i.name);
-    for (const auto& i : ms.invariants) accepted_inv.push_back(i);
+    std::vector<std::string> accepted_inv = scenario_invariants(ms);
     if (j.contains("invariants")) {
         const json& ji = j["invariants"];
         if (!ji.is_array() || ji.empty()) c.bad("invariants", ji, "a non-empty array of invariant names");
@@ -289,7 +399,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         const json& js = j["search"];
         if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": exhaustive|bounded|random, ...}");
         c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "max_executions", "time_limit_s"});
-        std::string st = c.str(c.need(js, "search", "strategy"), "search.strategy", "exhaustive, bounded, random");
+        std::string st = c.str(c.need(js, "search", "strategy", "exhaustive, bounded, random"), "search.strategy",
+                               "exhaustive, bounded, random");
         if (st == "exhaustive") s.search.strategy = Strategy::exhaustive;
         else if (st == "bounded") s.search.strategy = Strategy::bounded;
         else if (st == "random") s.search.strategy = Strategy::random;
@@ -299,27 +410,28 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             const json& v = js[k];
             std::string p = std::string("search.") + k;
             std::string acc = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-            if (!v.is_number_integer()) c.bad(p, v, acc);
-            long x = v.get<long>();
-            if (x < lo || x > hi) c.bad(p, v, acc);
+            long x = 0;
+            if (!integer_value(v, x) || x < lo || x > hi) c.bad(p, v, acc);
             out = x;
         };
         long pb = s.search.preemption_bound;
-        int_field("preemption_bound", 0, 20, pb);
+        int_field("preemption_bound", 0, kMaxPreemptionBound, pb);
         s.search.preemption_bound = (int)pb;
         if (js.contains("preemption_bound") && s.search.strategy != Strategy::bounded)
             c.fail("search.preemption_bound", "only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
         if (s.search.strategy == Strategy::random && !js.contains("iterations"))
-            c.fail("search.iterations", "missing: a random search needs a number of iterations (1 to 100000000)");
-        int_field("iterations", 1, 100000000, s.search.iterations);
+            c.fail("search.iterations", "missing required field of a random search; accepted: an integer from 1 to " + std::to_string(kMaxIterations));
+        int_field("iterations", 1, kMaxIterations, s.search.iterations);
         if (js.contains("iterations") && s.search.strategy != Strategy::random)
             c.fail("search.iterations", "only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
-        int_field("seed", 0, 1000000, s.search.seed);
-        int_field("max_executions", 1, 1000000000, s.search.max_executions);
+        int_field("seed", 0, kMaxSeed, s.search.seed);
+        if (js.contains("seed") && s.search.strategy != Strategy::random)
+            c.fail("search.seed", "only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+        int_field("max_executions", 1, kMaxExecutionsLimit, s.search.max_executions);
         if (js.contains("time_limit_s")) {
             const json& v = js["time_limit_s"];
-            if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 86400)
-                c.bad("search.time_limit_s", v, "a number of seconds greater than 0, at most 86400");
+            if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > kMaxTimeLimitS)
+                c.bad("search.time_limit_s", v, "a number of seconds greater than 0, at most " + std::to_string((long)kMaxTimeLimitS));
             s.search.time_limit_s = v.get<double>();
         }
     }
@@ -339,15 +451,15 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             OrderSpec os;
             auto side = [&](const char* which, std::string& thread, std::string& step, int& tidx) {
                 std::string sp = p + "." + which;
-                const json& sj = c.need(e, p, which);
+                const json& sj = c.need(e, p, which, "an object {\"thread\": name, \"step\": kernel function or step}");
                 if (!sj.is_object()) c.bad(sp, sj, "an object {\"thread\": name, \"step\": kernel function or step}");
                 c.only(sj, sp, {"thread", "step"});
-                thread = c.str(c.need(sj, sp, "thread"), sp + ".thread", join(tnames));
+                thread = c.str(c.need(sj, sp, "thread", join(tnames)), sp + ".thread", join(tnames));
                 tidx = -1;
                 for (size_t q = 0; q < tnames.size(); q++)
                     if (tnames[q] == thread) tidx = (int)q;
                 if (tidx < 0) c.bad(sp + ".thread", sj["thread"], join(tnames));
-                step = c.str(c.need(sj, sp, "step"), sp + ".step", "a step of model " + ms.name);
+                step = c.str(c.need(sj, sp, "step", join(ms.steps)), sp + ".step", join(ms.steps));
                 bool ok = false;
                 for (const auto& st : ms.steps) ok |= st == step;
                 if (!ok) c.bad(sp + ".step", sj["step"], join(ms.steps));
@@ -362,21 +474,23 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     }
 
     // expect
-    const json& je = c.need(j, "", "expect");
+    const char* expect_text = "\"holds\", \"unsatisfiable\", or {\"verdict\": \"violated\", \"invariant\": name}";
+    const json& je = c.need(j, "", "expect", expect_text);
     if (je.is_string()) {
         s.expect.verdict = je.get<std::string>();
     } else if (je.is_object()) {
         c.only(je, "expect", {"verdict", "invariant"});
-        s.expect.verdict = c.str(c.need(je, "expect", "verdict"), "expect.verdict", "holds, violated, unsatisfiable");
+        s.expect.verdict = c.str(c.need(je, "expect", "verdict", "holds, violated, unsatisfiable"), "expect.verdict",
+                                 "holds, violated, unsatisfiable");
         if (je.contains("invariant")) s.expect.invariant = c.str(je["invariant"], "expect.invariant", join(accepted_inv));
     } else {
-        c.bad("expect", je, "\"holds\", \"unsatisfiable\", or {\"verdict\": \"violated\", \"invariant\": name}");
+        c.bad("expect", je, expect_text);
     }
     if (s.expect.verdict != "holds" && s.expect.verdict != "violated" && s.expect.verdict != "unsatisfiable")
         c.bad(je.is_object() ? "expect.verdict" : "expect", je.is_object() ? je["verdict"] : je, "holds, violated, unsatisfiable");
     if (s.expect.verdict == "violated") {
         if (s.expect.invariant.empty())
-            c.fail("expect.invariant", "missing: a violated expectation names the invariant; accepted: " + join(accepted_inv));
+            c.fail("expect.invariant", "missing required field of a violated expectation; accepted: " + join(accepted_inv));
         bool ok = false;
         for (const auto& a : accepted_inv) ok |= a == s.expect.invariant;
         if (!ok) c.bad("expect.invariant", je["invariant"], join(accepted_inv));
@@ -392,10 +506,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     if (s.expect.verdict == "unsatisfiable" && s.order.empty())
         c.fail("expect", "\"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
 
-    // A search that would explore nothing.
-    if (s.search.max_executions == 0 && s.search.time_limit_s == 0 && s.search.strategy == Strategy::exhaustive &&
-        false) {
-    }
+    // A search that would explore nothing. (Limits of 0 and thread without
+    // ops are rejected above; this catches a model that allows 0 threads.)
     int total_ops = 0;
     for (const auto& t : s.threads) total_ops += (int)t.ops.size();
     if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
@@ -405,12 +517,17 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
 }
 
 Scenario load_scenario(const std::string& file) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw LoadError(file + ": is a directory; accepted: a JSON scenario file");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable JSON scenario file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    if (text.size() > (1u << 20)) throw LoadError(file + ": file too large; accepted: at most 1 MiB");
+    // Read at most one byte past the limit, so /dev/zero or a huge file
+    // cannot make the loader hang or exhaust memory.
+    std::string text(kMaxFileBytes + 1, '\0');
+    in.read(&text[0], (std::streamsize)text.size());
+    text.resize((size_t)in.gcount());
+    if (text.size() > kMaxFileBytes) throw LoadError(file + ": file too large; accepted: at most 1 MiB");
     return parse_scenario(file, text);
 }
 

@@ -1,0 +1,38 @@
+// vfsmc: the JSON Schema of scenario files (`vfsmc schema`, written to
+// docs/scenario.schema.json), generated from the registered models' specs
+// and the invariant table, and the limits the loader and the schema share.
+// The loader (scenario.cpp) stays the authority: it also checks what a
+// schema cannot say (the name is the file stem, thread names are unique,
+// `order` names existing threads, an expected invariant is enabled). See
+// docs/scenario-format.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model.h"
+
+namespace vfsmc {
+
+// Limits of the `search` object and of thread names, used by both the loader
+// and the schema.
+constexpr long kMaxPreemptionBound = 20;
+constexpr long kMaxIterations = 100000000;
+constexpr long kMaxSeed = 1000000;
+constexpr long kMaxExecutionsLimit = 1000000000;
+constexpr double kMaxTimeLimitS = 86400;
+constexpr size_t kMaxThreadName = 16;
+
+// The invariants a scenario of this model may name: the engine's, then the
+// model's.
+std::vector<std::string> scenario_invariants(const ModelSpec& m);
+
+// The schema (JSON Schema draft 2020-12) for scenarios of these models.
+nlohmann::ordered_json scenario_schema(const std::vector<Model*>& ms);
+
+// What `vfsmc schema` prints: the schema, indented, with a final newline.
+std::string scenario_schema_text(const std::vector<Model*>& ms);
+
+}  // namespace vfsmc
