@@ -173,6 +173,11 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (r.pruned) os << " (" << r.pruned << " pruned by order)";
     if (!o.stable) os << fmt(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
+    if (r.minimized && r.first.token != r.token) {
+        std::string first_cmd = o.replay_cmd.substr(0, o.replay_cmd.rfind(' ') + 1) + r.first.token;
+        os << "\nThe first counterexample found had " << r.first.preemptions << " preemptions and " << r.first.steps
+           << " steps; it replays with:\n  " << first_cmd << "\n";
+    }
     os << "\nReplay:\n  " << o.replay_cmd << "\n";
     return os.str();
 }
