@@ -1,0 +1,1379 @@
+// dcache: O_CREAT with the parent lock shared -- the in-lookup protocol.
+//
+// Follows (see ../shared/reference/dcache-in-lookup.md, section by section):
+//   fs/dcache.c, mainline v6.17..v7.0 ("wq variant": d_alloc_parallel(parent,
+//     name, wq), the owner's wait queue in ->d_wait, the wake inside
+//     end_dir_add(), DCACHE_PAR_LOOKUP set before the dentry is visible,
+//     e95db51c81f5): d_alloc_parallel, d_wait_lookup, __d_lookup_rcu,
+//     d_lookup/__d_lookup, start_dir_add, end_dir_add, __d_lookup_unhash,
+//     __d_lookup_unhash_wake (d_lookup_done), __d_add, d_add,
+//     d_splice_alias, d_add_ci, d_instantiate, d_rehash/__d_rehash,
+//     d_drop/__d_drop, d_invalidate, dput/fast_dput/__dentry_kill (ref 1-5);
+//   fs/namei.c lookup_open() after NeilBrown's ddb6e6c72a0a (the lock is
+//     taken inside lookup_open), atomic_open(), lookup_fast/lookup_slow/
+//     __lookup_slow (ref 6.1, 6.2);
+//   seed 001_106d92534a2f77c4 ("vfs: allow the parent lock to be shared for
+//     O_CREAT"): atomic_open_create_shared() with SB_I_NAMES_COLLIDE read
+//     once per pass with READ_ONCE, the rejection of a revalidated hashed
+//     negative dentry, the VFS_WARN_ON_ONCE before ->atomic_open (ref 6.3);
+//   fs/nfs/dir.c, fs/nfs/nfs4proc.c as the filesystem side: nfs_atomic_open
+//     (an OPEN round trip with a gap between sending it and the reply; the
+//     "switch" to d_alloc_parallel for a non-O_CREAT open of a hashed
+//     dentry; d_drop + d_splice_alias(NULL) on -ENOENT), the publish of
+//     _nfs4_open_and_get_state (d_drop + d_splice_alias), nfs_lookup,
+//     nfs_create/nfs_instantiate, and ->d_revalidate for negative dentries
+//     (nfs_neg_need_reval: trusted for LOOKUP_CREATE, not for LOOKUP_OPEN
+//     alone, as the seed's locking.rst describes) (ref 7).
+//
+// The server is a directory table, one entry per name as the server
+// compares names (byte-exact, or case-folding): each RPC is one atomic step
+// on it, so that the round trip of one opener can overlap another's.
+//
+// Invariants: one-hashed-dentry-per-name (INV-1 of ref section 8, checked
+// after every step), create-exclusion (INV-2: no two O_CREAT ->atomic_open
+// or ->create calls overlap on names the server treats as one entry),
+// atomic-open-in-lookup (the seed's VFS_WARN_ON_ONCE), dentry-ref-underflow
+// (fast_dput's WARN_ON_ONCE(count <= 0)), ref-leak (every dentry's count is
+// back to zero at the end, and nothing is left in-lookup or unhashed and
+// unfreed), and the engine's deadlock, lost-wakeup, data-race and
+// dentry-use-after-free.
+//
+// Left out, and what that could hide:
+// - rename_lock and d_move/__d_move (no rename, and only regular files, so
+//   d_splice_alias never finds a directory alias): a dentry's parent and
+//   name never change, so the re-validation after d_wait_lookup reduces to
+//   d_unhashed(). Races with rename are not explored.
+// - One directory, no mounts, no ->d_hash/->d_compare (NFS has none): the
+//   dcache compares names byte for byte; each name has its own main-hash and
+//   in-lookup bucket, so hash collisions between different names are not
+//   explored (they only lengthen the chains the scans skip over).
+// - The parent's d_lock, d_children and the reference a child holds on its
+//   parent; inode->i_lock and the inode's alias list (i_dentry); the LRU;
+//   mnt_want_write; fsnotify; security hooks; delegations (the retry loop
+//   of lookup_open never runs); preempt_disable_nested() in start_dir_add.
+// - Directories: no d_invalidate of a positive dentry with children.
+// - __d_lookup_rcu's address dependency (rcu_dereference) is modelled as an
+//   acquire load, since the layer does not model dependencies; the
+//   `hash_walk` knob makes it a plain READ_ONCE to show what the
+//   dependency orders.
+// - retain_dentry()'s lockless pre-check in fast_dput: the locked check
+//   that follows it decides, as the kernel's does for a dentry not yet on
+//   the LRU.
+// - The 7.x variant (DCACHE_LOOKUP_WAITERS, wait_var_event_spinlock): the
+//   ordering argument is the same, the wait queue is not.
+#include <cctype>
+#include <cstring>
+#include <string>
+
+#include "model.h"
+#include "scenario.h"  // LoadError: a bad scenario is bad input (exit 2)
+#include "kernel.h"
+
+namespace vfsmc {
+namespace {
+
+constexpr int kMaxNames = 4;
+constexpr int kMaxOps = 6;
+constexpr int kMaxDentries = 64;
+constexpr int kNameMax = 16;
+
+// The one bit of d_flags and of s_iflags the model keeps, as 1 so that traces
+// read "d_flags: 1 -> 0" (the kernel's DCACHE_PAR_LOOKUP is 0x10000000 and
+// SB_I_NAMES_COLLIDE 0x00010000).
+constexpr int DCACHE_PAR_LOOKUP = 1;
+constexpr int SB_I_NAMES_COLLIDE = 1;
+// nd->flags (include/linux/namei.h).
+constexpr int LOOKUP_OPEN = 0x0100;
+constexpr int LOOKUP_CREATE = 0x0200;
+
+enum OpKind { OP_OPEN_CREAT, OP_OPEN, OP_LOOKUP, OP_SET_NAMES_COLLIDE };
+enum Publish { PUB_SPLICE, PUB_D_ADD, PUB_D_ADD_CI, PUB_D_REHASH };
+enum Collide { COLLIDE_OFF, COLLIDE_ON, COLLIDE_SET_DURING_RUN };
+enum Revalidate { REVAL_NFS, REVAL_ALWAYS };
+enum DputBug { DPUT_OK, DPUT_MISSING, DPUT_BEFORE_INVALIDATE, DPUT_DOUBLE };
+
+struct DcacheCfg {
+    // Filesystem and VFS variant.
+    bool create_shared_flag = false;   // IOPF_ATOMIC_OPEN_CREATE_SHARED in ->iop_flags
+    bool has_atomic_open = true;       // ->atomic_open provided
+    Publish publish = PUB_SPLICE;
+    bool reject_hashed_negative = true;
+    Collide names_collide = COLLIDE_OFF;
+    bool server_fold_case = false;
+    Revalidate revalidate = REVAL_NFS;
+    bool rpc_error = false;
+    // Broken variants.
+    bool dir_seq_recheck = true;
+    bool parity_check = true;
+    bool dir_seq_acquire = true;
+    bool dir_seq_release = true;
+    bool hash_walk_acquire = true;
+    DputBug dput_bug = DPUT_OK;
+    bool d_lookup_done_wakes = true;
+    bool lookup_before_lock = false;
+    // Names: the dcache's (byte-exact) and the server's classes.
+    int nnames = 0;
+    char names[kMaxNames][kNameMax] = {};
+    int fold[kMaxNames] = {};          // name -> server entry
+    int nclasses = 0;
+    char class_name[kMaxNames][kNameMax] = {};
+    bool cached_negative[kMaxNames] = {};
+    int server_initial[kMaxNames] = {};  // per entry: the stored name, or -1
+    // Threads.
+    int nthreads = 0;
+    int nops[kMaxThreads] = {};
+    OpKind op[kMaxThreads][kMaxOps] = {};
+    int op_name[kMaxThreads][kMaxOps] = {};
+};
+
+// ---------------------------------------------------------------------------
+// Kernel objects.
+// ---------------------------------------------------------------------------
+struct SuperBlock : kobj {
+    kfield<int> s_iflags;
+    explicit SuperBlock(int flags) : kobj("super_block", "sb"), s_iflags(this, "s_iflags", flags) {}
+};
+
+// The directory inode: i_rwsem and i_dir_seq (odd while an add is in progress).
+struct DirInode : kobj {
+    rw_semaphore i_rwsem;
+    kfield<int> i_dir_seq;
+    DirInode() : kobj("inode", "dir"), i_rwsem(this, "i_rwsem"), i_dir_seq(this, "i_dir_seq", 0) {}
+};
+
+// A regular file's inode, as the server hands it out (named only).
+struct FileInode : kobj {
+    explicit FileInode(const char* n) : kobj("inode", "inode \"%s\"", n) {}
+};
+
+// One hlist_bl bucket: a bit spinlock and the first entry.
+struct HashBucket : kobj {
+    bit_spinlock_t lock;
+    kfield<int> first;
+    HashBucket(const char* table, const char* n, int first_id)
+        : kobj("hlist_bl", "%s[\"%s\"]", table, n), lock(this, "bit_lock"), first(this, "first", first_id) {
+        first.pointer();
+    }
+};
+
+// The on-stack wait queue of one thread's lookup_open/lookup_slow
+// (DECLARE_WAIT_QUEUE_HEAD_ONSTACK(wq)), handed to d_alloc_parallel.
+struct WaitQ : kobj {
+    wait_queue_head wq;
+    explicit WaitQ(const char* thread) : kobj("wait_queue", "wq@%s", thread), wq(this, "head") {}
+};
+
+struct Dentry : kobj {
+    const int d_name;  // index into the scenario's names; d_parent is `dir`: neither changes here
+    const int gi;    // index in the run's dentry table
+    lockref d_lockref;          // d_lock + d_count
+    kfield<int> d_flags;        // DCACHE_PAR_LOOKUP
+    kfield<int> d_inode;        // NULL (-1): negative
+    seqcount_t d_seq;
+    kfield<int> d_hash_pprev;   // != 0 iff hashed (d_unhashed() tests d_hash.pprev)
+    kfield<int> d_hash_next;    // main-hash chain
+    kfield<int> d_in_lookup_next;  // d_u.d_in_lookup_hash chain
+    kfield<int> d_wait;         // the in-lookup owner's wait queue
+    Dentry(const char* nm, int name_, int seq, int gi_, int count, int flags, int inode, int hashed)
+        : kobj("dentry", "dentry \"%s\"#%d", nm, seq),
+          d_name(name_),
+          gi(gi_),
+          d_lockref(this, "d_lockref", count, "dentry-ref-underflow", nullptr),
+          d_flags(this, "d_flags", flags),
+          d_inode(this, "d_inode", inode),
+          d_seq(this, "d_seq"),
+          d_hash_pprev(this, "d_hash.pprev", hashed),
+          d_hash_next(this, "d_hash.next", -1),
+          d_in_lookup_next(this, "d_in_lookup_hash.next", -1),
+          d_wait(this, "d_wait", -1) {
+        d_inode.pointer();
+        d_hash_next.pointer();
+        d_in_lookup_next.pointer();
+        d_wait.pointer();
+    }
+};
+
+// The server: its directory table, one word per entry as it compares names
+// (the inode of the entry, or NULL).
+struct Server : kobj {
+    kfield<int>* entry[kMaxNames] = {};
+    Server() : kobj("nfs_server", "server") {}
+};
+struct ServerEntry : kobj {
+    kfield<int> ino;
+    explicit ServerEntry(const char* n, int init) : kobj("nfs_server", "server[\"%s\"]", n), ino(this, "entry", init) {
+        ino.pointer();
+    }
+};
+
+// A step with a narrative that returns its event index (for `conflicts`).
+template <class... A>
+int kstep_ev(const char* step, int obj, const char* fmt, A... a) {
+    kfunc_scope s(step);
+    return log_event(this_thread(), Ev::Step, obj, step, nullptr, 0, 0, fmt, a...);
+}
+
+// cmpxchg(&word, old, new) on a plain kernel word: fully ordered, returns the old value.
+inline int cmpxchg(kfield<int>& f, int old, int nv) {
+    return f.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) {
+        if (v != old) return false;
+        v = nv;
+        return true;
+    });
+}
+
+// ---------------------------------------------------------------------------
+// One execution.
+// ---------------------------------------------------------------------------
+struct DcacheRun : ModelRun {
+    const DcacheCfg& cfg;
+    SuperBlock* sb;
+    DirInode* dir;
+    HashBucket* mainb[kMaxNames];   // dentry_hashtable, one bucket per name
+    HashBucket* inlb[kMaxNames];    // in_lookup_hashtable, one bucket per name
+    FileInode* inode[kMaxNames];    // per server entry
+    ServerEntry* srv[kMaxNames];
+    WaitQ* wq[kMaxThreads];
+
+    // Bookkeeping outside the kernel's state (plain C++, read by the checks).
+    struct Ghost {
+        Dentry* d;
+        bool killed;    // __dentry_kill ran: memory may be gone, never peek it
+        int hash_ev;    // the step that last hashed it
+        int alloc_ev;
+    };
+    Ghost ghost[kMaxDentries];
+    int ndentries = 0;
+    Dentry* by_id[kMaxObjects] = {};
+    int server_name[kMaxNames];     // the name each server entry is stored under
+    int inflight[kMaxThreads];      // create-exclusion: server entry of a running O_CREAT call, or -1
+    int inflight_ev[kMaxThreads];
+    int inflight_name[kMaxThreads];
+
+    explicit DcacheRun(const DcacheCfg& c) : cfg(c) {
+        sb = kalloc<SuperBlock>(cfg.names_collide == COLLIDE_ON ? SB_I_NAMES_COLLIDE : 0);
+        dir = kalloc<DirInode>();
+        for (int k = 0; k < cfg.nclasses; k++) {
+            inode[k] = kalloc<FileInode>(cfg.class_name[k]);
+            server_name[k] = cfg.server_initial[k];
+            srv[k] = kalloc<ServerEntry>(cfg.class_name[k], cfg.server_initial[k] >= 0 ? (int)inode[k]->id : -1);
+        }
+        for (int n = 0; n < cfg.nnames; n++) {
+            int first = -1;
+            if (cfg.cached_negative[n]) {
+                // A cached negative dentry: hashed, count 0 (on the LRU).
+                Dentry* d = new_dentry(n, 0, 0, -1, 1);
+                first = d->id;
+            }
+            mainb[n] = kalloc<HashBucket>("dentry_hashtable", cfg.names[n], first);
+            inlb[n] = kalloc<HashBucket>("in_lookup_hashtable", cfg.names[n], -1);
+        }
+        for (int t = 0; t < cfg.nthreads; t++) {
+            wq[t] = kalloc<WaitQ>(rt().thread_names[t]);
+            inflight[t] = -1;
+            inflight_ev[t] = -1;
+            inflight_name[t] = -1;
+        }
+    }
+
+    Dentry* new_dentry(int name, int count, int flags, int ino, int hashed) {
+        // Registered after kalloc: its Alloc event runs check_step().
+        int gi = ndentries;
+        Dentry* d = kalloc<Dentry>(cfg.names[name], name, gi + 1, gi, count, flags, ino, hashed);
+        ghost[gi] = {d, false, -1, -1};
+        ndentries++;
+        by_id[d->id] = d;
+        return d;
+    }
+    Dentry* D(int id) const { return id >= 0 ? by_id[id] : nullptr; }
+    WaitQ* wq_by_id(int id) const {
+        for (int t = 0; t < cfg.nthreads; t++)
+            if (wq[t]->id == id) return wq[t];
+        return nullptr;
+    }
+    const char* nm(int name) const { return cfg.names[name]; }
+    const char* me() const { return rt().thread_names[this_thread()]; }
+
+    // rcu_dereference() of a main-hash link: an address dependency, modelled
+    // as acquire (the layer has no dependencies). Broken: a plain READ_ONCE.
+    int rcu_dereference(kfield<int>& f) { return cfg.hash_walk_acquire ? smp_load_acquire(f) : READ_ONCE(f); }
+
+    // include/linux/dcache.h
+    bool d_in_lookup(Dentry* d) { return plain_load(d->d_flags) & DCACHE_PAR_LOOKUP; }
+    bool d_unhashed(Dentry* d) { return plain_load(d->d_hash_pprev) == 0; }
+    bool d_really_is_negative(Dentry* d) { return plain_load(d->d_inode) < 0; }
+
+    // -----------------------------------------------------------------------
+    // __d_alloc + the parent linking of d_alloc_parallel.
+    // -----------------------------------------------------------------------
+    Dentry* d_alloc(int name, int flags) {
+        // __d_alloc: refcount 1, unhashed, negative, on no chain. The parent's
+        // d_lock, d_children and the reference on the parent: not modelled.
+        Dentry* d = new_dentry(name, 1, flags, -1, 0);
+        ghost[d->gi].alloc_ev = rt().rec ? rt().rec->nevents - 1 : -1;
+        return d;
+    }
+
+    // -----------------------------------------------------------------------
+    // Main hash (ref 4): RCU walkers, writers under the bucket bit lock and
+    // the dentry's d_lock.
+    // -----------------------------------------------------------------------
+    // __d_lookup_rcu: a lockless walk of the bucket; the caller validates the
+    // result with d_seq (a dentry unhashed under the walker fails it).
+    int d_lookup_rcu_(int name, unsigned* dseq) {
+        KFUNC("__d_lookup_rcu");
+        HashBucket* b = mainb[name];
+        for (int id = rcu_dereference(b->first); id >= 0; id = rcu_dereference(D(id)->d_hash_next)) {
+            Dentry* d = D(id);
+            unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
+            if (d->d_name != name) continue;  // d_parent, hash_len and dentry_cmp
+            *dseq = seq;
+            return id;
+        }
+        return -1;
+    }
+
+    // d_lookup -> __d_lookup: walks the bucket and takes each candidate's
+    // d_lock to check it is still hashed before taking a reference. The
+    // rename_lock retry loop of d_lookup is left out (no rename).
+    Dentry* d_lookup(int name) {
+        KFUNC("d_lookup");
+        HashBucket* b = mainb[name];
+        Dentry* found = nullptr;
+        rcu_read_lock();
+        for (int id = rcu_dereference(b->first); id >= 0; id = rcu_dereference(D(id)->d_hash_next)) {
+            Dentry* d = D(id);
+            if (d->d_name != name) continue;
+            lockref_lock(d->d_lockref);
+            // d_unhashed under d_lock: it may have been dropped since the walk found it.
+            if (d_unhashed(d)) {
+                lockref_unlock(d->d_lockref);
+                continue;
+            }
+            lockref_set_count_locked(d->d_lockref, lockref_count_locked(d->d_lockref) + 1);
+            lockref_unlock(d->d_lockref);
+            found = d;
+            break;
+        }
+        rcu_read_unlock();
+        kstep("d_lookup", found ? found->id : -1, found ? "finds %s in the main hash" : "misses: no hashed dentry for \"%s\"",
+              found ? found->name() : nm(name));
+        return found;
+    }
+
+    // __d_rehash (caller holds d_lock): hlist_bl_add_head_rcu under the bucket lock.
+    void d_rehash_locked_(Dentry* d) {
+        KFUNC("__d_rehash");
+        HashBucket* b = mainb[d->d_name];
+        bit_spin_lock(b->lock);
+        if (!d_unhashed(d)) {
+            // hlist_bl_add_head_rcu of a node already on the chain corrupts it.
+            int c[1] = {ghost[d->gi].hash_ev};
+            violate(this_thread(), "one-hashed-dentry-per-name", c, 1,
+                    "%s is added to the main hash while already in it: the chain now holds \"%s\" twice", d->name(),
+                    nm(d->d_name));
+            bit_spin_unlock(b->lock);
+            return;
+        }
+        int first = plain_load(b->first);
+        // n->next = first: a plain store in the kernel; marked here because a
+        // walker still on this dentry from before an earlier d_drop may read
+        // it (the kernel validates such a walk with d_seq, not with this load).
+        WRITE_ONCE(d->d_hash_next, first);
+        ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])", d->name(), nm(d->d_name));
+        plain_store(d->d_hash_pprev, 1);
+        // rcu_assign_pointer(h->first, n): publishes the initialised dentry to walkers.
+        smp_store_release(b->first, d->id);
+        bit_spin_unlock(b->lock);
+    }
+
+    // __d_drop (caller holds d_lock): ___d_drop under the bucket lock, then
+    // d_hash.pprev = NULL and write_seqcount_invalidate(&d_seq), so that a
+    // walker that sampled d_seq before the unhash fails its retry check.
+    void d_drop_locked_(Dentry* d) {
+        KFUNC("__d_drop");
+        if (d_unhashed(d)) return;
+        HashBucket* b = mainb[d->d_name];
+        bit_spin_lock(b->lock);
+        int next = plain_load(d->d_hash_next);
+        int cur = plain_load(b->first);
+        if (cur == d->id) {
+            WRITE_ONCE(b->first, next);  // __hlist_bl_del: WRITE_ONCE(*pprev, next)
+        } else {
+            while (cur >= 0) {
+                Dentry* c = D(cur);
+                int n = plain_load(c->d_hash_next);
+                if (n == d->id) {
+                    WRITE_ONCE(c->d_hash_next, next);
+                    break;
+                }
+                cur = n;
+            }
+        }
+        // The removed dentry keeps its ->next, so walkers on it go on.
+        bit_spin_unlock(b->lock);
+        plain_store(d->d_hash_pprev, 0);
+        kstep("__d_drop", d->id, "%s leaves the main hash", d->name());
+        write_seqcount_invalidate(d->d_seq);
+    }
+
+    void d_rehash(Dentry* d) {
+        KFUNC("d_rehash");
+        // spin_lock(d_lock); __d_rehash: the name becomes findable. Nothing
+        // else: PAR_LOOKUP stays set, no i_dir_seq window, no wakeup.
+        lockref_lock(d->d_lockref);
+        d_rehash_locked_(d);
+        lockref_unlock(d->d_lockref);
+    }
+
+    void d_drop(Dentry* d) {
+        KFUNC("d_drop");
+        lockref_lock(d->d_lockref);
+        d_drop_locked_(d);
+        lockref_unlock(d->d_lockref);
+    }
+
+    void d_invalidate(Dentry* d) {
+        KFUNC("d_invalidate");
+        lockref_lock(d->d_lockref);
+        if (d_unhashed(d)) {
+            lockref_unlock(d->d_lockref);
+            return;
+        }
+        d_drop_locked_(d);
+        lockref_unlock(d->d_lockref);
+        // Negative dentries can be dropped without further checks; a
+        // positive one would have its children shrunk and submounts detached:
+        // regular files here have neither.
+    }
+
+    // -----------------------------------------------------------------------
+    // i_dir_seq (ref 2.1).
+    // -----------------------------------------------------------------------
+    unsigned start_dir_add(DirInode* d) {
+        KFUNC("start_dir_add");
+        // Spin while another adder's window is open; the cmpxchg even -> odd
+        // opens ours. It is fully ordered: it happens before the in-lookup
+        // bucket lock/unlock that follows, which a d_alloc_parallel that
+        // takes the same lock then sees (its re-check reads odd or +2).
+        unsigned n = 0;
+        wait_until("start_dir_add", d->id, false, [&]() {
+            n = (unsigned)READ_ONCE(d->i_dir_seq);
+            if (n & 1) return false;
+            return (unsigned)cmpxchg(d->i_dir_seq, (int)n, (int)n + 1) == n;
+        });
+        return n;
+    }
+
+    void end_dir_add(DirInode* d, unsigned n, int wqid) {
+        KFUNC("end_dir_add");
+        // smp_store_release(&dir->i_dir_seq, n + 2): pairs with the
+        // smp_load_acquire in d_alloc_parallel, so a reader that samples the
+        // closed value also sees the dentry in the main hash.
+        if (cfg.dir_seq_release) smp_store_release(d->i_dir_seq, (int)n + 2);
+        else WRITE_ONCE(d->i_dir_seq, (int)n + 2);
+        // wq_has_sleeper(d_wait): smp_mb(); waitqueue_active(); wake_up_all.
+        WaitQ* q = wq_by_id(wqid);
+        if (!q) return;
+        smp_mb();
+        if (waitqueue_active(q->wq)) wake_up_all(q->wq);
+    }
+
+    // -----------------------------------------------------------------------
+    // Leaving the in-lookup state (ref 2.1, 3).
+    // -----------------------------------------------------------------------
+    void hlist_bl_del_in_lookup_(HashBucket* b, Dentry* d) {
+        int next = plain_load(d->d_in_lookup_next);
+        int cur = plain_load(b->first);
+        if (cur == d->id) {
+            plain_store(b->first, next);
+        } else {
+            while (cur >= 0) {
+                Dentry* c = D(cur);
+                int n = plain_load(c->d_in_lookup_next);
+                if (n == d->id) {
+                    plain_store(c->d_in_lookup_next, next);
+                    break;
+                }
+                cur = n;
+            }
+        }
+    }
+
+    // __d_lookup_unhash (caller holds d_lock): under the in-lookup bucket
+    // lock, clear PAR_LOOKUP, leave the chain, take ->d_wait.
+    int d_lookup_unhash_(Dentry* d) {
+        KFUNC("__d_lookup_unhash");
+        HashBucket* b = inlb[d->d_name];
+        bit_spin_lock(b->lock);
+        plain_store(d->d_flags, plain_load(d->d_flags) & ~DCACHE_PAR_LOOKUP);
+        hlist_bl_del_in_lookup_(b, d);
+        int w = plain_load(d->d_wait);
+        plain_store(d->d_wait, -1);
+        kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared", d->name());
+        bit_spin_unlock(b->lock);
+        return w;
+    }
+
+    // d_lookup_done -> __d_lookup_unhash_wake: never touches i_dir_seq or
+    // the main hash.
+    void d_lookup_done(Dentry* d) {
+        KFUNC("d_lookup_done");
+        if (!d_in_lookup(d)) return;
+        lockref_lock(d->d_lockref);
+        int w = d_lookup_unhash_(d);
+        WaitQ* q = wq_by_id(w);
+        if (q && cfg.d_lookup_done_wakes) wake_up_all(q->wq);
+        lockref_unlock(d->d_lockref);
+    }
+
+    // -----------------------------------------------------------------------
+    // Publishing (ref 2.2-2.4, 5).
+    // -----------------------------------------------------------------------
+    void d_set_inode_(Dentry* d, int ino) {
+        // raw_write_seqcount_begin(&d_seq); __d_set_inode_and_type; end: lockless
+        // readers see a consistent inode and type or retry.
+        write_seqcount_begin(d->d_seq);
+        plain_store(d->d_inode, ino);
+        write_seqcount_end(d->d_seq);
+    }
+
+    // __d_add: only an in-lookup dentry gets the i_dir_seq window, and its
+    // leaving the chain, getting its inode and entering the main hash all
+    // happen inside it, under d_lock; the waiters are woken at its end.
+    void d_add_(Dentry* d, int ino) {
+        KFUNC("__d_add");
+        lockref_lock(d->d_lockref);
+        bool inl = d_in_lookup(d);
+        unsigned n = 0;
+        int w = -1;
+        if (inl) {
+            n = start_dir_add(dir);
+            w = d_lookup_unhash_(d);
+        }
+        if (ino >= 0) d_set_inode_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
+        d_rehash_locked_(d);
+        if (inl) end_dir_add(dir, n, w);
+        lockref_unlock(d->d_lockref);
+    }
+
+    void d_add(Dentry* d, int ino) {
+        KFUNC("d_add");
+        // security_d_instantiate; spin_lock(&inode->i_lock): not modelled.
+        d_add_(d, ino);
+    }
+
+    // d_splice_alias for a regular file (no directory alias to move). Its
+    // BUG_ON(!d_unhashed(dentry)) cannot fire here: every caller d_drop()s
+    // first, as NFS does.
+    Dentry* d_splice_alias(int ino, Dentry* d) {
+        KFUNC("d_splice_alias");
+        d_add_(d, ino);
+        return nullptr;
+    }
+
+    void d_instantiate(Dentry* d, int ino) {
+        KFUNC("d_instantiate");
+        lockref_lock(d->d_lockref);
+        d_set_inode_(d, ino);
+        lockref_unlock(d->d_lockref);
+    }
+
+    // d_add_ci: publish the case-exact name `ci`; `d` (the user's case) is
+    // never hashed and stays in-lookup until its caller's d_lookup_done.
+    Dentry* d_add_ci(Dentry* d, int ino, int ci) {
+        KFUNC("d_add_ci");
+        Dentry* found = d_lookup(ci);  // d_hash_and_lookup
+        if (found) return found;       // iput(inode)
+        if (d_in_lookup(d)) {
+            found = d_alloc_parallel(ci, plain_load(d->d_wait));
+            if (!d_in_lookup(found)) return found;
+        } else {
+            found = d_alloc(ci, 0);
+        }
+        Dentry* res = d_splice_alias(ino, found);
+        if (res) {
+            d_lookup_done(found);
+            dput(found);
+            return res;
+        }
+        return found;
+    }
+
+    // -----------------------------------------------------------------------
+    // dput (fast_dput, retain_dentry, __dentry_kill).
+    // -----------------------------------------------------------------------
+    void dput(Dentry* d) {
+        KFUNC("dput");
+        int r = lockref_put_return(d->d_lockref);
+        if (r > 0) return;
+        if (r < 0) {
+            // The lockless decrement could not be done (locked, or count <= 0).
+            lockref_lock(d->d_lockref);
+            int c = lockref_count_locked(d->d_lockref);
+            if (c <= 0) {
+                // WARN_ON_ONCE(dentry->d_lockref.count <= 0)
+                violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "dput of %s with d_lockref.count = %d%s", d->name(),
+                        c, c == LOCKREF_DEAD ? " (dead)" : "");
+                lockref_unlock(d->d_lockref);
+                return;
+            }
+            lockref_set_count_locked(d->d_lockref, c - 1);
+        } else {
+            // Went to zero. retain_dentry()'s lockless pre-check: left out.
+            lockref_lock(d->d_lockref);
+        }
+        // retain_dentry(dentry, true): a hashed dentry stays cached at count 0.
+        if (lockref_count_locked(d->d_lockref) != 0 || !d_unhashed(d)) {
+            lockref_unlock(d->d_lockref);
+            return;
+        }
+        dentry_kill_(d);
+    }
+
+    void dentry_kill_(Dentry* d) {
+        KFUNC("__dentry_kill");
+        lockref_mark_dead(d->d_lockref);
+        ghost[d->gi].killed = true;
+        kstep("__dentry_kill", d->id, "%s is killed (unhashed, no references)", d->name());
+        lockref_unlock(d->d_lockref);
+        // dentry_free: call_rcu(&dentry->d_u.d_rcu, __d_free)
+        call_rcu_free(d->id);
+    }
+
+    // -----------------------------------------------------------------------
+    // d_alloc_parallel (ref 1), v6.17..7.0.
+    // -----------------------------------------------------------------------
+    void d_wait_lookup(Dentry* d) {
+        KFUNC("d_wait_lookup");
+        // Called with d_lock held. The flag test and the enqueue are under
+        // d_lock, and so are the owner's clear and wake: no wakeup is lost.
+        if (!d_in_lookup(d)) return;
+        WaitQ* q = wq_by_id(plain_load(d->d_wait));
+        do {
+            prepare_to_wait(q->wq);  // add_wait_queue + set_current_state(TASK_UNINTERRUPTIBLE)
+            lockref_unlock(d->d_lockref);
+            kstep("d_alloc_parallel:wait", d->id, "sleeps until %s leaves in-lookup", d->name());
+            schedule_on(q->wq, "d_wait_lookup", d->id,
+                        [&]() { return (d->d_flags.peek() & DCACHE_PAR_LOOKUP) == 0; });
+            lockref_lock(d->d_lockref);
+        } while (d_in_lookup(d));
+        finish_wait(q->wq);
+    }
+
+    Dentry* d_alloc_parallel(int name, int wqid) {
+        KFUNC("d_alloc_parallel");
+        HashBucket* b = inlb[name];
+        // e95db51c81f5: PAR_LOOKUP is set before the dentry is visible anywhere.
+        Dentry* nw = d_alloc(name, DCACHE_PAR_LOOKUP);
+        for (;;) {  // retry:
+            rcu_read_lock();
+            // Step 2: sample i_dir_seq, unmasked. Acquire pairs with
+            // end_dir_add's release: seeing a closed window means seeing
+            // that add's dentry in the main hash.
+            unsigned seq = (unsigned)(cfg.dir_seq_acquire ? smp_load_acquire(dir->i_dir_seq) : READ_ONCE(dir->i_dir_seq));
+            kstep("d_alloc_parallel:sample", dir->id, "seq = %u", seq);
+            // Step 3: r_seq = read_seqbegin(&rename_lock): left out (no rename).
+            unsigned dseq = 0;
+            int hit = d_lookup_rcu_(name, &dseq);
+            Dentry* h = D(hit);
+            kstep("d_alloc_parallel:lookup", hit, h ? "__d_lookup_rcu finds %s" : "__d_lookup_rcu misses \"%s\"",
+                  h ? h->name() : nm(name));
+            if (h) {
+                if (!lockref_get_not_dead(h->d_lockref)) {
+                    rcu_read_unlock();
+                    continue;
+                }
+                if (read_seqcount_retry(h->d_seq, dseq)) {
+                    rcu_read_unlock();
+                    dput(h);
+                    continue;
+                }
+                rcu_read_unlock();
+                dput(nw);
+                return h;
+            }
+            // Step 6: read_seqretry(&rename_lock, r_seq): left out.
+            // Step 7: an odd sample means an add was in progress: resample.
+            if (cfg.parity_check && (seq & 1)) {
+                kstep("d_alloc_parallel:parity", dir->id, "seq %u is odd: an add is in progress, retry", seq);
+                rcu_read_unlock();
+                continue;
+            }
+            kstep("d_alloc_parallel:parity", dir->id, cfg.parity_check ? "seq %u is even" : "seq %u: parity not checked (broken)", seq);
+            // Step 8: the in-lookup bucket lock. Every removal from the chain
+            // takes it, so what the scan finds stays there until we unlock.
+            bit_spin_lock(b->lock);
+            // Step 9: re-check i_dir_seq under the bucket lock: an add that
+            // took this name off the chain since the sample has moved it.
+            if (cfg.dir_seq_recheck) {
+                unsigned now = (unsigned)READ_ONCE(dir->i_dir_seq);
+                if (now != seq) {
+                    kstep("d_alloc_parallel:recheck", dir->id, "i_dir_seq moved %u -> %u: retry", seq, now);
+                    bit_spin_unlock(b->lock);
+                    rcu_read_unlock();
+                    continue;
+                }
+                kstep("d_alloc_parallel:recheck", dir->id, "i_dir_seq still %u", seq);
+            }
+            // Step 10: scan the chain.
+            Dentry* m = nullptr;
+            for (int id = plain_load(b->first); id >= 0; id = plain_load(D(id)->d_in_lookup_next))
+                if (D(id)->d_name == name) {  // hash, d_parent, d_same_name
+                    m = D(id);
+                    break;
+                }
+            if (m) {
+                kstep("d_alloc_parallel:scan", m->id, "finds %s in-lookup: somebody is resolving \"%s\"", m->name(), nm(name));
+                bit_spin_unlock(b->lock);
+                if (!lockref_get_not_dead(m->d_lockref)) {
+                    rcu_read_unlock();
+                    continue;
+                }
+                rcu_read_unlock();
+                lockref_lock(m->d_lockref);
+                d_wait_lookup(m);
+                // Not in-lookup any more: hashed means the lookup succeeded
+                // (name and parent cannot have changed here).
+                if (d_unhashed(m)) {
+                    kstep("d_alloc_parallel:mismatch", m->id, "%s is not hashed after the wait: retry", m->name());
+                    lockref_unlock(m->d_lockref);
+                    dput(m);
+                    continue;
+                }
+                lockref_unlock(m->d_lockref);
+                dput(nw);
+                return m;
+            }
+            kstep("d_alloc_parallel:scan", b->id, "no in-lookup dentry for \"%s\"", nm(name));
+            rcu_read_unlock();
+            // Step 12: publish.
+            plain_store(nw->d_wait, wqid);
+            plain_store(nw->d_in_lookup_next, plain_load(b->first));
+            plain_store(b->first, nw->id);
+            kstep("d_alloc_parallel:publish", nw->id, "%s -> in-lookup hash", nw->name());
+            bit_spin_unlock(b->lock);
+            return nw;
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // The filesystem (NFS-like).
+    // -----------------------------------------------------------------------
+    // ->d_revalidate (nfs4_lookup_revalidate), as far as it concerns names:
+    // a positive dentry is valid; a negative one is trusted for a create
+    // (nfs_neg_need_reval tests LOOKUP_CREATE first) and, per the seed's
+    // locking.rst, not for an open without O_CREAT. "always-valid" is a
+    // filesystem without ->d_revalidate.
+    int d_revalidate(Dentry* d, int flags) {
+        KFUNC("d_revalidate");
+        if (cfg.revalidate == REVAL_ALWAYS) return 1;
+        if (!d_really_is_negative(d)) return 1;
+        if (flags & LOOKUP_CREATE) return 1;
+        if (flags & LOOKUP_OPEN) return 0;
+        return 1;
+    }
+
+    // INV-2 bookkeeping: an O_CREAT call into the filesystem starts / ends.
+    void create_begin(Dentry* d, const char* call) {
+        int t = this_thread();
+        int cls = cfg.fold[d->d_name];
+        int ev = kstep_ev("create:begin", d->id, "%s(O_CREAT) of \"%s\" starts (server entry \"%s\")", call, nm(d->d_name),
+                          cfg.class_name[cls]);
+        for (int u = 0; u < cfg.nthreads; u++) {
+            if (u == t || inflight[u] != cls) continue;
+            int c[2] = {inflight_ev[u], ev};
+            violate(t, "create-exclusion", c, 2,
+                    "%s's O_CREAT call for \"%s\" runs while %s's for \"%s\" is still running, and the server treats "
+                    "them as one entry",
+                    me(), nm(d->d_name), rt().thread_names[u], nm(inflight_name[u]));
+        }
+        inflight[t] = cls;
+        inflight_ev[t] = ev;
+        inflight_name[t] = d->d_name;
+    }
+    void create_end(Dentry* d, const char* call) {
+        int t = this_thread();
+        kstep("create:end", d->id, "%s(O_CREAT) of \"%s\" returns", call, nm(d->d_name));
+        inflight[t] = -1;
+    }
+
+    // One RPC, handled by the server in one step. Returns the entry's inode
+    // or -1; *failed when the server reports an error (-EIO, -EDQUOT...).
+    int server_rpc(int name, bool create, const char* what, bool* failed) {
+        int cls = cfg.fold[name];
+        *failed = false;
+        if (cfg.rpc_error && kchoose(2)) {
+            *failed = true;
+            kstep("server:error", srv[cls]->id, "the server fails %s \"%s\"", what, nm(name));
+            return -1;
+        }
+        bool wrote = false;
+        int want = inode[cls]->id;
+        int old = srv[cls]->ino.rmw(Acc::AtomicRmwFull, what, [&](int& v) {
+            if (v >= 0 || !create) return false;
+            v = want;
+            return true;
+        }, &wrote);
+        if (wrote) server_name[cls] = name;
+        return wrote ? want : old;
+    }
+
+    // How the filesystem publishes the result of an open on `d`.
+    Dentry* nfs_publish(Dentry* d, int ino, int sname) {
+        switch (cfg.publish) {
+            case PUB_SPLICE:
+                // _nfs4_open_and_get_state: d_drop + d_splice_alias.
+                d_drop(d);
+                return d_splice_alias(ino, d);
+            case PUB_D_ADD:
+                d_drop(d);
+                d_add(d, ino);
+                return nullptr;
+            case PUB_D_ADD_CI:
+                // As a case-insensitive filesystem's lookup: the server's
+                // case-exact name, if it differs, is published by d_add_ci.
+                if (sname != d->d_name) return d_add_ci(d, ino, sname);
+                d_drop(d);
+                return d_splice_alias(ino, d);
+            case PUB_D_REHASH:
+                // Broken: the inode is attached and the name hashed, but the
+                // in-lookup state does not end (no i_dir_seq window, no wake).
+                d_drop(d);
+                d_instantiate(d, ino);
+                d_rehash(d);
+                return nullptr;
+        }
+        return nullptr;
+    }
+
+    // ->atomic_open (nfs_atomic_open). Returns 0 or an error; *res is a
+    // different dentry the file was opened on (with a reference), or NULL.
+    int nfs_atomic_open(Dentry* d, bool creat, Dentry** res) {
+        KFUNC("nfs_atomic_open");
+        *res = nullptr;
+        bool switched = false;
+        if (!creat && !d_in_lookup(d)) {
+            // A hashed dentry without O_CREAT: drop it and look the name up
+            // in-lookup from here ("switched").
+            d_drop(d);
+            switched = true;
+            Dentry* nd = d_alloc_parallel(d->d_name, wq[this_thread()]->id);
+            if (!d_in_lookup(nd)) {
+                *res = nd;  // finish_no_open(file, dentry)
+                return 0;
+            }
+            d = nd;
+        }
+        if (creat) create_begin(d, "->atomic_open");
+        kstep("nfs_atomic_open:rpc", d->id, "OPEN%s \"%s\" sent to the server", creat ? "(CREATE)" : "", nm(d->d_name));
+        bool failed;
+        int ino = server_rpc(d->d_name, creat, creat ? "OPEN(CREATE)" : "OPEN", &failed);
+        kstep("nfs_atomic_open:reply", d->id, failed ? "error" : ino >= 0 ? "opened %s" : "-ENOENT",
+              ino >= 0 ? object_name(ino) : "");
+        int err = 0;
+        if (failed) {
+            d_drop(d);
+            err = -5;  // -EIO
+        } else if (ino < 0) {
+            // -ENOENT: d_drop + d_splice_alias(NULL): a cached negative.
+            d_drop(d);
+            d_splice_alias(-1, d);
+            err = -2;
+        } else {
+            *res = nfs_publish(d, ino, server_name[cfg.fold[d->d_name]]);
+        }
+        if (creat) create_end(d, "->atomic_open");
+        if (switched) {
+            d_lookup_done(d);
+            if (err || *res) dput(d);
+            else *res = d;
+        }
+        return err;
+    }
+
+    // ->lookup (nfs_lookup).
+    Dentry* nfs_lookup(Dentry* d) {
+        KFUNC("nfs_lookup");
+        bool failed;
+        int ino = server_rpc(d->d_name, false, "LOOKUP", &failed);
+        if (failed) return nullptr;  // the error path leaves the dentry unhashed
+        return d_splice_alias(ino, d);
+    }
+
+    // ->create (nfs_create -> nfs_instantiate).
+    void nfs_create(Dentry* d) {
+        KFUNC("nfs_create");
+        create_begin(d, "->create");
+        bool failed;
+        int ino = server_rpc(d->d_name, true, "CREATE", &failed);
+        if (!failed && ino >= 0) {
+            d_drop(d);
+            d_splice_alias(ino, d);
+        }
+        create_end(d, "->create");
+    }
+
+    // -----------------------------------------------------------------------
+    // fs/namei.c
+    // -----------------------------------------------------------------------
+    // atomic_open_create_shared (seed): ->atomic_open present, the ops opt
+    // in, and the superblock's SB_I_NAMES_COLLIDE clear, read once, last.
+    bool atomic_open_create_shared() {
+        return cfg.has_atomic_open && cfg.create_shared_flag && !(READ_ONCE(sb->s_iflags) & SB_I_NAMES_COLLIDE);
+    }
+
+    Dentry* atomic_open(Dentry* d, bool creat, int* err) {
+        KFUNC("atomic_open");
+        Dentry* res = nullptr;
+        *err = nfs_atomic_open(d, creat, &res);
+        // Ends the in-lookup state as soon as the method returns.
+        d_lookup_done(d);
+        if (*err) {
+            dput(d);
+            return nullptr;
+        }
+        if (res) {
+            // FMODE_OPENED on file->f_path.dentry, a different dentry.
+            dput(d);
+            d = res;
+        }
+        return d;
+    }
+
+    void lock_parent(bool shared) {
+        if (shared) down_read(dir->i_rwsem);  // inode_lock_shared
+        else down_write(dir->i_rwsem);        // inode_lock
+    }
+    void unlock_parent(bool shared) {
+        if (shared) up_read(dir->i_rwsem);
+        else up_write(dir->i_rwsem);
+    }
+
+    void put_rejected_(Dentry* d) {
+        switch (cfg.dput_bug) {
+            case DPUT_OK: d_invalidate(d); dput(d); break;
+            case DPUT_MISSING: d_invalidate(d); break;
+            case DPUT_BEFORE_INVALIDATE: dput(d); d_invalidate(d); dput(d); break;
+            case DPUT_DOUBLE: d_invalidate(d); dput(d); dput(d); break;
+        }
+    }
+
+    // lookup_open: takes and drops the parent lock itself (ddb6e6c72a0a).
+    // Returns the dentry of the last component with a reference, or NULL.
+    Dentry* lookup_open(int name, bool creat) {
+        KFUNC("lookup_open");
+        int wqid = wq[this_thread()]->id;
+        int nd_flags = LOOKUP_OPEN | (creat ? LOOKUP_CREATE : 0);
+        // retry: (delegation retry: not modelled)
+        // One evaluation decides the lock mode, the unlock and the
+        // in-lookup guarantee owed to ->atomic_open.
+        bool create_shared = creat && atomic_open_create_shared();
+        bool shared = !creat || create_shared;  // shared_flag == LOOKUP_SHARED
+        kstep("lookup_open:lock", dir->id, "%s, create_shared = %d: i_rwsem %s", creat ? "O_CREAT" : "no O_CREAT",
+              (int)create_shared, shared ? "shared" : "exclusive");
+        if (!cfg.lookup_before_lock) lock_parent(shared);
+        Dentry* d = d_lookup(name);
+        for (;;) {
+            if (!d) d = d_alloc_parallel(name, wqid);
+            if (d_in_lookup(d)) break;  // we own it
+            int r = d_revalidate(d, nd_flags);
+            // The seed: under the shared lock a valid negative cannot end the
+            // loop -- hashed and not in-lookup, it gives ->atomic_open no
+            // exclusion for the name.
+            if (r > 0 && (!create_shared || !cfg.reject_hashed_negative || !d_really_is_negative(d))) break;
+            kstep("lookup_open:reject", d->id, r > 0 ? "%s is a valid hashed negative: rejected under the shared lock"
+                                                     : "%s is not valid",
+                  d->name());
+            put_rejected_(d);
+            d = nullptr;
+        }
+        if (cfg.lookup_before_lock) lock_parent(shared);
+        Dentry* ret = d;
+        if (!d_really_is_negative(d)) goto out;  // positive: opened later by f_op->open
+        if (cfg.has_atomic_open) {
+            // VFS_WARN_ON_ONCE(create_shared && !d_in_lookup(dentry))
+            if (create_shared && !d_in_lookup(d))
+                violate(this_thread(), "atomic-open-in-lookup", nullptr, 0,
+                        "->atomic_open(O_CREAT) with i_rwsem shared is handed %s, which is not in-lookup", d->name());
+            int err;
+            ret = atomic_open(d, creat, &err);
+        } else {
+            if (d_in_lookup(d)) {
+                Dentry* res = nfs_lookup(d);
+                d_lookup_done(d);
+                if (res) {
+                    dput(d);
+                    d = res;
+                }
+            }
+            if (creat && d_really_is_negative(d)) nfs_create(d);
+            ret = d;
+        }
+    out:
+        unlock_parent(shared);
+        return ret;
+    }
+
+    // walk_component for the last component: lookup_fast, then lookup_slow.
+    Dentry* lookup_fast(int name) {
+        KFUNC("lookup_fast");
+        Dentry* d = d_lookup(name);
+        if (!d) return nullptr;
+        if (d_revalidate(d, 0) > 0) return d;
+        d_invalidate(d);
+        dput(d);
+        return nullptr;
+    }
+
+    Dentry* lookup_slow_(int name) {
+        KFUNC("__lookup_slow");
+        for (;;) {  // again:
+            Dentry* d = d_alloc_parallel(name, wq[this_thread()]->id);
+            if (!d_in_lookup(d)) {
+                if (d_revalidate(d, 0) > 0) return d;
+                d_invalidate(d);
+                dput(d);
+                continue;
+            }
+            Dentry* old = nfs_lookup(d);
+            d_lookup_done(d);
+            if (old) {
+                dput(d);
+                d = old;
+            }
+            return d;
+        }
+    }
+
+    Dentry* lookup_slow(int name) {
+        KFUNC("lookup_slow");
+        down_read(dir->i_rwsem);
+        Dentry* d = lookup_slow_(name);
+        up_read(dir->i_rwsem);
+        return d;
+    }
+
+    // -----------------------------------------------------------------------
+    // Ops.
+    // -----------------------------------------------------------------------
+    void op_open(int name, bool creat) {
+        KFUNC("path_openat");
+        Dentry* d = lookup_open(name, creat);
+        if (!d) return;
+        // The file is closed at once: __fput -> dput.
+        dput(d);
+    }
+
+    void op_lookup(int name) {
+        KFUNC("walk_component");
+        Dentry* d = lookup_fast(name);
+        if (!d) d = lookup_slow(name);
+        if (d) dput(d);  // path_put
+    }
+
+    void op_set_names_collide() {
+        KFUNC("set_names_collide");
+        // The filesystem learns that the server does not tell these names
+        // apart: sb->s_iflags |= SB_I_NAMES_COLLIDE.
+        WRITE_ONCE(sb->s_iflags, plain_load(sb->s_iflags) | SB_I_NAMES_COLLIDE);
+    }
+
+    void thread(int t) override {
+        for (int i = 0; i < cfg.nops[t]; i++) {
+            int n = cfg.op_name[t][i];
+            switch (cfg.op[t][i]) {
+                case OP_OPEN_CREAT: op_open(n, true); break;
+                case OP_OPEN: op_open(n, false); break;
+                case OP_LOOKUP: op_lookup(n); break;
+                case OP_SET_NAMES_COLLIDE: op_set_names_collide(); break;
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Invariants.
+    // -----------------------------------------------------------------------
+    void check_step() override {
+        // one-hashed-dentry-per-name: at most one hashed dentry per name.
+        for (int n = 0; n < cfg.nnames; n++) {
+            int first = -1;
+            for (int i = 0; i < ndentries; i++) {
+                const Ghost& g = ghost[i];
+                if (g.killed || g.d->d_name != n || g.d->d_hash_pprev.peek() == 0) continue;
+                if (first < 0) {
+                    first = i;
+                    continue;
+                }
+                int c[2] = {ghost[first].hash_ev, g.hash_ev};
+                violate(this_thread(), "one-hashed-dentry-per-name", c, 2,
+                        "%s and %s are both in the main hash for \"%s\"", ghost[first].d->name(), g.d->name(), nm(n));
+                return;
+            }
+        }
+    }
+
+    void check_final() override {
+        for (int i = 0; i < ndentries; i++) {
+            const Ghost& g = ghost[i];
+            if (g.killed) continue;
+            Dentry* d = g.d;
+            int c = d->d_lockref.peek_count();
+            int ev[1] = {g.alloc_ev};
+            if (c != 0) {
+                violate(0, "ref-leak", ev, g.alloc_ev >= 0 ? 1 : 0,
+                        "%s ends with d_lockref.count = %d: a reference was taken and never put", d->name(), c);
+                return;
+            }
+            if (d->d_flags.peek() & DCACHE_PAR_LOOKUP) {
+                violate(0, "ref-leak", ev, g.alloc_ev >= 0 ? 1 : 0, "%s ends still in-lookup", d->name());
+                return;
+            }
+            if (d->d_hash_pprev.peek() == 0) {
+                violate(0, "ref-leak", ev, g.alloc_ev >= 0 ? 1 : 0,
+                        "%s ends unhashed with no references but was never killed", d->name());
+                return;
+            }
+        }
+    }
+
+    void final_state(std::string& out) const override {
+        out += "dir: i_rwsem " + std::to_string(dir->i_rwsem.peek()) + ", i_dir_seq " +
+               std::to_string(dir->i_dir_seq.peek()) + "\n";
+        out += "sb: s_iflags " + std::string(sb->s_iflags.peek() & SB_I_NAMES_COLLIDE ? "SB_I_NAMES_COLLIDE" : "0") + "\n";
+        for (int i = 0; i < ndentries; i++) {
+            const Ghost& g = ghost[i];
+            std::string s = std::string(g.d->name()) + ": ";
+            if (g.killed) {
+                s += "killed";
+            } else {
+                int ino = g.d->d_inode.peek();
+                s += g.d->d_hash_pprev.peek() ? "hashed" : "unhashed";
+                s += ino >= 0 ? std::string(", positive (") + object_name(ino) + ")" : ", negative";
+                if (g.d->d_flags.peek() & DCACHE_PAR_LOOKUP) s += ", in-lookup";
+                s += ", count " + std::to_string(g.d->d_lockref.peek_count());
+            }
+            out += s + "\n";
+        }
+        for (int k = 0; k < cfg.nclasses; k++) {
+            int ino = srv[k]->ino.peek();
+            out += std::string("server entry \"") + cfg.class_name[k] + "\": " +
+                   (ino >= 0 ? std::string(object_name(ino)) + " (stored as \"" + cfg.names[server_name[k]] + "\")" : "none") +
+                   "\n";
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------
+// The model.
+// ---------------------------------------------------------------------------
+FieldSpec knob(const std::string& name, ArgType type, const std::string& def, const std::string& doc,
+               std::vector<std::string> allowed = {}) {
+    FieldSpec f;
+    f.name = name;
+    f.type = type;
+    f.def = def;
+    f.doc = doc;
+    f.allowed = std::move(allowed);
+    return f;
+}
+
+std::vector<std::string> split_names(const std::string& s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',' || c == ' ') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+struct DcacheModel : Model {
+    ModelSpec s;
+    DcacheCfg cfg;
+    DcacheModel() {
+        s.name = "dcache";
+        s.doc = "O_CREAT with the parent lock shared: d_alloc_parallel, the in-lookup hash, i_dir_seq and how a "
+                "filesystem publishes its dentry (seed 001)";
+        s.follows = "fs/dcache.c v6.17..v7.0 (wq variant: d_alloc_parallel, d_wait_lookup, __d_add, end_dir_add, "
+                    "d_lookup_done, d_rehash, d_drop, d_invalidate, d_add_ci, dput); fs/namei.c lookup_open/atomic_open "
+                    "after ddb6e6c72a0a with seed 001's create_shared; fs/nfs nfs_atomic_open, nfs_lookup, "
+                    "nfs_neg_need_reval";
+        FieldSpec name;
+        name.name = "name";
+        name.type = ArgType::Str;
+        name.required = true;
+        name.doc = "the last component, e.g. \"foo\" (at most 15 characters; at most 4 names per scenario)";
+        s.ops = {{"open_creat", "open(name, O_CREAT): path_openat -> lookup_open -> ->atomic_open; then close", {name}},
+                 {"open", "open(name) without O_CREAT, parent held shared; then close", {name}},
+                 {"lookup", "a plain lookup of name: lookup_fast, then lookup_slow (parent held shared); then path_put", {name}},
+                 {"set_names_collide", "the filesystem sets SB_I_NAMES_COLLIDE in sb->s_iflags", {}}};
+        s.knobs = {
+            knob("o_creat_lock", ArgType::Enum, "exclusive",
+                 "parent lock for O_CREAT: exclusive (mainline) or shared (the fs sets IOPF_ATOMIC_OPEN_CREATE_SHARED)",
+                 {"exclusive", "shared"}),
+            knob("atomic_open", ArgType::Bool, "true", "the filesystem provides ->atomic_open (else ->lookup + ->create)"),
+            knob("publish", ArgType::Enum, "d_splice_alias",
+                 "how ->atomic_open publishes its dentry: d_splice_alias or d_add (correct), d_add_ci (case-exact name "
+                 "from the server), or d_rehash after d_instantiate (broken)",
+                 {"d_splice_alias", "d_add", "d_add_ci", "d_rehash"}),
+            knob("reject_hashed_negative", ArgType::Bool, "true",
+                 "the seed's rejection of a revalidated hashed negative dentry under create_shared"),
+            knob("names_collide", ArgType::Enum, "off",
+                 "SB_I_NAMES_COLLIDE: off, on from the start, or set during the run by the set_names_collide op",
+                 {"off", "on", "set-during-run"}),
+            knob("server_fold_case", ArgType::Bool, "false", "the server compares names case-insensitively"),
+            knob("revalidate", ArgType::Enum, "nfs",
+                 "->d_revalidate for negative dentries: nfs (valid for LOOKUP_CREATE, invalid for LOOKUP_OPEN alone) "
+                 "or always-valid (no ->d_revalidate)",
+                 {"nfs", "always-valid"}),
+            knob("rpc_error", ArgType::Bool, "false", "every server call may also fail (explored both ways)"),
+            knob("dir_seq_recheck", ArgType::Bool, "true", "broken if false: no i_dir_seq re-check under the in-lookup bucket lock"),
+            knob("parity_check", ArgType::Bool, "true", "broken if false: an odd i_dir_seq sample is not retried"),
+            knob("dir_seq_read", ArgType::Enum, "acquire",
+                 "d_alloc_parallel's i_dir_seq sample: smp_load_acquire, or READ_ONCE (broken, relaxed read side)",
+                 {"acquire", "relaxed"}),
+            knob("dir_seq_write", ArgType::Enum, "release",
+                 "end_dir_add's store: smp_store_release, or WRITE_ONCE (broken, relaxed write side)",
+                 {"release", "relaxed"}),
+            knob("hash_walk", ArgType::Enum, "rcu_dereference",
+                 "main-hash walkers read the chain with rcu_dereference (dependency, modelled as acquire), or with a "
+                 "READ_ONCE without acquire (broken)",
+                 {"rcu_dereference", "read_once"}),
+            knob("dput_bug", ArgType::Enum, "none",
+                 "broken: lookup_open's d_invalidate+dput of a rejected dentry misses the dput, puts it before "
+                 "d_invalidate and again after, or puts it twice",
+                 {"none", "missing-dput", "dput-before-invalidate", "double-dput"}),
+            knob("d_lookup_done_wakes", ArgType::Bool, "true", "broken if false: d_lookup_done does not wake the waiters"),
+            knob("lookup_open_order", ArgType::Enum, "lock-first",
+                 "lookup_open takes i_rwsem before d_alloc_parallel (mainline), or after it while lookup_slow still "
+                 "takes it first (a partial inversion)",
+                 {"lock-first", "lookup-first"}),
+        };
+        s.init = {knob("cached_negative", ArgType::Str, "",
+                       "names with a hashed negative dentry (count 0) in the dcache at the start, comma-separated"),
+                  knob("server_files", ArgType::Str, "",
+                       "names that exist on the server at the start, comma-separated (stored under that name)")};
+        s.invariants = {"one-hashed-dentry-per-name", "create-exclusion", "atomic-open-in-lookup",
+                        "dentry-ref-underflow",       "ref-leak",         "dentry-use-after-free"};
+        s.steps = {"path_openat", "lookup_open", "lookup_open:lock", "lookup_open:reject", "atomic_open",
+                   "walk_component", "lookup_fast", "lookup_slow", "__lookup_slow", "set_names_collide",
+                   "d_lookup", "__d_lookup_rcu", "d_alloc_parallel", "d_alloc_parallel:sample",
+                   "d_alloc_parallel:lookup", "d_alloc_parallel:parity", "d_alloc_parallel:recheck",
+                   "d_alloc_parallel:scan", "d_alloc_parallel:wait", "d_alloc_parallel:mismatch",
+                   "d_alloc_parallel:publish", "d_wait_lookup", "start_dir_add", "end_dir_add", "__d_lookup_unhash",
+                   "d_lookup_done", "__d_add", "d_add", "d_splice_alias", "d_add_ci", "d_instantiate", "d_rehash",
+                   "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
+                   "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
+                   "create:begin", "create:end", "server:error"};
+        s.min_threads = 1;
+        s.max_threads = kMaxThreads;
+    }
+    const ModelSpec& spec() const override { return s; }
+
+    int add_name(DcacheCfg& c, const std::string& n, const Scenario& sc) {
+        for (int i = 0; i < c.nnames; i++)
+            if (n == c.names[i]) return i;
+        if (c.nnames >= kMaxNames)
+            throw LoadError(sc.file + ": more than " + std::to_string(kMaxNames) +
+                                     " distinct names; accepted: at most 4 names per dcache scenario");
+        if (n.empty() || n.size() >= (size_t)kNameMax)
+            throw LoadError(sc.file + ": name \"" + n + "\"; accepted: 1 to 15 characters");
+        std::snprintf(c.names[c.nnames], kNameMax, "%s", n.c_str());
+        return c.nnames++;
+    }
+
+    void prepare(const Scenario& sc) override {
+        DcacheCfg c;
+        c.create_shared_flag = sc.knob("o_creat_lock").s == "shared";
+        c.has_atomic_open = sc.knob("atomic_open").b;
+        const std::string& p = sc.knob("publish").s;
+        c.publish = p == "d_add" ? PUB_D_ADD : p == "d_add_ci" ? PUB_D_ADD_CI : p == "d_rehash" ? PUB_D_REHASH : PUB_SPLICE;
+        c.reject_hashed_negative = sc.knob("reject_hashed_negative").b;
+        const std::string& nc = sc.knob("names_collide").s;
+        c.names_collide = nc == "on" ? COLLIDE_ON : nc == "set-during-run" ? COLLIDE_SET_DURING_RUN : COLLIDE_OFF;
+        c.server_fold_case = sc.knob("server_fold_case").b;
+        c.revalidate = sc.knob("revalidate").s == "always-valid" ? REVAL_ALWAYS : REVAL_NFS;
+        c.rpc_error = sc.knob("rpc_error").b;
+        c.dir_seq_recheck = sc.knob("dir_seq_recheck").b;
+        c.parity_check = sc.knob("parity_check").b;
+        c.dir_seq_acquire = sc.knob("dir_seq_read").s == "acquire";
+        c.dir_seq_release = sc.knob("dir_seq_write").s == "release";
+        c.hash_walk_acquire = sc.knob("hash_walk").s == "rcu_dereference";
+        const std::string& db = sc.knob("dput_bug").s;
+        c.dput_bug = db == "missing-dput" ? DPUT_MISSING
+                     : db == "dput-before-invalidate" ? DPUT_BEFORE_INVALIDATE
+                     : db == "double-dput" ? DPUT_DOUBLE
+                     : DPUT_OK;
+        c.d_lookup_done_wakes = sc.knob("d_lookup_done_wakes").b;
+        c.lookup_before_lock = sc.knob("lookup_open_order").s == "lookup-first";
+
+        bool has_set = false;
+        c.nthreads = (int)sc.threads.size();
+        for (int t = 0; t < c.nthreads; t++) {
+            const ThreadSpec& th = sc.threads[t];
+            if (th.ops.size() > (size_t)kMaxOps)
+                throw LoadError(sc.file + ": thread " + th.name + " has " + std::to_string(th.ops.size()) +
+                                         " ops; accepted: at most 6");
+            c.nops[t] = (int)th.ops.size();
+            for (size_t i = 0; i < th.ops.size(); i++) {
+                const OpCall& oc = th.ops[i];
+                const std::string& on = oc.name;
+                c.op[t][i] = on == "open_creat" ? OP_OPEN_CREAT
+                             : on == "open" ? OP_OPEN
+                             : on == "lookup" ? OP_LOOKUP
+                             : OP_SET_NAMES_COLLIDE;
+                if (c.op[t][i] == OP_SET_NAMES_COLLIDE) has_set = true;
+                else c.op_name[t][i] = add_name(c, oc.args.at(0).s, sc);
+            }
+        }
+        if (has_set && c.names_collide != COLLIDE_SET_DURING_RUN)
+            throw LoadError(sc.file + ": op set_names_collide with config.names_collide \"" + nc +
+                                     "\"; accepted: names_collide \"set-during-run\"");
+        if (!has_set && c.names_collide == COLLIDE_SET_DURING_RUN)
+            throw LoadError(sc.file + ": config.names_collide \"set-during-run\" but no thread runs "
+                                     "set_names_collide; accepted: add the op, or names_collide \"off\"/\"on\"");
+        for (const auto& n : split_names(sc.init_field("cached_negative").s)) c.cached_negative[add_name(c, n, sc)] = true;
+        std::vector<int> initial;
+        for (const auto& n : split_names(sc.init_field("server_files").s)) initial.push_back(add_name(c, n, sc));
+
+        // Server entries: names equal under the server's comparison share one.
+        auto key = [&](const char* n) {
+            std::string k = n;
+            if (c.server_fold_case)
+                for (char& ch : k) ch = (char)std::tolower((unsigned char)ch);
+            return k;
+        };
+        for (int i = 0; i < c.nnames; i++) {
+            std::string k = key(c.names[i]);
+            int found = -1;
+            for (int j = 0; j < c.nclasses; j++)
+                if (k == c.class_name[j]) found = j;
+            if (found < 0) {
+                found = c.nclasses++;
+                std::snprintf(c.class_name[found], kNameMax, "%s", k.c_str());
+                c.server_initial[found] = -1;
+            }
+            c.fold[i] = found;
+        }
+        for (int n : initial) {
+            if (c.server_initial[c.fold[n]] >= 0)
+                throw LoadError(sc.file + ": init.server_files names \"" + c.names[n] +
+                                         "\" and another name the server treats as the same entry; accepted: one "
+                                         "name per entry");
+            c.server_initial[c.fold[n]] = n;
+        }
+        cfg = c;
+    }
+    ModelRun* start() override { return make_run<DcacheRun>(cfg); }
+};
+
+ModelRegistrar reg(new DcacheModel);
+
+}  // namespace
+}  // namespace vfsmc
