@@ -138,6 +138,15 @@ bool integer_value(const json& j, long& out) {
     return false;
 }
 
+// The JSON path of a member: `path.key`, or `path["key"]` (JSON-escaped,
+// ASCII) for a key that is not a plain name, so the error stays one line.
+std::string member(const std::string& path, const std::string& key) {
+    bool plain = !key.empty();
+    for (char ch : key) plain &= std::isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '$';
+    if (!plain) return path + "[" + json(key).dump(-1, ' ', true, json::error_handler_t::replace) + "]";
+    return path.empty() ? key : path + "." + key;
+}
+
 struct Ctx {
     std::string file;
     [[noreturn]] void fail(const std::string& path, const std::string& what) const {
@@ -159,7 +168,7 @@ struct Ctx {
         for (auto it = obj.begin(); it != obj.end(); ++it) {
             bool ok = false;
             for (const auto& k : keys) ok |= (k == it.key());
-            if (!ok) fail((path.empty() ? "" : path + ".") + it.key(), "unknown field; accepted: " + join(keys));
+            if (!ok) fail(member(path, it.key()), "unknown field; accepted: " + join(keys));
         }
     }
 };
@@ -223,7 +232,7 @@ std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const st
             for (const auto& s : specs)
                 if (s.name == it.key()) f = &s;
             if (!f)
-                c.fail(path + "." + it.key(), "unknown " + what + "; accepted: " + (names.empty() ? "none" : join(names)));
+                c.fail(member(path, it.key()), "unknown " + what + "; accepted: " + (names.empty() ? "none" : join(names)));
             out[f->name] = to_value(c, *f, it.value(), path + "." + it.key());
         }
     }
@@ -361,7 +370,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
                 bool ok = false;
                 for (const auto& a : arg_names) ok |= a == it.key();
                 if (!ok)
-                    c.fail(op_path + "." + it.key(), "unknown argument of op " + on + "; accepted: " +
+                    c.fail(member(op_path, it.key()), "unknown argument of op " + on + "; accepted: " +
                                                           (arg_names.empty() ? "none" : join(arg_names)));
             }
             for (const auto& a : os.args) {
