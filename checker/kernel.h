@@ -181,6 +181,12 @@ struct kfunc_scope {
         Runtime& r = rt();
         if (r.norder && !order_may_start(t, n)) {
             wait_begin(t, "order", -1, false, true);
+            for (int i = 0; i < r.norder; i++)
+                if (!r.order_done[i] && r.order[i].after_thread == t && std::strcmp(r.order[i].after_step, n) == 0) {
+                    log_event(t, Ev::Wait, -1, "order", nullptr, 0, 0, "%s waits until %s completes %s (order constraint)",
+                              n, r.thread_names[r.order[i].before_thread], r.order[i].before_step);
+                    break;
+                }
             for (;;) {
                 kyield();
                 if (r.pruned) throw Pruned();
@@ -295,7 +301,7 @@ class kfield {
     const char* name_;
     int64_t shadow_;       // latest value in modification order
     uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
-    bool ref_ = false;
+    uint8_t fmt_ = 0;      // how the trace prints values: 0 number, 1 object (pointer), 2 lockref word
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
     rl::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
     rl::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
@@ -366,7 +372,13 @@ public:
     // This field holds object ids (a kernel pointer; -1 is NULL): the trace
     // prints the object's name.
     kfield& pointer() {
-        ref_ = true;
+        fmt_ = 1;
+        return *this;
+    }
+    // This field is a lockref word (count * 2 + locked): the trace prints
+    // "count 1, locked".
+    kfield& lockref_word() {
+        fmt_ = 2;
         return *this;
     }
 
@@ -389,10 +401,10 @@ public:
         if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
         T v = dec(w);
         uint32_t tag = tag_of(w);
-        int ev = log_event(t, Ev::Read, owner_, acc_name(a), name_, (int64_t)v, (int64_t)v, nullptr);
+        int ev = log_event(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v, nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
-            e->ref = ref_;
+            e->ref = fmt_;
             e->order = mo_name(mo_for(a));
             e->rf = ev_of_tag(tag);
             if (tag != shadow_tag_) {
@@ -416,10 +428,10 @@ public:
         cell_.store(enc(tag, v), mo_for(a), RL_INFO);
         shadow_ = (int64_t)v;
         shadow_tag_ = tag;
-        int ev = log_event(t, Ev::Write, owner_, acc_name(a), name_, before, (int64_t)v, nullptr);
+        int ev = log_event(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v, nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
-            e->ref = ref_;
+            e->ref = fmt_;
             e->order = mo_name(mo_for(a));
         }
         race_note(true, marked(a), ev);
@@ -435,7 +447,10 @@ public:
         alive();
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
-        uint64_t cur = cell_.load(rl::mo_relaxed, RL_INFO);
+        // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
+        // an atomic instruction (cmpxchg, lock word, inc) reads the latest.
+        uint64_t cur = a == Acc::LockrefCas ? cell_.load(rl::mo_relaxed, RL_INFO)
+                                             : cell_.fetch_add(0, rl::mo_relaxed, RL_INFO);
         T nv{};
         bool w = false;
         uint32_t tag = 0;
@@ -458,7 +473,7 @@ public:
                            (int64_t)(w ? nv : old), nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = 1;
-            e->ref = ref_;
+            e->ref = fmt_;
             e->order = mo_name(w ? mo_for(a) : rl::mo_relaxed);
             e->rf = ev_of_tag(old_tag);
             if (!w && old_tag != shadow_tag_) {
@@ -586,7 +601,9 @@ struct lockref {
     const char* revive_inv;     // e.g. dead-dentry-revived (lockref_get on a dead count)
     lockref(const kobj* o, const char* name, int count, const char* underflow_invariant,
             const char* revive_invariant)
-        : lock_count(o, name, count * 2), underflow_inv(underflow_invariant), revive_inv(revive_invariant) {}
+        : lock_count(o, name, count * 2), underflow_inv(underflow_invariant), revive_inv(revive_invariant) {
+        lock_count.lockref_word();
+    }
     int peek_count() const { return lock_count.peek() >> 1; }
     bool peek_locked() const { return lock_count.peek() & 1; }
 };

@@ -23,6 +23,11 @@ std::string fmt(const char* f, ...) {
 }
 
 std::string value_text(const ExecRecord& rec, const Event& e, int64_t v) {
+    if (e.ref == 2) {  // lockref word: count * 2 + locked
+        int64_t count = v >> 1;
+        std::string c = count < 0 ? "dead (" + std::to_string(count) + ")" : "count " + std::to_string(count);
+        return (v & 1) ? c + " locked" : c;
+    }
     if (!e.ref) return std::to_string(v);
     if (v < 0 || v >= rec.nobjects) return "NULL";
     return rec.objects[v].name;
@@ -94,7 +99,7 @@ std::vector<TraceLine> trace_lines(const RunResult& r) {
                 t = std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : "");
                 break;
             case Ev::Wait:
-                t = fmt("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str());
+                t = e.text[0] ? std::string(e.text) : fmt("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str());
                 break;
             case Ev::Fence:
                 t = fmt("%s (%s fence)", e.action, e.order ? e.order : "");
@@ -108,6 +113,13 @@ std::vector<TraceLine> trace_lines(const RunResult& r) {
                 break;
         }
         if ((e.kind == Ev::Step || e.kind == Ev::Alloc || e.kind == Ev::Free) && e.text[0]) t = e.text;
+        // A named point inside a function ("d_alloc_parallel:publish") is
+        // shown under its function, labelled with the point.
+        if (auto colon = L.func.find(':'); colon != std::string::npos) {
+            std::string point = L.func.substr(colon + 1);
+            L.func = L.func.substr(0, colon);
+            if (e.kind == Ev::Step) t = "[" + point + "] " + t;
+        }
         L.text = t;
         out.push_back(L);
     }
@@ -139,7 +151,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
        << " memory model, vfsmc found an execution in which " << r.message << ".";
     if (inv) os << " The invariant " << r.invariant << " requires: " << inv->doc << ".";
     os << " The execution has " << trace_lines(r).size() << " steps and " << r.preemptions
-       << " preemptions; lines marked >> are the violation and the steps it conflicts with";
+       << (r.preemptions == 1 ? " preemption" : " preemptions") << "; lines marked >> are the violation and the steps it conflicts with";
     bool any_stale = false;
     for (const auto& L : trace_lines(r)) any_stale |= L.stale;
     if (any_stale) os << ", and STALE marks a read that did not see the latest write";
@@ -154,6 +166,21 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     }
     os << "\n\n";
     os << "Scenario: " << s.doc << "\n\n";
+    // The story: the model's named steps only, as a reviewer would tell it.
+    std::vector<TraceLine> all = trace_lines(r);
+    int story = 0;
+    for (const auto& L : all) story += r.trace->events[L.event].kind == Ev::Step;
+    if (story > 0) {
+        os << "In short (the model's named steps; the full interleaving follows):\n";
+        for (const auto& L : all) {
+            const Event& e = r.trace->events[L.event];
+            if (e.kind != Ev::Step && e.kind != Ev::Violation && !L.conflict) continue;
+            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
+            os << (L.conflict ? ">>" : "  ") << fmt("%4d", L.number) << " [" << tn << "] "
+               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
+        }
+        os << "\n";
+    }
     os << "Interleaving:\n";
     std::string last_func[kMaxThreads];
     for (const auto& L : trace_lines(r)) {
