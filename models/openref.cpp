@@ -1,0 +1,1626 @@
+// openref: who owns the dentry and mount references of an open, from the
+// RCU path walk to the last fput, with and without seed 000.
+//
+// Follows (paraphrased in ../shared/reference/open-refs-and-chrdev.md,
+// sections A1-A9, B1-B3, D "Seed 000" and E):
+//   fs/namei.c      do_file_open (RCU, then ref-walk on -ECHILD), path_openat,
+//                   path_init, link_path_walk (only the crossing into the
+//                   mount), open_last_lookups / lookup_last, lookup_fast,
+//                   step_into, complete_walk, try_to_unlazy, leave_rcu,
+//                   __legitimize_path, terminate_walk, path_lookupat,
+//                   do_o_path (as it is; with vfs_open_consume; with a
+//                   consuming helper that does not clear the caller's path;
+//                   without the path_put), do_open in three versions
+//                   (unpatched; v4: no mntget for truncate, shape (b) of A8:
+//                   the mount saved without a reference; v5: the seed),
+//                   handle_truncate, filename_unlinkat (reduced), path_get,
+//                   path_put
+//   fs/open.c       vfs_open, vfs_open_consume, do_dentry_open (unpatched:
+//                   it starts with path_get; v4/v5: it consumes the caller's
+//                   reference) with three outcomes: success, failure before
+//                   FMODE_OPENED (cleanup_file path_put), failure after it
+//                   (O_DIRECT without FMODE_CAN_ODIRECT), file_get_write_access,
+//                   put_file_access
+//   fs/file_table.c alloc_empty_file, fput, fput_close, __fput_deferred,
+//                   __fput (deferred to the return to user space), file_free
+//   fs/dcache.c     dput, fast_dput, retain_dentry, lock_for_kill,
+//                   __dentry_kill (reduced as reference B2 says: mark dead,
+//                   LRU del, __d_drop, dentry_unlink_inode, free via RCU),
+//                   __d_drop, d_delete, dentry_unlink_inode, __d_lookup,
+//                   __d_lookup_rcu, dget, dget_dlock (6.8+ layout)
+//   lib/lockref.c   through the layer (kernel.h): lockref_get,
+//                   lockref_get_not_dead, lockref_put_return, mark_dead
+//   fs/namespace.c  __legitimize_mnt / legitimize_mnt (with the
+//                   SYNC_UMOUNT|DOOMED check under mount_lock, upstream
+//                   250cf3693060), lookup_mnt, mntget, mntput,
+//                   mntput_no_expire (fast path through mnt_ns under RCU;
+//                   slow path under mount_lock with the smp_mb pairing),
+//                   cleanup_mnt (task_work, then RCU free), mnt_want_write,
+//                   mnt_drop_write, mnt_get_write_access,
+//                   mnt_put_write_access, do_umount(MNT_DETACH) with
+//                   umount_tree and namespace_unlock (synchronize_rcu, then
+//                   the namespace's mntput)
+//   fs/inode.c      ihold, iput, iput_final, evict (reduced to the RCU free)
+// Motivated by seed 000 (../shared/seeds/000_ec8b663e10eb7bf9.txt, "[PATCH
+// v5] fs: avoid spurious dentry ref/unref cycle on open", Mateusz Guzik),
+// Jori Koolstra's "Is this needed?" about the v5 mntget and Mateusz's answer
+// ("do_dentry_open() whacks the ref on failure"), and Jori's do_o_path
+// remark ("path_put(&path); // Not needed?").
+//
+// Objects: one mount "mnt" (a tmpfs-like filesystem mounted in
+// init_mnt_ns), its superblock, one regular file "f" on it: dentry "f" and
+// inode "f", and the dentry hash bucket that holds "f". mnt_count is one
+// atomic (the kernel's is per-CPU and summed under mount_lock).
+//
+// Left out, and what that could hide:
+// - The walk above "f": the root, the cwd, the mountpoint and the directory
+//   "f" lives in hold no references in the model (complete_walk clears
+//   nd->root; the parent's legitimization in try_to_unlazy and the parent
+//   reference __dentry_kill drops are not modelled). A bug in the parent's
+//   reference would not be seen.
+// - A miss in the dcache is -ENOENT at once: lookup_slow/lookup_open and
+//   ->lookup (which would allocate a new dentry for the name) are not
+//   modelled, nor O_CREAT, ->atomic_open and so finish_open (A5's third
+//   caller; its v5 path_get is the same as vfs_open's), nor O_TMPFILE.
+// - The mount hash has one bucket, holding "mnt"; the mountpoint it is
+//   hashed on is not modelled.
+// - mnt_want_write: no remount read-only, so no MNT_WRITE_HOLD wait and no
+//   -EROFS; the superblock's freeze protection is one counter
+//   (sb->s_writers) and the superblock is never freed (cleanup_mnt's
+//   deactivate_super and dput(mnt_root) are not modelled).
+// - The inode's i_readcount/i_writecount (get_write_access) and ->open, the
+//   permission checks of may_open (only its "negative dentry is -ENOENT"),
+//   security_file_post_open (it succeeds), fsnotify and audit.
+// - One unlinker (the parent's i_rwsem is not modelled) and one umounter
+//   (namespace_sem is not modelled).
+// - d_seq: d_inode, d_hash and d_flags are written with WRITE_ONCE and read
+//   with READ_ONCE outside d_lock. The kernel writes them plainly under
+//   d_lock; the lockless readers are seqcount readers or retain_dentry's
+//   documented racy check, which KCSAN treats as marked. Marking them keeps
+//   `data-race` reports about the protocol, not about those idioms.
+// Not an invariant here: try_to_unlazy's BUG_ON(nd->inode !=
+// parent->d_inode). Dropping the d_seq check of __legitimize_path breaks
+// that binding, not a reference count (see scenarios/README.md, openref).
+#include <cstdio>
+
+#include "model.h"
+#include "scenario.h"
+#include "kernel.h"
+
+namespace vfsmc {
+namespace {
+
+constexpr int NONE = -1;  // a NULL pointer field
+
+// errno values (negated, as the kernel returns them).
+constexpr int kENOENT = 2;
+constexpr int kECHILD = 10;
+constexpr int kEACCES = 13;
+constexpr int kEINVAL = 22;
+
+// include/linux/namei.h
+constexpr int LOOKUP_RCU = 1;
+// Flag bits of include/linux/fs.h (f_mode), include/linux/dcache.h
+// (d_flags) and include/linux/mount.h (mnt_flags): only the ones the model
+// tests, with small values of the model's own so that traces stay short.
+constexpr int FMODE_READ = 1;
+constexpr int FMODE_WRITE = 2;
+constexpr int FMODE_OPENED = 4;
+constexpr int FMODE_PATH = 8;
+constexpr int FMODE_WRITER = 16;
+constexpr int DCACHE_LRU_LIST = 1;
+constexpr int DCACHE_REFERENCED = 2;
+constexpr int MNT_DOOMED = 1;
+constexpr int MNT_SYNC_UMOUNT = 2;
+
+enum OpenFlags : int { O_RDONLY_, O_WRONLY_TRUNC_, O_PATH_ };
+enum Op : int { OP_OPEN, OP_CLOSE, OP_UNLINK, OP_UMOUNT };
+enum DoOpen : int { UNPATCHED, V4, V5 };
+enum Outcome : int { SUCCESS, FAIL_BEFORE_OPENED, FAIL_AFTER_OPENED };
+enum OPath : int { OPATH_AS_IS, OPATH_CONSUME, OPATH_CONSUME_NO_CLEAR, OPATH_NO_PUT };
+
+constexpr int kMaxOps = 8;
+constexpr int kMaxFiles = 16;
+
+const char* errname(int e) {
+    switch (-e) {
+        case kENOENT: return "-ENOENT";
+        case kECHILD: return "-ECHILD";
+        case kEACCES: return "-EACCES";
+        case kEINVAL: return "-EINVAL";
+    }
+    return "an error";
+}
+const char* flags_name(int f) { return f == O_PATH_ ? "O_PATH" : f == O_WRONLY_TRUNC_ ? "O_WRONLY|O_TRUNC" : "O_RDONLY"; }
+
+// The lockref metric, across the executions of one scenario.
+struct Stats {
+    long executions = 0;
+    double sum = 0, min = 0, max = 0;
+};
+
+struct OpenrefCfg {
+    // knobs
+    int do_open = V5;
+    int outcome = SUCCESS;
+    int o_path = OPATH_AS_IS;
+    bool get_not_dead = true;
+    bool dseq_check = true;
+    // init
+    int dentry_extra = 0;
+    bool hashed = true;
+    bool lru_referenced = true;
+    bool attached = true;
+    int mnt_extra = 0;
+    int fd_thread = NONE;
+    int fd_flags = O_RDONLY_;
+    // threads
+    int nthreads = 0;
+    int nops[kMaxThreads] = {};
+    int ops[kMaxThreads][kMaxOps] = {};
+    int args[kMaxThreads][kMaxOps] = {};
+    Stats* stats = nullptr;
+};
+
+// ---- the objects ---------------------------------------------------------------
+struct MntNamespace : kobj {
+    MntNamespace() : kobj("mnt_namespace", "init_mnt_ns") {}
+};
+
+// The RCU state, only to name synchronize_rcu's wait in the trace.
+struct RcuState : kobj {
+    RcuState() : kobj("rcu", "rcu_state") {}
+};
+
+// fs/namespace.c: seqlock_t mount_lock (lock_mount_hash = write_seqlock).
+struct MountLock : kobj {
+    seqcount_t seqcount;
+    spinlock_t lock;
+    MountLock() : kobj("seqlock", "mount_lock"), seqcount(this, "seqcount"), lock(this, "lock") {}
+};
+
+// struct super_block: only the freeze protection sb_start_write takes.
+struct SuperBlock : kobj {
+    atomic_t s_writers;
+    SuperBlock() : kobj("super_block", "sb"), s_writers(this, "s_writers", 0) {}
+};
+
+// struct mount: mnt_count (per-CPU in the kernel, one atomic here),
+// mnt_writers, mnt_ns (NULL once umount_tree detached it), mnt_flags
+// (MNT_DOOMED, under mount_lock), mnt.mnt_sb.
+struct Mount : kobj {
+    atomic_t mnt_count;
+    atomic_t mnt_writers;
+    kfield<int> mnt_ns;
+    kfield<int> mnt_flags;
+    kfield<int> mnt_sb;
+    Mount(int count, int ns, int sb)
+        : kobj("mount", "mnt"),
+          mnt_count(this, "mnt_count", count),
+          mnt_writers(this, "mnt_writers", 0),
+          mnt_ns(this, "mnt_ns", ns),
+          mnt_flags(this, "mnt_flags", 0),
+          mnt_sb(this, "mnt_sb", sb) {
+        mnt_ns.pointer();
+        mnt_sb.pointer();
+    }
+};
+
+struct Inode : kobj {
+    atomic_t i_count;
+    kfield<int> i_nlink;
+    spinlock_t i_lock;
+    Inode() : kobj("inode", "inode \"f\""), i_count(this, "i_count", 1), i_nlink(this, "i_nlink", 1), i_lock(this, "i_lock") {}
+};
+
+// struct dentry: d_lockref {d_lock, count}, d_seq, d_hash (hashed: 1),
+// d_flags (LRU, REFERENCED), d_inode.
+struct Dentry : kobj {
+    lockref d_lockref;
+    seqcount_t d_seq;
+    kfield<int> d_hash;
+    kfield<int> d_flags;
+    kfield<int> d_inode;
+    Dentry(int count, bool hashed, int flags, int inode)
+        : kobj("dentry", "dentry \"f\""),
+          d_lockref(this, "d_lockref", count, "dentry-ref-underflow", "dead-dentry-revived"),
+          d_seq(this, "d_seq"),
+          d_hash(this, "d_hash", hashed ? 1 : 0),
+          d_flags(this, "d_flags", flags),
+          d_inode(this, "d_inode", inode) {
+        d_inode.pointer();
+    }
+};
+
+// The bucket of mount_hashtable that holds "mnt" (hashed on its
+// mountpoint): what __lookup_mnt walks under RCU or mount_lock.
+struct MountHash : kobj {
+    kfield<int> first;
+    explicit MountHash(int first_id) : kobj("hlist_head", "mount_hashtable[mnt]"), first(this, "first", first_id) {
+        first.pointer();
+    }
+};
+
+// One bucket of dentry_hashtable: the chain RCU walkers and __d_lookup read.
+struct HashBucket : kobj {
+    bit_spinlock_t lock;
+    kfield<int> first;
+    explicit HashBucket(int first_id) : kobj("hlist_bl_head", "dentry_hashtable[\"f\"]"), lock(this, "bit_lock"), first(this, "first", first_id) {
+        first.pointer();
+    }
+};
+
+// struct file: f_ref, f_mode, f_path {mnt, dentry}.
+struct File : kobj {
+    atomic_t f_ref;
+    kfield<int> f_mode;
+    kfield<int> f_path_mnt;
+    kfield<int> f_path_dentry;
+    int idx;    // the run's ghost record of this file
+    int flags;  // f_flags (O_RDONLY, O_WRONLY|O_TRUNC, O_PATH): set once, read by the owner
+    File(int n, int fmode, int open_flags, int mnt_id, int dentry_id)
+        : kobj("file", "file#%d", n + 1),
+          f_ref(this, "f_ref", 1),
+          f_mode(this, "f_mode", fmode),
+          f_path_mnt(this, "f_path.mnt", mnt_id),
+          f_path_dentry(this, "f_path.dentry", dentry_id),
+          idx(n),
+          flags(open_flags) {
+        f_path_mnt.pointer();
+        f_path_dentry.pointer();
+    }
+};
+
+// struct path, thread-local. dentry/mnt are the kernel's pointers; own_d
+// and own_m are ghost state: whether this copy owns the references it
+// points at (what path_put would be entitled to drop).
+struct Path {
+    bool dentry = false;
+    bool mnt = false;
+    bool own_d = false;
+    bool own_m = false;
+};
+
+struct NameiData {
+    Path path;
+    int flags = 0;
+    unsigned seq = 0, next_seq = 0, m_seq = 0;
+};
+
+// Ghost record of a file.
+struct FileGhost {
+    File* f = nullptr;
+    int owner = NONE;
+    bool live = false;     // not yet file_free'd
+    bool own_d = false;    // f_path owns a dentry reference
+    bool own_m = false;    // f_path owns a mount reference
+    bool cycle = false;    // opened by an `open` op of this scenario (for the metric)
+};
+
+struct ThreadState {
+    NameiData nd;
+    Path opath;               // do_o_path's `struct path path`
+    bool local_mnt = false;   // do_open's `mnt` (v4/v5)
+    bool local_mnt_ref = false;  // ghost: v5's mntget
+    int fds[kMaxFiles];       // open files (fd table), as ghost indices
+    int nfds = 0;
+    int work[kMaxFiles];      // task_work: >= 0 a file's __fput, -2 cleanup_mnt
+    int nwork = 0;
+    bool in_open_close = false;  // for the metric
+};
+
+constexpr int kNsOwner = -2;      // the namespace holds the mount's reference
+constexpr int kWorkCleanupMnt = -2;
+
+struct OpenrefRun : ModelRun {
+    const OpenrefCfg& cfg;
+    RcuState* rcu = nullptr;
+    MntNamespace* ns = nullptr;
+    MountLock* mount_lock = nullptr;
+    SuperBlock* sb = nullptr;
+    Mount* mnt = nullptr;
+    MountHash* mount_hash = nullptr;
+    Inode* inode = nullptr;
+    Dentry* dentry = nullptr;
+    HashBucket* bucket = nullptr;
+
+    // Ghost state: what the checker knows, never read by the kernel code.
+    ThreadState th[kMaxThreads];
+    FileGhost files[kMaxFiles];
+    int nfiles = 0;
+    int unown_ev[kMaxThreads][2];  // per thread: the v4 save of mnt, the put that dropped the last owned reference
+    int ns_ref_owner = NONE;     // kNsOwner, a thread (umount between detach and mntput), or NONE
+    int rcu_nest[kMaxThreads] = {};
+    unsigned rcu_gp[kMaxThreads] = {};  // completed outermost read sections
+    long lockref_updates = 0;    // dentry reference count changes (the seed's metric)
+    int cycles = 0;              // open + close cycles completed
+
+    explicit OpenrefRun(const OpenrefCfg& c) : cfg(c) {
+        for (auto& e : unown_ev) e[0] = e[1] = NONE;
+        rcu = kalloc<RcuState>();
+        ns = kalloc<MntNamespace>();
+        mount_lock = kalloc<MountLock>();
+        sb = kalloc<SuperBlock>();
+        bool fd = cfg.fd_thread != NONE;
+        int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0);
+        mnt = kalloc<Mount>(mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
+        mount_hash = kalloc<MountHash>(cfg.attached ? (int)mnt->id : NONE);
+        inode = kalloc<Inode>();
+        dentry = kalloc<Dentry>(cfg.dentry_extra + (fd ? 1 : 0), cfg.hashed,
+                                cfg.lru_referenced ? DCACHE_LRU_LIST | DCACHE_REFERENCED : 0, (int)inode->id);
+        bucket = kalloc<HashBucket>(cfg.hashed ? (int)dentry->id : NONE);
+        ns_ref_owner = cfg.attached ? kNsOwner : NONE;
+        if (fd) {
+            // A file opened before the scenario, holding one reference on
+            // each of mnt and dentry "f".
+            int fmode = FMODE_OPENED | (cfg.fd_flags == O_PATH_ ? FMODE_PATH : FMODE_READ);
+            int i = new_file(cfg.fd_thread, fmode, cfg.fd_flags, mnt->id, dentry->id);
+            files[i].own_d = files[i].own_m = true;
+            ThreadState& ts = th[cfg.fd_thread];
+            ts.fds[ts.nfds++] = i;
+        }
+    }
+
+    int new_file(int owner, int fmode, int flags, int mnt_id = NONE, int dentry_id = NONE) {
+        int i = nfiles++;
+        files[i].f = kalloc<File>(i, fmode, flags, mnt_id, dentry_id);
+        files[i].owner = owner;
+        files[i].live = true;
+        return i;
+    }
+    FileGhost& ghost(File* f) { return files[f->idx]; }
+    bool freed(const kobj* o) const { return rt().rec->objects[o->id].freed; }
+    // The metric counts the updates of open and close, not unlink's.
+    void lockref_updated() {
+        if (th[this_thread()].in_open_close) lockref_updates++;
+    }
+    static int last_event() { return rt().rec->nevents - 1; }
+
+    // ---- <linux/rcupdate.h> --------------------------------------------------------
+    // The layer's read-side sections, also counted here so that
+    // synchronize_rcu (which the layer does not have) can wait for the
+    // readers that were inside one when it started.
+    void rcu_read_lock() {
+        int t = this_thread();
+        vfsmc::rcu_read_lock();
+        if (rcu_nest[t]++ == 0 && gp_started) gp_fence();
+    }
+    void rcu_read_unlock() {
+        int t = this_thread();
+        vfsmc::rcu_read_unlock();
+        if (--rcu_nest[t] == 0) rcu_gp[t]++;
+    }
+    // The grace-period guarantee for a reader that starts after it: it sees
+    // every store made before call_rcu or synchronize_rcu. The layer's RCU
+    // defers the free but does not give that order: in C11 a later reader's
+    // READ_ONCE of a hash chain may still return the unhashed, freed object,
+    // or mntput's READ_ONCE(mnt->mnt_ns) a detached mount's old namespace.
+    // A seq_cst fence where a grace period starts and one where a read
+    // section starts after that stand for the full barriers a grace period
+    // implies on every CPU (C11 [atomics.order]: a load after the later
+    // fence reads the store before the earlier one, or a newer one). Under
+    // `sc` every access is already seq_cst, and before the first grace
+    // period there is nothing to order against: no fence then. It belongs
+    // in the layer's rcu_read_lock / call_rcu_free (reported).
+    bool gp_started = false;
+    void gp_fence() {
+        if (rt().mm == MemModel::kernel) fence(Acc::FenceMb, "grace-period order (the GP's smp_mb on every CPU)");
+    }
+    void rcu_gp_fence() {
+        gp_started = true;
+        gp_fence();
+    }
+
+    void synchronize_rcu() {
+        KFUNC("synchronize_rcu");
+        rcu_gp_fence();
+        int me = this_thread();
+        int mask = 0;
+        unsigned snap[kMaxThreads] = {};
+        for (int u = 0; u < cfg.nthreads; u++)
+            if (u != me && rcu_nest[u] > 0) {
+                mask |= 1 << u;
+                snap[u] = rcu_gp[u];
+            }
+        if (!mask) return;
+        wait_until("synchronize_rcu", rcu->id, true, [&] {
+            for (int u = 0; u < cfg.nthreads; u++)
+                if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && rt().tstate[u] != TState::Done) return false;
+            return true;
+        });
+    }
+
+    // ---- fs/namespace.c: mount references --------------------------------------------
+    void lock_mount_hash() {
+        // write_seqlock(&mount_lock): every lockless mount walker that
+        // sampled the sequence before this will fail its read_seqretry.
+        spin_lock(mount_lock->lock);
+        write_seqcount_begin(mount_lock->seqcount);
+    }
+    void unlock_mount_hash() {
+        write_seqcount_end(mount_lock->seqcount);
+        spin_unlock(mount_lock->lock);
+    }
+    // mnt_add_count: this_cpu_add(mnt->mnt_pcp->mnt_count, n), unordered.
+    void mnt_add_count(Mount* m, int n) {
+        if (n > 0) {
+            atomic_inc(m->mnt_count);
+        } else {
+            atomic_dec(m->mnt_count);
+            int c = m->mnt_count.peek();
+            if (c < 0)
+                violate(this_thread(), "mount-ref-underflow", nullptr, 0, "%s.mnt_count goes below zero (%d -> %d)",
+                        m->name(), c + 1, c);
+        }
+    }
+    void mntget(Mount* m) {
+        KFUNC("mntget");
+        if (m) mnt_add_count(m, 1);
+    }
+    void mntput(Mount* m) {
+        KFUNC("mntput");
+        if (m) mntput_no_expire(m);
+    }
+    void mntput_no_expire(Mount* m) {
+        KFUNC("mntput_no_expire");
+        rcu_read_lock();
+        if (READ_ONCE(m->mnt_ns) != NONE) {
+            // Attached: the namespace's reference is dropped only after an
+            // RCU grace period that follows clearing mnt_ns, so this put
+            // (inside this read section) cannot be the final one.
+            mnt_add_count(m, -1);
+            rcu_read_unlock();
+            return;
+        }
+        lock_mount_hash();
+        // Pairs with __legitimize_mnt's smp_mb: either the walker sees
+        // mount_lock taken, or this sees the walker's increment.
+        smp_mb();
+        mnt_add_count(m, -1);
+        int count = atomic_read(m->mnt_count);
+        if (count != 0) {
+            // WARN_ON(count < 0): mnt_add_count reported it.
+            rcu_read_unlock();
+            unlock_mount_hash();
+            return;
+        }
+        if (plain_load(m->mnt_flags) & MNT_DOOMED) {
+            rcu_read_unlock();
+            unlock_mount_hash();
+            return;
+        }
+        // The last reference: nobody can legitimize it any more.
+        plain_store(m->mnt_flags, plain_load(m->mnt_flags) | MNT_DOOMED);
+        rcu_read_unlock();
+        // list_del(&mnt->mnt_instance), the children: not modelled.
+        unlock_mount_hash();
+        // task_work_add(current, &mnt->mnt_rcu, __cleanup_mnt): runs on the
+        // return to user space.
+        kstep("mntput_no_expire:doomed", m->id, "%s is MNT_DOOMED; cleanup_mnt queued as task_work", m->name());
+        ThreadState& ts = th[this_thread()];
+        ts.work[ts.nwork++] = kWorkCleanupMnt;
+    }
+    void cleanup_mnt(Mount* m) {
+        KFUNC("cleanup_mnt");
+        // fsnotify_vfsmount_delete, dput(mnt_root), deactivate_super: not
+        // modelled. The struct mount goes after a grace period.
+        rcu_gp_fence();
+        call_rcu_free(m->id);  // call_rcu(&mnt->mnt_rcu, delayed_free_vfsmnt)
+    }
+    // Returns 0 (a reference is held), 1 (none held) or -1 (held, but the
+    // mount_lock sequence moved: the caller must mntput it).
+    int legitimize_mnt_(Mount* m, unsigned seq) {
+        KFUNC("__legitimize_mnt");
+        if (read_seqcount_retry(mount_lock->seqcount, seq)) return 1;
+        if (!m) return 0;
+        mnt_add_count(m, 1);
+        smp_mb();  // see mntput_no_expire() and do_umount()
+        if (!read_seqcount_retry(mount_lock->seqcount, seq)) return 0;
+        lock_mount_hash();
+        if (plain_load(m->mnt_flags) & (MNT_SYNC_UMOUNT | MNT_DOOMED)) {
+            // The final mntput has run (or a sync umount): undo, under
+            // mount_lock, the increment on a mount nobody may revive.
+            mnt_add_count(m, -1);
+            unlock_mount_hash();
+            return 1;
+        }
+        unlock_mount_hash();
+        return -1;  // caller will mntput()
+    }
+    bool legitimize_mnt(Mount* m, unsigned seq) {
+        KFUNC("legitimize_mnt");
+        int res = legitimize_mnt_(m, seq);
+        if (res == 0) return true;
+        if (res < 0) {
+            rcu_read_unlock();
+            mntput(m);
+            rcu_read_lock();
+        }
+        return false;
+    }
+    // lookup_mnt: the mount on the mountpoint, with a reference (ref-walk).
+    bool lookup_mnt() {
+        KFUNC("lookup_mnt");
+        rcu_read_lock();
+        Mount* m;
+        do {
+            unsigned seq = read_seqcount_begin(mount_lock->seqcount);  // read_seqbegin(&mount_lock)
+            // __lookup_mnt: is "mnt" still in the mount hash?
+            m = READ_ONCE(mount_hash->first) == mnt->id ? mnt : nullptr;
+            if (legitimize_mnt(m, seq)) break;
+        } while (true);
+        rcu_read_unlock();
+        return m != nullptr;
+    }
+
+    // mnt_want_write: freeze protection, then a writer on the mount. It
+    // does not pin the mount: the caller's reference must.
+    int mnt_want_write(Mount* m) {
+        KFUNC("mnt_want_write");
+        SuperBlock* s = plain_load(m->mnt_sb) == sb->id ? sb : nullptr;
+        atomic_inc(s->s_writers);  // sb_start_write
+        mnt_get_write_access(m);
+        return 0;
+    }
+    void mnt_get_write_access(Mount* m) {
+        KFUNC("mnt_get_write_access");
+        atomic_inc(m->mnt_writers);  // mnt_inc_writers
+        // Pairs with mnt_make_readonly's MNT_WRITE_HOLD: no remount here, so
+        // the wait and the read-only check are not modelled.
+        smp_mb();
+    }
+    void mnt_put_write_access(Mount* m) {
+        KFUNC("mnt_put_write_access");
+        atomic_dec(m->mnt_writers);  // mnt_dec_writers
+    }
+    void mnt_drop_write(Mount* m) {
+        KFUNC("mnt_drop_write");
+        int t = this_thread();
+        // Both mnt_dec_writers and sb_end_write(mnt->mnt_sb) dereference the
+        // mount: the caller must own a reference on it (reference A4).
+        if (!thread_owns_mnt(t)) {
+            int c[2], n = 0;
+            for (int e : unown_ev[t])
+                if (e >= 0) c[n++] = e;
+            violate(t, "mnt-drop-write-unowned", c, n,
+                    "%s calls mnt_drop_write(%s) holding no reference on it (nd->path, its files and do_open's local mnt own none)",
+                    rt().thread_names[t], m->name());
+        }
+        mnt_put_write_access(m);
+        SuperBlock* s = plain_load(m->mnt_sb) == sb->id ? sb : nullptr;
+        atomic_dec(s->s_writers);  // sb_end_write
+    }
+
+    // do_umount(mnt, MNT_DETACH): umount -l.
+    void do_umount() {
+        KFUNC("do_umount");
+        // namespace_lock(): one umounter, not modelled.
+        lock_mount_hash();
+        if (plain_load(mnt->mnt_ns) == NONE) {
+            unlock_mount_hash();
+            kstep("do_umount:not-mounted", mnt->id, "%s is not mounted: -EINVAL", mnt->name());
+            return;
+        }
+        {
+            KFUNC("umount_tree");
+            // umount_mnt -> unhash_mnt: new walkers no longer find it (the
+            // ones already on it hold rcu_read_lock, which delays its free).
+            WRITE_ONCE(mount_hash->first, NONE);
+            // p->mnt_ns = NULL: mntput takes the slow path from now on.
+            // Lazy: no MNT_SYNC_UMOUNT.
+            WRITE_ONCE(mnt->mnt_ns, NONE);
+            ns_ref_owner = this_thread();
+            kstep("umount_tree:detach", mnt->id, "%s detached from %s; its reference now waits in the umount list",
+                  mnt->name(), ns->name());
+        }
+        unlock_mount_hash();
+        {
+            KFUNC("namespace_unlock");
+            // Every mntput that saw mnt_ns set under rcu_read_lock finishes
+            // before the namespace's reference goes.
+            synchronize_rcu();
+            mntput(mnt);
+            ns_ref_owner = NONE;
+        }
+    }
+
+    // Ghost: does thread t own a reference on the mount?
+    bool thread_owns_mnt(int t) const {
+        const ThreadState& ts = th[t];
+        if (ts.nd.path.mnt && ts.nd.path.own_m) return true;
+        if (ts.opath.mnt && ts.opath.own_m) return true;
+        if (ts.local_mnt && ts.local_mnt_ref) return true;
+        if (ns_ref_owner == t) return true;
+        for (int i = 0; i < nfiles; i++)
+            if (files[i].live && files[i].owner == t && files[i].own_m) return true;
+        return false;
+    }
+
+    // ---- fs/inode.c ---------------------------------------------------------------------
+    void ihold(Inode* i) {
+        KFUNC("ihold");
+        atomic_inc(i->i_count);
+    }
+    void iput(Inode* i) {
+        KFUNC("iput");
+        if (atomic_add_unless(i->i_count, -1, 1)) return;
+        spin_lock(i->i_lock);
+        if (!atomic_dec_and_test(i->i_count)) {
+            spin_unlock(i->i_lock);
+            return;
+        }
+        iput_final(i);
+    }
+    void iput_final(Inode* i) {
+        KFUNC("iput_final");
+        if (READ_ONCE(i->i_nlink)) {
+            spin_unlock(i->i_lock);
+            kstep("iput_final:cached", i->id, "%s stays cached with i_count 0", i->name());
+            return;
+        }
+        // I_FREEING, then evict: no links and no references left.
+        spin_unlock(i->i_lock);
+        KFUNC("evict");
+        rcu_gp_fence();
+        call_rcu_free(i->id);  // destroy_inode -> i_callback after a grace period
+    }
+
+    // ---- fs/dcache.c ---------------------------------------------------------------------
+    void dget(Dentry* d) {
+        KFUNC("dget");
+        lockref_get(d->d_lockref);
+        lockref_updated();
+    }
+    // retain_dentry(): should a dentry whose count reached 0 stay cached?
+    // Unlocked, the answer holds only "at some point after we dropped the
+    // reference"; that is enough because a cached dentry at 0 stays valid.
+    bool retain_dentry(Dentry* d, bool locked) {
+        KFUNC("retain_dentry");
+        smp_rmb();
+        int flags = READ_ONCE(d->d_flags);
+        if (!READ_ONCE(d->d_hash)) return false;  // d_unhashed: nobody can find it
+        // DISCONNECTED, OP_DELETE, DONTCACHE: not set on "f".
+        if (!(flags & DCACHE_LRU_LIST)) {
+            if (!locked) return false;
+            WRITE_ONCE(d->d_flags, flags | DCACHE_LRU_LIST);  // d_lru_add
+        } else if (!(flags & DCACHE_REFERENCED)) {
+            if (!locked) return false;
+            WRITE_ONCE(d->d_flags, flags | DCACHE_REFERENCED);
+        }
+        return true;
+    }
+    // fast_dput(): true when the put is done; false with d_lock held and
+    // the count at 0 on a dentry that must be killed.
+    bool fast_dput(Dentry* d) {
+        KFUNC("fast_dput");
+        int ret = lockref_put_return(d->d_lockref);
+        if (ret < 0) {
+            // The lockless put could not run: the lock is held, or the
+            // count is <= 0.
+            lockref_lock(d->d_lockref);  // spin_lock(&dentry->d_lock)
+            int c = lockref_count_locked(d->d_lockref);
+            if (c <= 0) {
+                // WARN_ON_ONCE(dentry->d_lockref.count <= 0): the put is ignored.
+                violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "dput of %s with d_lockref.count %d%s",
+                        d->name(), c, c == LOCKREF_DEAD ? " (dead: put after __dentry_kill)" : "");
+                lockref_unlock(d->d_lockref);
+                return true;
+            }
+            lockref_set_count_locked(d->d_lockref, c - 1);
+            lockref_updated();
+        } else {
+            lockref_updated();
+            if (ret) return true;
+            if (retain_dentry(d, false)) return true;
+            lockref_lock(d->d_lockref);
+        }
+        // locked: somebody may have taken a reference meanwhile, or made it
+        // worth keeping; only then is the count stable (every lockless
+        // update fails while d_lock is held).
+        if (lockref_count_locked(d->d_lockref) || retain_dentry(d, true)) {
+            lockref_unlock(d->d_lockref);
+            return true;
+        }
+        return false;
+    }
+    void dput(Dentry* d) {
+        KFUNC("dput");
+        if (!d) return;
+        rcu_read_lock();
+        if (fast_dput(d)) {
+            rcu_read_unlock();
+            return;
+        }
+        while (lock_for_kill(d)) {
+            rcu_read_unlock();
+            dentry_kill_(d);
+            // __dentry_kill returns the parent if its count dropped to 0:
+            // the parent is not modelled.
+            return;
+        }
+        rcu_read_unlock();
+        lockref_unlock(d->d_lockref);
+    }
+    // lock_for_kill(): d_lock held and count 0. Take inode->i_lock too; if
+    // that needs d_lock dropped, recheck that the count is still 0.
+    bool lock_for_kill(Dentry* d) {
+        KFUNC("lock_for_kill");
+        int in = plain_load(d->d_inode);
+        if (lockref_count_locked(d->d_lockref)) return false;
+        if (in == NONE || spin_trylock(inode->i_lock)) return true;
+        do {
+            lockref_unlock(d->d_lockref);
+            spin_lock(inode->i_lock);
+            lockref_lock(d->d_lockref);
+            if (in == plain_load(d->d_inode)) break;
+            spin_unlock(inode->i_lock);
+            in = plain_load(d->d_inode);
+        } while (in != NONE);
+        if (!lockref_count_locked(d->d_lockref)) return true;
+        kstep("lock_for_kill:revived", d->id, "%s got a reference while d_lock was dropped: not killed", d->name());
+        if (in != NONE) spin_unlock(inode->i_lock);
+        return false;
+    }
+    // __d_drop(): unhash, and invalidate d_seq so that RCU walkers that
+    // found the dentry fail their seqcount check.
+    void d_drop_(Dentry* d) {
+        KFUNC("__d_drop");
+        if (!plain_load(d->d_hash)) return;
+        bit_spin_lock(bucket->lock);  // hlist_bl_lock(b)
+        WRITE_ONCE(bucket->first, NONE);  // hlist_bl_del_rcu: new walkers miss it
+        bit_spin_unlock(bucket->lock);
+        WRITE_ONCE(d->d_hash, 0);  // dentry->d_hash.pprev = NULL
+        write_seqcount_invalidate(d->d_seq);
+        kstep("__d_drop:unhashed", d->id, "%s unhashed, d_seq invalidated", d->name());
+    }
+    // dentry_unlink_inode(): d_lock and i_lock held; releases both.
+    void dentry_unlink_inode(Dentry* d) {
+        KFUNC("dentry_unlink_inode");
+        write_seqcount_begin(d->d_seq);  // raw_write_seqcount_begin
+        WRITE_ONCE(d->d_inode, NONE);    // __d_clear_type_and_inode
+        write_seqcount_end(d->d_seq);
+        lockref_unlock(d->d_lockref);
+        spin_unlock(inode->i_lock);
+        iput(inode);
+    }
+    // __dentry_kill(), reduced (reference B2).
+    void dentry_kill_(Dentry* d) {
+        KFUNC("__dentry_kill");
+        // The dentry is now unrecoverably dead to the world: every
+        // lockref_get_not_dead fails from here on.
+        lockref_mark_dead(d->d_lockref);
+        int flags = plain_load(d->d_flags);
+        if (flags & DCACHE_LRU_LIST) WRITE_ONCE(d->d_flags, flags & ~DCACHE_LRU_LIST);  // d_lru_del
+        d_drop_(d);
+        if (plain_load(d->d_inode) != NONE) dentry_unlink_inode(d);
+        else lockref_unlock(d->d_lockref);
+        // d_release: none. The parent's d_lock and count: not modelled.
+        lockref_lock(d->d_lockref);
+        // dentry_unlist: no children. Not on a shrink list: free it.
+        lockref_unlock(d->d_lockref);
+        kstep("__dentry_kill:free", d->id, "%s is dead; dentry_free after a grace period", d->name());
+        rcu_gp_fence();
+        call_rcu_free(d->id);  // dentry_free: call_rcu(&dentry->d_u.d_rcu, __d_free)
+    }
+    // d_delete(): unlink's dcache side. The only user turns it negative in
+    // place; otherwise it is unhashed and killed by its last dput.
+    void d_delete(Dentry* d) {
+        KFUNC("d_delete");
+        spin_lock(inode->i_lock);
+        lockref_lock(d->d_lockref);
+        if (lockref_count_locked(d->d_lockref) == 1) {
+            kstep("d_delete:negative", d->id, "%s: the unlinker is the only user; it turns negative in place", d->name());
+            dentry_unlink_inode(d);
+        } else {
+            d_drop_(d);
+            lockref_unlock(d->d_lockref);
+            spin_unlock(inode->i_lock);
+        }
+    }
+    // __d_lookup(): ref-walk lookup of "f" in the hash, dget_dlock'ed.
+    Dentry* d_lookup_() {
+        KFUNC("__d_lookup");
+        rcu_read_lock();
+        Dentry* found = nullptr;
+        if (READ_ONCE(bucket->first) == dentry->id) {  // hlist_bl_for_each_entry_rcu
+            lockref_lock(dentry->d_lockref);
+            if (plain_load(dentry->d_hash)) {  // !d_unhashed: unhashed (and dead) ones are skipped
+                // dget_dlock: count++ under d_lock.
+                lockref_set_count_locked(dentry->d_lockref, lockref_count_locked(dentry->d_lockref) + 1);
+                lockref_updated();
+                found = dentry;
+            }
+            lockref_unlock(dentry->d_lockref);
+        }
+        rcu_read_unlock();
+        return found;
+    }
+    // __d_lookup_rcu(): no reference; the d_seq sample validates it later.
+    Dentry* d_lookup_rcu_(unsigned* seqp) {
+        KFUNC("__d_lookup_rcu");
+        if (READ_ONCE(bucket->first) != dentry->id) return nullptr;
+        *seqp = raw_read_seqcount(dentry->d_seq) & ~1u;  // raw_seqcount_begin
+        return dentry;
+    }
+
+    // ---- fs/namei.c: the walk -------------------------------------------------------------
+    void path_get(Path& p) {
+        KFUNC("path_get");
+        if (p.mnt) mntget(mnt);
+        if (p.dentry) dget(dentry);
+    }
+    // path_put: dput + mntput of whatever the path points at. Ghost: a
+    // copy that did not own them drops someone else's references.
+    void path_put(Path& p) {
+        KFUNC("path_put");
+        if (p.dentry) dput(dentry);
+        if (p.mnt) mntput(mnt);
+        p.own_d = p.own_m = false;
+    }
+    void leave_rcu(NameiData& nd) {
+        nd.flags &= ~LOOKUP_RCU;
+        nd.seq = nd.next_seq = 0;
+        rcu_read_unlock();
+    }
+    void path_init(NameiData& nd, int flags) {
+        KFUNC("path_init");
+        nd.flags = flags;
+        nd.path = Path();
+        if (flags & LOOKUP_RCU) rcu_read_lock();
+        // nd->m_seq = __read_seqcount_begin(&mount_lock.seqcount); smp_rmb()
+        nd.m_seq = read_seqcount_begin(mount_lock->seqcount);
+        // The root and cwd: not modelled (no references on them).
+    }
+    // link_path_walk(): only its last mount crossing, into "mnt".
+    int link_path_walk(NameiData& nd) {
+        KFUNC("link_path_walk");
+        if (nd.flags & LOOKUP_RCU) {
+            // __follow_mount_rcu -> __lookup_mnt: no reference; nd->m_seq
+            // validates it at legitimize time.
+            if (READ_ONCE(mount_hash->first) != mnt->id) return -kENOENT;
+            nd.path.mnt = true;
+            return 0;
+        }
+        // traverse_mounts -> lookup_mnt: a reference.
+        if (!lookup_mnt()) return -kENOENT;
+        nd.path.mnt = true;
+        nd.path.own_m = true;
+        return 0;
+    }
+    Dentry* lookup_fast(NameiData& nd) {
+        KFUNC("lookup_fast");
+        if (nd.flags & LOOKUP_RCU) {
+            Dentry* d = d_lookup_rcu_(&nd.next_seq);
+            // The parent's d_seq recheck and d_revalidate: not modelled.
+            return d;
+        }
+        return d_lookup_();
+    }
+    int step_into(NameiData& nd, Dentry* d) {
+        KFUNC("step_into");
+        // handle_mounts: nothing is mounted on "f".
+        int in = READ_ONCE(d->d_inode);
+        if (nd.flags & LOOKUP_RCU) {
+            if (read_seqcount_retry(d->d_seq, nd.next_seq)) return -kECHILD;
+            if (in == NONE) return -kENOENT;
+            nd.path.dentry = true;
+            nd.seq = nd.next_seq;
+            kstep("step_into:rcu", d->id, "nd->path = {%s, %s}, RCU: no references, nd->seq %u", mnt->name(),
+                  d->name(), nd.seq);
+            return 0;
+        }
+        if (in == NONE) {
+            // traverse_mounts: negative -> -ENOENT; handle_mounts dputs it.
+            dput(d);
+            return -kENOENT;
+        }
+        // The parent's dput: not modelled.
+        nd.path.dentry = true;
+        nd.path.own_d = true;
+        return 0;
+    }
+    // open_last_lookups / lookup_last: the last component, "f".
+    int last_component(NameiData& nd, const char* kname) {
+        KFUNC(kname);
+        Dentry* d = lookup_fast(nd);
+        if (!d) return -kENOENT;  // lookup_slow/lookup_open: not modelled
+        return step_into(nd, d);
+    }
+    // __legitimize_path(): "path_put is needed afterwards regardless of
+    // success or failure".
+    bool legitimize_path_(Path& path, unsigned seq, unsigned mseq) {
+        KFUNC("__legitimize_path");
+        int res = legitimize_mnt_(path.mnt ? mnt : nullptr, mseq);
+        if (res) {
+            if (res > 0) path.mnt = false;
+            else path.own_m = true;
+            path.dentry = false;
+            return false;
+        }
+        path.own_m = path.mnt;
+        bool got;
+        if (cfg.get_not_dead) {
+            got = lockref_get_not_dead(dentry->d_lockref);
+        } else {
+            // Variant: lockref_get, which takes a reference even on a dead
+            // (killed, awaiting RCU free) dentry.
+            lockref_get(dentry->d_lockref);
+            got = true;
+        }
+        if (!got) {
+            path.dentry = false;
+            return false;
+        }
+        lockref_updated();
+        path.own_d = true;
+        if (!cfg.dseq_check) {
+            kstep("__legitimize_path:no-d_seq-check", dentry->id, "variant: d_seq is not rechecked");
+            return true;
+        }
+        // Did the dentry change (unhashed, moved, turned negative) since the
+        // walk sampled it?
+        return !read_seqcount_retry(dentry->d_seq, seq);
+    }
+    bool try_to_unlazy(NameiData& nd) {
+        KFUNC("try_to_unlazy");
+        // Symlinks: none. legitimize_root: complete_walk cleared nd->root.
+        if (!legitimize_path_(nd.path, nd.seq, nd.m_seq)) {
+            leave_rcu(nd);
+            kstep("try_to_unlazy:failed", dentry->id, "legitimize failed: nd->path keeps %s%s%s", nd.path.own_m ? "a mount reference" : "",
+                  nd.path.own_m && nd.path.own_d ? " and " : "", nd.path.own_d ? "a dentry reference" : (nd.path.own_m ? "" : "nothing"));
+            return false;
+        }
+        leave_rcu(nd);
+        kstep("try_to_unlazy:legitimized", dentry->id, "nd->path = {%s, %s} now owns a reference on each", mnt->name(), dentry->name());
+        return true;
+    }
+    int complete_walk(NameiData& nd) {
+        KFUNC("complete_walk");
+        if (nd.flags & LOOKUP_RCU) {
+            if (!try_to_unlazy(nd)) return -kECHILD;
+        }
+        return 0;
+    }
+    void terminate_walk(NameiData& nd) {
+        KFUNC("terminate_walk");
+        if (!(nd.flags & LOOKUP_RCU)) path_put(nd.path);
+        else leave_rcu(nd);
+        nd.path = Path();  // nd->path.mnt = NULL; nd->path.dentry = NULL
+    }
+    int path_lookupat(NameiData& nd, int flags, Path& out) {
+        KFUNC("path_lookupat");
+        path_init(nd, flags);
+        int err = link_path_walk(nd);
+        if (!err) err = last_component(nd, "lookup_last");
+        if (!err) err = complete_walk(nd);
+        if (!err) {
+            // *path = nd->path; nd->path = {NULL, NULL}: the references move.
+            out = nd.path;
+            nd.path = Path();
+        }
+        terminate_walk(nd);
+        return err;
+    }
+
+    // ---- fs/open.c -------------------------------------------------------------------------
+    void set_f_path(File* f, const Path& p) {
+        f->f_path_mnt.store(p.mnt ? (int)mnt->id : NONE, Acc::Plain);
+        f->f_path_dentry.store(p.dentry ? (int)dentry->id : NONE, Acc::Plain);
+    }
+    Path f_path(File* f) {
+        Path p;
+        p.mnt = plain_load(f->f_path_mnt) != NONE;
+        p.dentry = plain_load(f->f_path_dentry) != NONE;
+        p.own_d = ghost(f).own_d;
+        p.own_m = ghost(f).own_m;
+        return p;
+    }
+    void put_file_access(File* f) {
+        KFUNC("put_file_access");
+        int mode = plain_load(f->f_mode);
+        // FMODE_READ only: i_readcount_dec (not modelled).
+        if (mode & FMODE_WRITER) mnt_put_write_access(mnt);  // put_write_access(inode): not modelled
+    }
+    // do_dentry_open(): unpatched, it takes the file's references itself;
+    // v4/v5 consume the caller's. Either way, a failure before
+    // FMODE_OPENED drops them (cleanup_file), because file_free never
+    // looks at f_path.
+    int do_dentry_open(File* f) {
+        KFUNC("do_dentry_open");
+        FileGhost& g = ghost(f);
+        if (cfg.do_open == UNPATCHED) {
+            Path p = f_path(f);
+            path_get(p);
+            g.own_d = p.dentry;
+            g.own_m = p.mnt;
+        }
+        // f_inode, f_mapping, f_wb_err: not modelled.
+        if (f->flags == O_PATH_) {
+            plain_store(f->f_mode, FMODE_PATH | FMODE_OPENED);
+            kstep("do_dentry_open:o_path", f->id, "%s: FMODE_PATH|FMODE_OPENED, it owns its f_path references", f->name());
+            return 0;
+        }
+        int mode = plain_load(f->f_mode);
+        int error = 0;
+        if (mode & FMODE_WRITE) {
+            // file_get_write_access: get_write_access(inode) is not modelled.
+            mnt_get_write_access(mnt);
+            plain_store(f->f_mode, mode | FMODE_WRITER);
+        }
+        // fops_get, security_file_open, fsnotify_open_perm, break_lease,
+        // ->open: the configured outcome.
+        if (cfg.outcome == FAIL_BEFORE_OPENED) {
+            kstep("do_dentry_open:fail-before-opened", f->id, "security_file_open fails: -EACCES before FMODE_OPENED");
+            error = -kEACCES;
+            // cleanup_all:
+            put_file_access(f);
+            // cleanup_file: "whacks the ref" (Mateusz).
+            Path p = f_path(f);
+            path_put(p);
+            set_f_path(f, Path());
+            g.own_d = g.own_m = false;
+            kstep("do_dentry_open:cleanup_file", f->id, "%s: f_path references dropped, f_path = {NULL, NULL}", f->name());
+            unown_ev[this_thread()][1] = last_event();
+            return error;
+        }
+        plain_store(f->f_mode, plain_load(f->f_mode) | FMODE_OPENED);
+        if (cfg.outcome == FAIL_AFTER_OPENED) {
+            // O_DIRECT without FMODE_CAN_ODIRECT: the error comes with
+            // FMODE_OPENED set, and the references stay in the file.
+            kstep("do_dentry_open:fail-after-opened", f->id, "O_DIRECT unsupported: -EINVAL with FMODE_OPENED set; %s keeps its references", f->name());
+            return -kEINVAL;
+        }
+        return 0;
+    }
+    int vfs_open(Path& path, File* f) {
+        KFUNC("vfs_open");
+        set_f_path(f, path);  // file->__f_path = *path
+        if (cfg.do_open != UNPATCHED) {
+            // v4/v5 moved the path_get here from do_dentry_open.
+            Path p = f_path(f);
+            path_get(p);
+            ghost(f).own_d = p.dentry;
+            ghost(f).own_m = p.mnt;
+        }
+        return do_dentry_open(f);  // fsnotify_open on success: not modelled
+    }
+    // vfs_open_consume(): the caller's references move into the file, and
+    // the caller's path is cleared so that its path_put is a no-op.
+    int vfs_open_consume(Path& path, File* f, bool clear) {
+        KFUNC("vfs_open_consume");
+        set_f_path(f, path);
+        FileGhost& g = ghost(f);
+        g.own_d = path.own_d;
+        g.own_m = path.own_m;
+        path.own_d = path.own_m = false;
+        if (clear) {
+            path.mnt = path.dentry = false;
+            kstep("vfs_open_consume:moved", f->id, "the caller's references move into %s; the caller's path = {NULL, NULL}", f->name());
+        } else {
+            kstep("vfs_open_consume:not-cleared", f->id,
+                  "variant: the references move into %s, but the caller's path still points at {%s, %s}", f->name(),
+                  mnt->name(), dentry->name());
+        }
+        return do_dentry_open(f);
+    }
+
+    // ---- fs/file_table.c ---------------------------------------------------------------------
+    File* alloc_empty_file(int flags) {
+        KFUNC("alloc_empty_file");
+        int fmode = flags == O_PATH_ ? 0 : flags == O_WRONLY_TRUNC_ ? FMODE_WRITE : FMODE_READ;
+        int i = new_file(this_thread(), fmode, flags);
+        return files[i].f;
+    }
+    void file_free(File* f) {
+        KFUNC("file_free");
+        FileGhost& g = ghost(f);
+        // A file that never opened owns no references: file_free does not
+        // look at f_path (reference A5).
+        g.live = false;
+        g.own_d = g.own_m = false;
+        kfree(f);
+    }
+    void fput_deferred_(File* f) {
+        KFUNC("__fput_deferred");
+        if (!(plain_load(f->f_mode) & FMODE_OPENED)) {
+            file_free(f);
+            return;
+        }
+        // task_work_add(task, &file->f_task_work, ____fput): __fput runs on
+        // the return to user space.
+        ThreadState& ts = th[this_thread()];
+        ts.work[ts.nwork++] = f->idx;
+    }
+    void fput(File* f, const char* kname) {
+        KFUNC(kname);
+        if (atomic_dec_and_test(f->f_ref)) fput_deferred_(f);
+    }
+    void fput_(File* f) {
+        KFUNC("__fput");
+        FileGhost& g = ghost(f);
+        Path p = f_path(f);
+        // fsnotify_close, eventpoll_release, locks, ->release, fops_put: not modelled.
+        put_file_access(f);
+        if (p.dentry) dput(dentry);
+        if (p.mnt) mntput(mnt);
+        g.own_d = g.own_m = false;
+        if (g.cycle) cycles++;
+        file_free(f);
+    }
+    void task_work_run() {
+        ThreadState& ts = th[this_thread()];
+        for (int k = 0; k < ts.nwork; k++) {
+            int w = ts.work[k];
+            if (w == kWorkCleanupMnt) cleanup_mnt(mnt);
+            else fput_(files[w].f);
+        }
+        ts.nwork = 0;
+    }
+
+    // ---- fs/namei.c: open -----------------------------------------------------------------
+    void handle_truncate(File* f) {
+        KFUNC("handle_truncate");
+        // get_write_access, do_truncate (notify_change under i_rwsem),
+        // put_write_access: through the opened file, which owns its path.
+        kstep("handle_truncate:truncate", f->id, "%s truncated to 0 through %s", inode->name(), f->name());
+    }
+    int do_open(NameiData& nd, File* f) {
+        KFUNC("do_open");
+        ThreadState& ts = th[this_thread()];
+        int error;
+        if (!(plain_load(f->f_mode) & FMODE_OPENED)) {
+            error = complete_walk(nd);
+            if (error) return error;
+        }
+        // audit_inode, O_CREAT, LOOKUP_DIRECTORY: not modelled.
+        int in = READ_ONCE(dentry->d_inode);  // d_is_reg(), and may_open's d_inode
+        bool do_truncate = false;
+        if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
+            error = mnt_want_write(mnt);
+            if (error) return error;
+            if (cfg.do_open == V5) {
+                // "A dedicated reference is needed because after the call to
+                // vfs_open_consume() we no longer own the reference in
+                // nd->path.mnt while we need to undo write access below."
+                mntget(mnt);
+                ts.local_mnt = true;
+                ts.local_mnt_ref = true;
+            } else if (cfg.do_open == V4) {
+                ts.local_mnt = true;
+                kstep("do_open:v4-save-mnt", mnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
+                unown_ev[this_thread()][0] = last_event();
+            }
+            do_truncate = true;
+        }
+        // may_open: a negative dentry is -ENOENT; the permission checks are
+        // not modelled.
+        error = in == NONE ? -kENOENT : 0;
+        if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) {
+            if (cfg.do_open == UNPATCHED) error = vfs_open(nd.path, f);
+            else error = vfs_open_consume(nd.path, f, true);
+        }
+        // security_file_post_open: succeeds.
+        if (!error && do_truncate) handle_truncate(f);
+        if (do_truncate) {
+            if (cfg.do_open == UNPATCHED) {
+                mnt_drop_write(mnt);  // nd->path.mnt, still owned by nd
+            } else {
+                mnt_drop_write(mnt);  // the local `mnt`
+                if (cfg.do_open == V5) {
+                    mntput(mnt);
+                    ts.local_mnt_ref = false;
+                }
+            }
+            ts.local_mnt = false;
+        }
+        return error;
+    }
+    int do_o_path(NameiData& nd, int flags, File* f) {
+        KFUNC("do_o_path");
+        ThreadState& ts = th[this_thread()];
+        Path& path = ts.opath;
+        int error = path_lookupat(nd, flags, path);
+        if (!error) {
+            // audit_inode: not modelled.
+            switch (cfg.o_path) {
+                case OPATH_AS_IS:
+                    error = vfs_open(path, f);
+                    path_put(path);
+                    break;
+                case OPATH_CONSUME:
+                    error = vfs_open_consume(path, f, true);
+                    path_put(path);  // {NULL, NULL}: a no-op
+                    break;
+                case OPATH_CONSUME_NO_CLEAR:
+                    error = vfs_open_consume(path, f, false);
+                    kstep("do_o_path:path_put", f->id, "path_put(&path) puts {%s, %s}: references %s now owns",
+                          mnt->name(), dentry->name(), f->name());
+                    path_put(path);  // drops the references the file now owns
+                    break;
+                case OPATH_NO_PUT:
+                    error = vfs_open(path, f);
+                    kstep("do_o_path:no-path_put", f->id, "variant: the lookup's references are not put");
+                    break;
+            }
+        }
+        // `path` goes out of scope: whatever it still owns is leaked.
+        path = Path();
+        return error;
+    }
+    // path_openat(): returns the opened file's ghost index, or an error.
+    int path_openat(int flags, int lookup_flags, int* fidx) {
+        KFUNC("path_openat");
+        ThreadState& ts = th[this_thread()];
+        NameiData& nd = ts.nd;
+        File* f = alloc_empty_file(flags);
+        int error;
+        if (flags == O_PATH_) {
+            error = do_o_path(nd, lookup_flags, f);
+        } else {
+            path_init(nd, lookup_flags);
+            error = link_path_walk(nd);
+            if (!error) error = last_component(nd, "open_last_lookups");
+            if (!error) error = do_open(nd, f);
+            terminate_walk(nd);
+        }
+        if (!error) {
+            if (plain_load(f->f_mode) & FMODE_OPENED) {
+                *fidx = f->idx;
+                return 0;
+            }
+            error = -kEINVAL;  // WARN_ON(1)
+        }
+        fput(f, "fput_close");
+        return error;
+    }
+    void do_file_open(int flags) {
+        KFUNC("do_file_open");
+        int fidx = NONE;
+        int error = path_openat(flags, LOOKUP_RCU, &fidx);
+        if (error == -kECHILD) {
+            kstep("do_file_open:ref-walk", dentry->id, "-ECHILD: retry the walk in ref-walk mode");
+            error = path_openat(flags, 0, &fidx);
+        }
+        ThreadState& ts = th[this_thread()];
+        if (!error) {
+            files[fidx].cycle = true;
+            ts.fds[ts.nfds++] = fidx;  // fd_install
+            kstep("do_file_open:fd", files[fidx].f->id, "open(\"f\", %s) = %s", flags_name(flags), files[fidx].f->name());
+        } else {
+            kstep("do_file_open:error", dentry->id, "open(\"f\", %s) = %s", flags_name(flags), errname(error));
+        }
+    }
+    void close_fd() {
+        KFUNC("close_fd");
+        ThreadState& ts = th[this_thread()];
+        if (ts.nfds == 0) {
+            kstep("close_fd:ebadf", dentry->id, "no open file to close (the open failed): -EBADF");
+            return;
+        }
+        int i = ts.fds[--ts.nfds];
+        kstep("close_fd:close", files[i].f->id, "close(%s)", files[i].f->name());
+        fput(files[i].f, "fput");
+    }
+    // filename_unlinkat(), reduced to the victim's side.
+    void filename_unlinkat() {
+        KFUNC("filename_unlinkat");
+        // filename_parentat, mnt_want_write of the parent's mount,
+        // start_dirop's inode_lock(dir): not modelled (one unlinker).
+        Dentry* d = d_lookup_();
+        if (!d) {
+            kstep("filename_unlinkat:enoent", dentry->id, "unlink(\"f\") = -ENOENT");
+            return;
+        }
+        if (READ_ONCE(d->d_inode) == NONE) {
+            dput(d);
+            kstep("filename_unlinkat:enoent", dentry->id, "unlink(\"f\") = -ENOENT");
+            return;
+        }
+        ihold(inode);
+        {
+            KFUNC("vfs_unlink");
+            // ->unlink: drop_nlink under the inode lock.
+            WRITE_ONCE(inode->i_nlink, READ_ONCE(inode->i_nlink) - 1);
+            d_delete(d);
+        }
+        dput(d);       // end_dirop
+        iput(inode);   // "truncate the inode here"
+        kstep("filename_unlinkat:done", dentry->id, "unlink(\"f\") = 0");
+    }
+
+    void thread(int t) override {
+        for (int k = 0; k < cfg.nops[t]; k++) {
+            th[t].in_open_close = cfg.ops[t][k] == OP_OPEN || cfg.ops[t][k] == OP_CLOSE;
+            switch (cfg.ops[t][k]) {
+                case OP_OPEN: do_file_open(cfg.args[t][k]); break;
+                case OP_CLOSE: close_fd(); break;
+                case OP_UNLINK: filename_unlinkat(); break;
+                case OP_UMOUNT: do_umount(); break;
+            }
+            // Return to user space: task_work (__fput, cleanup_mnt).
+            task_work_run();
+        }
+    }
+
+    // ---- invariants ---------------------------------------------------------------------------
+    int live_file_refs(bool d) const {
+        int n = 0;
+        for (int i = 0; i < nfiles; i++)
+            if (files[i].live && (d ? files[i].own_d : files[i].own_m)) n++;
+        return n;
+    }
+    void check_final() override {
+        int t = this_thread();
+        // The lockref metric.
+        if (cycles > 0 && cfg.stats) {
+            Stats& s = *cfg.stats;
+            double per = (double)lockref_updates / cycles;
+            if (s.executions == 0 || per < s.min) s.min = per;
+            if (s.executions == 0 || per > s.max) s.max = per;
+            s.sum += per;
+            s.executions++;
+        }
+        // Every count balances against the references live holders own.
+        int dfiles = live_file_refs(true), mfiles = live_file_refs(false);
+        int dwant = cfg.dentry_extra + dfiles;
+        if (freed(dentry)) {
+            if (dwant)
+                violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned (%d by open files)",
+                        dentry->name(), dwant, dfiles);
+        } else {
+            int c = dentry->d_lockref.peek_count();
+            if (c != dwant)
+                violate(t, "ref-leak", nullptr, 0, "%s.d_lockref.count ends at %d, expected %d (%d outside the scenario, %d open file(s))",
+                        dentry->name(), c, dwant, cfg.dentry_extra, dfiles);
+        }
+        bool ns_ref = ns_ref_owner == kNsOwner;
+        int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0);
+        if (freed(mnt)) {
+            if (mwant)
+                violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned", mnt->name(), mwant);
+        } else {
+            int c = mnt->mnt_count.peek();
+            if (c != mwant)
+                violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%d outside the scenario, %d open file(s)%s)",
+                        mnt->name(), c, mwant, cfg.mnt_extra, mfiles, ns_ref ? ", the namespace" : "");
+            else if (mnt->mnt_writers.peek() != 0)
+                violate(t, "ref-leak", nullptr, 0, "%s.mnt_writers ends at %d, expected 0", mnt->name(), mnt->mnt_writers.peek());
+        }
+        if (sb->s_writers.peek() != 0)
+            violate(t, "ref-leak", nullptr, 0, "%s.s_writers ends at %d, expected 0", sb->name(), sb->s_writers.peek());
+        if (!freed(inode)) {
+            bool pinned = !freed(dentry) && dentry->d_inode.peek() == inode->id;
+            int want = pinned ? 1 : 0;
+            if (inode->i_count.peek() != want)
+                violate(t, "ref-leak", nullptr, 0, "%s.i_count ends at %d, expected %d", inode->name(), inode->i_count.peek(), want);
+        }
+    }
+
+    void final_state(std::string& out) const override {
+        char buf[320];
+        if (freed(dentry)) {
+            out += std::string(dentry->name()) + ": freed\n";
+        } else {
+            int c = dentry->d_lockref.peek_count();
+            int fl = dentry->d_flags.peek();
+            std::snprintf(buf, sizeof buf, "%s: d_lockref.count %d%s%s, %s, d_flags %s%s%s, d_inode %s, d_seq %d\n",
+                          dentry->name(), c, c == LOCKREF_DEAD ? " (dead)" : "",
+                          dentry->d_lockref.peek_locked() ? " (d_lock held)" : "",
+                          dentry->d_hash.peek() ? "hashed" : "unhashed", (fl & DCACHE_LRU_LIST) ? "LRU" : "",
+                          (fl & DCACHE_LRU_LIST) && (fl & DCACHE_REFERENCED) ? "|" : "",
+                          (fl & DCACHE_REFERENCED) ? "REFERENCED" : (fl & DCACHE_LRU_LIST ? "" : "0"),
+                          dentry->d_inode.peek() == NONE ? "NULL (negative)" : object_name(dentry->d_inode.peek()),
+                          dentry->d_seq.sequence.peek());
+            out += buf;
+        }
+        if (freed(mnt)) {
+            out += std::string(mnt->name()) + ": freed\n";
+        } else {
+            std::snprintf(buf, sizeof buf, "%s: mnt_count %d, mnt_writers %d, mnt_ns %s%s\n", mnt->name(), mnt->mnt_count.peek(),
+                          mnt->mnt_writers.peek(), mnt->mnt_ns.peek() == NONE ? "NULL (detached)" : ns->name(),
+                          (mnt->mnt_flags.peek() & MNT_DOOMED) ? ", MNT_DOOMED" : "");
+            out += buf;
+        }
+        if (freed(inode)) {
+            out += std::string(inode->name()) + ": freed\n";
+        } else {
+            std::snprintf(buf, sizeof buf, "%s: i_count %d, i_nlink %d\n", inode->name(), inode->i_count.peek(), inode->i_nlink.peek());
+            out += buf;
+        }
+        std::snprintf(buf, sizeof buf, "%s: s_writers %d\n", sb->name(), sb->s_writers.peek());
+        out += buf;
+        for (int i = 0; i < nfiles; i++) {
+            const FileGhost& g = files[i];
+            if (!g.live) continue;
+            int m = g.f->f_mode.peek();
+            std::snprintf(buf, sizeof buf, "%s (%s): f_ref %d, %s, f_path {%s, %s}\n", g.f->name(),
+                          g.owner >= 0 ? rt().thread_names[g.owner] : "?", g.f->f_ref.peek(),
+                          (m & FMODE_OPENED) ? "FMODE_OPENED" : "not opened",
+                          g.f->f_path_mnt.peek() == NONE ? "NULL" : mnt->name(),
+                          g.f->f_path_dentry.peek() == NONE ? "NULL" : dentry->name());
+            out += buf;
+        }
+        std::string owners;
+        if (ns_ref_owner == kNsOwner) owners += std::string(" ") + ns->name() + " (mnt)";
+        for (int t = 0; t < cfg.nthreads; t++) {
+            const ThreadState& ts = th[t];
+            if (ts.nd.path.own_d || ts.nd.path.own_m)
+                owners += std::string(" ") + rt().thread_names[t] + " nd->path (" + (ts.nd.path.own_m ? "mnt" : "") +
+                          (ts.nd.path.own_m && ts.nd.path.own_d ? ", " : "") + (ts.nd.path.own_d ? "dentry" : "") + ")";
+            if (ts.local_mnt_ref) owners += std::string(" ") + rt().thread_names[t] + " do_open's mnt";
+            if (ns_ref_owner == t) owners += std::string(" ") + rt().thread_names[t] + " umount (mnt)";
+        }
+        for (int i = 0; i < nfiles; i++)
+            if (files[i].live && (files[i].own_d || files[i].own_m))
+                owners += std::string(" ") + files[i].f->name() + " (" + (files[i].own_m ? "mnt" : "") +
+                          (files[i].own_m && files[i].own_d ? ", " : "") + (files[i].own_d ? "dentry" : "") + ")";
+        out += "references owned:" + (owners.empty() ? std::string(" none") : owners) + "\n";
+    }
+};
+
+struct OpenrefModel : Model {
+    ModelSpec s;
+    OpenrefCfg cfg;
+    Stats stats;
+
+    static FieldSpec enum_field(const char* name, std::vector<std::string> allowed, const char* def, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Enum;
+        f.allowed = std::move(allowed);
+        f.def = def;
+        f.doc = doc;
+        return f;
+    }
+    static FieldSpec bool_field(const char* name, const char* def, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Bool;
+        f.def = def;
+        f.doc = doc;
+        return f;
+    }
+    static FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Int;
+        f.def = def;
+        f.min = min;
+        f.max = max;
+        f.doc = doc;
+        return f;
+    }
+
+    OpenrefModel() {
+        s.name = "openref";
+        s.doc = "dentry and mount references on open: the RCU walk's legitimize, vfs_open_consume, the truncate mount "
+                "reference, do_o_path, close, unlink and umount -l (seed 000)";
+        s.follows =
+            "fs/namei.c path_openat/do_open (unpatched, v4, v5)/do_o_path/__legitimize_path/try_to_unlazy/terminate_walk; "
+            "fs/open.c vfs_open/vfs_open_consume/do_dentry_open; fs/file_table.c fput/__fput; fs/dcache.c dput/fast_dput/"
+            "retain_dentry/lock_for_kill/__dentry_kill (6.8+); lib/lockref.c; fs/namespace.c __legitimize_mnt/mntput/"
+            "mnt_want_write/mnt_drop_write/do_umount(MNT_DETACH)";
+        FieldSpec flags = enum_field("flags", {"O_RDONLY", "O_WRONLY|O_TRUNC", "O_PATH"}, "O_RDONLY", "the open flags");
+        s.ops = {
+            {"open", "open(\"f\", flags): do_file_open -> path_openat in RCU mode, again in ref-walk mode on -ECHILD", {flags}},
+            {"close", "close the thread's last opened file (or the one open before the scenario): fput -> __fput on the return to user space", {}},
+            {"unlink", "unlink(\"f\"): __d_lookup, ihold, drop_nlink, d_delete, dput, iput", {}},
+            {"umount_lazy", "umount -l: umount_tree clears mnt_ns under mount_lock, namespace_unlock waits for RCU and puts the namespace's reference", {}},
+        };
+        s.knobs = {
+            enum_field("do_open", {"unpatched", "v4", "v5"}, "v5",
+                       "unpatched (vfs_open; do_dentry_open takes the file's references), v4 (vfs_open_consume; the truncate "
+                       "path keeps the mount pointer without a reference) or v5 (vfs_open_consume plus a dedicated mntget)"),
+            enum_field("do_dentry_open", {"success", "fail-before-opened", "fail-after-opened"}, "success",
+                       "the outcome of do_dentry_open for a regular open: success; security_file_open failing before FMODE_OPENED "
+                       "(cleanup_file drops the consumed references); O_DIRECT refused after FMODE_OPENED (the file keeps them)"),
+            enum_field("do_o_path", {"as-is", "consume", "consume-no-clear", "no-put"}, "as-is",
+                       "as-is: vfs_open then path_put; consume: vfs_open_consume then the (now no-op) path_put; consume-no-clear: a "
+                       "consuming helper that does not clear the caller's path, then path_put; no-put: vfs_open without the path_put"),
+            enum_field("legitimize", {"get_not_dead", "lockref_get"}, "get_not_dead",
+                       "__legitimize_path's dentry reference: lockref_get_not_dead, or lockref_get (broken: revives a dead dentry)"),
+            enum_field("d_seq_check", {"on", "off"}, "on", "__legitimize_path's read_seqcount_retry of d_seq (off: broken)"),
+        };
+        s.init = {
+            int_field("dentry_count", "0", 0, 4, "references on dentry \"f\" held outside the scenario's threads (never put)"),
+            bool_field("hashed", "true", "dentry \"f\" is in the dentry hash"),
+            bool_field("lru_referenced", "true", "dentry \"f\" is on the LRU and DCACHE_REFERENCED (so an unlocked dput may retain it)"),
+            bool_field("mounted", "true", "mnt is attached to init_mnt_ns, which holds a reference on it"),
+            int_field("mnt_count", "0", 0, 4, "references on mnt held outside the scenario's threads (never put)"),
+            enum_field("fd_thread", {"none", "P0", "P1", "P2", "P3"}, "none",
+                       "a thread (by position: P0 is the first) that starts with \"f\" open, its file holding one dentry and one mount reference"),
+            enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
+        };
+        s.invariants = {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
+                        "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned"};
+        s.steps = {"do_file_open", "do_file_open:ref-walk", "do_file_open:fd", "do_file_open:error", "path_openat",
+                   "alloc_empty_file", "path_init", "link_path_walk", "lookup_mnt", "legitimize_mnt", "__legitimize_mnt",
+                   "open_last_lookups", "lookup_last", "lookup_fast", "__d_lookup_rcu", "__d_lookup", "step_into",
+                   "step_into:rcu", "complete_walk", "try_to_unlazy", "try_to_unlazy:failed", "try_to_unlazy:legitimized", "__legitimize_path",
+                   "__legitimize_path:no-d_seq-check", "terminate_walk", "path_lookupat", "path_get", "path_put",
+                   "do_open", "do_open:v4-save-mnt", "handle_truncate", "handle_truncate:truncate", "do_o_path",
+                   "do_o_path:no-path_put", "do_o_path:path_put", "vfs_open", "vfs_open_consume", "vfs_open_consume:moved",
+                   "vfs_open_consume:not-cleared", "do_dentry_open", "do_dentry_open:o_path",
+                   "do_dentry_open:fail-before-opened", "do_dentry_open:cleanup_file", "do_dentry_open:fail-after-opened",
+                   "put_file_access", "fput", "fput_close", "__fput_deferred", "__fput", "file_free", "close_fd",
+                   "close_fd:ebadf", "close_fd:close", "dget", "dput", "fast_dput", "retain_dentry", "lock_for_kill",
+                   "lock_for_kill:revived", "__dentry_kill", "__dentry_kill:free", "__d_drop", "__d_drop:unhashed", "dentry_unlink_inode",
+                   "d_delete", "d_delete:negative", "filename_unlinkat", "filename_unlinkat:enoent", "filename_unlinkat:done", "vfs_unlink", "ihold",
+                   "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
+                   "mntput_no_expire:doomed", "cleanup_mnt", "mnt_want_write", "mnt_get_write_access",
+                   "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
+                   "umount_tree:detach", "namespace_unlock", "synchronize_rcu"};
+        s.min_threads = 1;
+        s.max_threads = kMaxThreads;
+    }
+    const ModelSpec& spec() const override { return s; }
+
+    void prepare(const Scenario& sc) override {
+        cfg = OpenrefCfg();
+        stats = Stats();
+        cfg.stats = &stats;
+        const std::string& v = sc.knob("do_open").s;
+        cfg.do_open = v == "unpatched" ? UNPATCHED : v == "v4" ? V4 : V5;
+        const std::string& o = sc.knob("do_dentry_open").s;
+        cfg.outcome = o == "fail-before-opened" ? FAIL_BEFORE_OPENED : o == "fail-after-opened" ? FAIL_AFTER_OPENED : SUCCESS;
+        const std::string& p = sc.knob("do_o_path").s;
+        cfg.o_path = p == "consume" ? OPATH_CONSUME : p == "consume-no-clear" ? OPATH_CONSUME_NO_CLEAR
+                   : p == "no-put" ? OPATH_NO_PUT : OPATH_AS_IS;
+        cfg.get_not_dead = sc.knob("legitimize").s == "get_not_dead";
+        cfg.dseq_check = sc.knob("d_seq_check").s == "on";
+        if (cfg.do_open == UNPATCHED && (cfg.o_path == OPATH_CONSUME || cfg.o_path == OPATH_CONSUME_NO_CLEAR))
+            throw LoadError(sc.file + ": config.do_o_path: bad value \"" + p +
+                            "\" with do_open \"unpatched\" (vfs_open_consume exists only with the patch, whose do_dentry_open consumes); "
+                            "accepted: as-is, no-put, or do_open v4/v5");
+        cfg.dentry_extra = (int)sc.init_field("dentry_count").i;
+        cfg.hashed = sc.init_field("hashed").b;
+        cfg.lru_referenced = sc.init_field("lru_referenced").b;
+        cfg.attached = sc.init_field("mounted").b;
+        cfg.mnt_extra = (int)sc.init_field("mnt_count").i;
+        const std::string& fdt = sc.init_field("fd_thread").s;
+        cfg.fd_thread = fdt == "none" ? NONE : fdt[1] - '0';
+        cfg.fd_flags = sc.init_field("fd_flags").s == "O_PATH" ? O_PATH_ : O_RDONLY_;
+        cfg.nthreads = (int)sc.threads.size();
+        if (cfg.fd_thread >= cfg.nthreads)
+            throw LoadError(sc.file + ": init.fd_thread: bad value \"" + fdt + "\": the scenario has " +
+                            std::to_string(cfg.nthreads) + " thread(s); accepted: none, or P0..P" + std::to_string(cfg.nthreads - 1));
+        for (int t = 0; t < cfg.nthreads; t++) {
+            const ThreadSpec& th = sc.threads[t];
+            if ((int)th.ops.size() > kMaxOps)
+                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: too many ops; accepted: at most " +
+                                std::to_string(kMaxOps));
+            cfg.nops[t] = (int)th.ops.size();
+            for (size_t k = 0; k < th.ops.size(); k++) {
+                const OpCall& c = th.ops[k];
+                int op = c.name == "open" ? OP_OPEN : c.name == "close" ? OP_CLOSE : c.name == "unlink" ? OP_UNLINK : OP_UMOUNT;
+                cfg.ops[t][k] = op;
+                if (op == OP_OPEN) {
+                    const std::string& fl = c.args[0].s;
+                    cfg.args[t][k] = fl == "O_PATH" ? O_PATH_ : fl == "O_WRONLY|O_TRUNC" ? O_WRONLY_TRUNC_ : O_RDONLY_;
+                }
+            }
+        }
+        int opens = 0;
+        for (int t = 0; t < cfg.nthreads; t++)
+            for (int k = 0; k < cfg.nops[t]; k++) opens += cfg.ops[t][k] == OP_OPEN;
+        if (opens + (cfg.fd_thread != NONE ? 1 : 0) > kMaxFiles - 2)
+            throw LoadError(sc.file + ": threads: too many opens; accepted: at most " + std::to_string(kMaxFiles / 2 - 1));
+    }
+    ModelRun* start() override { return make_run<OpenrefRun>(cfg); }
+
+    // Dentry lockref updates (gets and puts on d_lockref.count, lockless or
+    // under d_lock) per open + close cycle, over the executions explored.
+    std::map<std::string, double> metrics() const override {
+        std::map<std::string, double> m;
+        if (stats.executions == 0) return m;
+        m["dentry_lockref_updates_per_open_close"] = stats.sum / stats.executions;
+        m["dentry_lockref_updates_per_open_close_min"] = stats.min;
+        m["dentry_lockref_updates_per_open_close_max"] = stats.max;
+        return m;
+    }
+};
+
+ModelRegistrar reg(new OpenrefModel);
+
+}  // namespace
+}  // namespace vfsmc
