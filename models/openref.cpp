@@ -307,6 +307,7 @@ struct ThreadState {
     int work[kMaxFiles];      // task_work: >= 0 a file's __fput, -2 cleanup_mnt
     int nwork = 0;
     bool in_open_close = false;  // for the metric
+    int leaked_d = 0, leaked_m = 0;  // references a `path` still owned when it went out of scope
 };
 
 constexpr int kNsOwner = -2;      // the namespace holds the mount's reference
@@ -370,7 +371,8 @@ struct OpenrefRun : ModelRun {
     }
     FileGhost& ghost(File* f) { return files[f->idx]; }
     bool freed(const kobj* o) const { return rt().rec->objects[o->id].freed; }
-    // The metric counts the updates of open and close, not unlink's.
+    // The metric counts the updates made by open and by the close of what
+    // it opened, not unlink's, nor the close of a file opened before.
     void lockref_updated() {
         if (th[this_thread()].in_open_close) lockref_updates++;
     }
@@ -432,12 +434,14 @@ struct OpenrefRun : ModelRun {
 
     // ---- fs/namespace.c: mount references --------------------------------------------
     void lock_mount_hash() {
+        KFUNC("lock_mount_hash");
         // write_seqlock(&mount_lock): every lockless mount walker that
         // sampled the sequence before this will fail its read_seqretry.
         spin_lock(mount_lock->lock);
         write_seqcount_begin(mount_lock->seqcount);
     }
     void unlock_mount_hash() {
+        KFUNC("unlock_mount_hash");
         write_seqcount_end(mount_lock->seqcount);
         spin_unlock(mount_lock->lock);
     }
@@ -701,8 +705,8 @@ struct OpenrefRun : ModelRun {
             int c = lockref_count_locked(d->d_lockref);
             if (c <= 0) {
                 // WARN_ON_ONCE(dentry->d_lockref.count <= 0): the put is ignored.
-                violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "dput of %s with d_lockref.count %d%s",
-                        d->name(), c, c == LOCKREF_DEAD ? " (dead: put after __dentry_kill)" : "");
+                violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "%s puts %s whose d_lockref.count is already %d%s",
+                        rt().thread_names[this_thread()], d->name(), c, c == LOCKREF_DEAD ? " (dead: a put after __dentry_kill)" : "");
                 lockref_unlock(d->d_lockref);
                 return true;
             }
@@ -1244,6 +1248,8 @@ struct OpenrefRun : ModelRun {
             }
         }
         // `path` goes out of scope: whatever it still owns is leaked.
+        ts.leaked_d += path.own_d;
+        ts.leaked_m += path.own_m;
         path = Path();
         return error;
     }
@@ -1330,7 +1336,9 @@ struct OpenrefRun : ModelRun {
 
     void thread(int t) override {
         for (int k = 0; k < cfg.nops[t]; k++) {
-            th[t].in_open_close = cfg.ops[t][k] == OP_OPEN || cfg.ops[t][k] == OP_CLOSE;
+            // The metric counts opens and the closes of files they opened.
+            th[t].in_open_close = cfg.ops[t][k] == OP_OPEN ||
+                                  (cfg.ops[t][k] == OP_CLOSE && th[t].nfds && files[th[t].fds[th[t].nfds - 1]].cycle);
             switch (cfg.ops[t][k]) {
                 case OP_OPEN: do_file_open(cfg.args[t][k]); break;
                 case OP_CLOSE: close_fd(); break;
@@ -1349,8 +1357,19 @@ struct OpenrefRun : ModelRun {
             if (files[i].live && (d ? files[i].own_d : files[i].own_m)) n++;
         return n;
     }
+    // check_final runs inside the execution: no std::string there.
+    const char* leaks(bool d, char* buf, int size) const {
+        int n = 0;
+        buf[0] = 0;
+        for (int u = 0; u < cfg.nthreads && n < size; u++) {
+            int k = d ? th[u].leaked_d : th[u].leaked_m;
+            if (k) n += std::snprintf(buf + n, size - n, "; %s's do_o_path path went out of scope owning %d", rt().thread_names[u], k);
+        }
+        return buf;
+    }
     void check_final() override {
         int t = this_thread();
+        char lbuf[160];
         // The lockref metric.
         if (cycles > 0 && cfg.stats) {
             Stats& s = *cfg.stats;
@@ -1370,8 +1389,8 @@ struct OpenrefRun : ModelRun {
         } else {
             int c = dentry->d_lockref.peek_count();
             if (c != dwant)
-                violate(t, "ref-leak", nullptr, 0, "%s.d_lockref.count ends at %d, expected %d (%d outside the scenario, %d open file(s))",
-                        dentry->name(), c, dwant, cfg.dentry_extra, dfiles);
+                violate(t, "ref-leak", nullptr, 0, "%s.d_lockref.count ends at %d, expected %d (%d outside the scenario, %d open file(s))%s",
+                        dentry->name(), c, dwant, cfg.dentry_extra, dfiles, leaks(true, lbuf, sizeof lbuf));
         }
         bool ns_ref = ns_ref_owner == kNsOwner;
         int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0);
@@ -1381,8 +1400,8 @@ struct OpenrefRun : ModelRun {
         } else {
             int c = mnt->mnt_count.peek();
             if (c != mwant)
-                violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%d outside the scenario, %d open file(s)%s)",
-                        mnt->name(), c, mwant, cfg.mnt_extra, mfiles, ns_ref ? ", the namespace" : "");
+                violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%d outside the scenario, %d open file(s)%s)%s",
+                        mnt->name(), c, mwant, cfg.mnt_extra, mfiles, ns_ref ? ", the namespace" : "", leaks(false, lbuf, sizeof lbuf));
             else if (mnt->mnt_writers.peek() != 0)
                 violate(t, "ref-leak", nullptr, 0, "%s.mnt_writers ends at %d, expected 0", mnt->name(), mnt->mnt_writers.peek());
         }
@@ -1455,6 +1474,11 @@ struct OpenrefRun : ModelRun {
                 owners += std::string(" ") + files[i].f->name() + " (" + (files[i].own_m ? "mnt" : "") +
                           (files[i].own_m && files[i].own_d ? ", " : "") + (files[i].own_d ? "dentry" : "") + ")";
         out += "references owned:" + (owners.empty() ? std::string(" none") : owners) + "\n";
+        for (int t = 0; t < cfg.nthreads; t++)
+            if (th[t].leaked_d || th[t].leaked_m)
+                out += std::string("references leaked: ") + rt().thread_names[t] + "'s do_o_path path (" +
+                       (th[t].leaked_m ? "mnt" : "") + (th[t].leaked_m && th[t].leaked_d ? ", " : "") +
+                       (th[t].leaked_d ? "dentry" : "") + ")\n";
     }
 };
 
@@ -1547,7 +1571,7 @@ struct OpenrefModel : Model {
                    "lock_for_kill:revived", "__dentry_kill", "__dentry_kill:free", "__d_drop", "__d_drop:unhashed", "dentry_unlink_inode",
                    "d_delete", "d_delete:negative", "filename_unlinkat", "filename_unlinkat:enoent", "filename_unlinkat:done", "vfs_unlink", "ihold",
                    "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
-                   "mntput_no_expire:doomed", "cleanup_mnt", "mnt_want_write", "mnt_get_write_access",
+                   "mntput_no_expire:doomed", "cleanup_mnt", "lock_mount_hash", "unlock_mount_hash", "mnt_want_write", "mnt_get_write_access",
                    "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
                    "umount_tree:detach", "namespace_unlock", "synchronize_rcu"};
         s.min_threads = 1;
