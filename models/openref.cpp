@@ -5,7 +5,8 @@
 // sections A1-A9, B1-B3, D "Seed 000" and E):
 //   fs/namei.c      do_file_open (RCU, then ref-walk on -ECHILD), path_openat,
 //                   path_init, link_path_walk (only the crossing into the
-//                   mount), open_last_lookups / lookup_last, lookup_fast,
+//                   mount), open_last_lookups (and, for an ->atomic_open
+//                   filesystem, lookup_open and atomic_open) / lookup_last, lookup_fast,
 //                   step_into, complete_walk, try_to_unlazy, leave_rcu,
 //                   __legitimize_path, terminate_walk, path_lookupat,
 //                   do_o_path (as it is; with vfs_open_consume; with a
@@ -15,7 +16,8 @@
 //                   the mount saved without a reference; v5: the seed),
 //                   handle_truncate, filename_unlinkat (reduced), path_get,
 //                   path_put
-//   fs/open.c       vfs_open, vfs_open_consume, do_dentry_open (unpatched:
+//   fs/open.c       vfs_open, vfs_open_consume, finish_open (v5: its own
+//                   path_get; reached through ->atomic_open), do_dentry_open (unpatched:
 //                   it starts with path_get; v4/v5: it consumes the caller's
 //                   reference) with three outcomes: success, failure before
 //                   FMODE_OPENED (cleanup_file path_put), failure after it
@@ -58,10 +60,11 @@
 //   nd->root; the parent's legitimization in try_to_unlazy and the parent
 //   reference __dentry_kill drops are not modelled). A bug in the parent's
 //   reference would not be seen.
-// - A miss in the dcache is -ENOENT at once: lookup_slow/lookup_open and
-//   ->lookup (which would allocate a new dentry for the name) are not
-//   modelled, nor O_CREAT, ->atomic_open and so finish_open (A5's third
-//   caller; its v5 path_get is the same as vfs_open's), nor O_TMPFILE.
+// - A miss in the dcache is -ENOENT at once: lookup_slow, d_alloc_parallel
+//   and ->lookup (which would allocate a new dentry for the name) are not
+//   modelled, nor O_CREAT or O_TMPFILE. ->atomic_open is modelled only as an
+//   NFS-like open of the existing "f" (lookup_open -> atomic_open ->
+//   finish_open), for the `i_op: atomic_open` knob.
 // - The mount hash has one bucket, holding "mnt"; the mountpoint it is
 //   hashed on is not modelled.
 // - mnt_want_write: no remount read-only, so no MNT_WRITE_HOLD wait and no
@@ -78,9 +81,21 @@
 //   d_lock; the lockless readers are seqcount readers or retain_dentry's
 //   documented racy check, which KCSAN treats as marked. Marking them keeps
 //   `data-race` reports about the protocol, not about those idioms.
+// - lock_for_kill's i_lock retry is modelled but no scenario reaches it:
+//   with one dentry, nobody else holds inode->i_lock when its last dput
+//   runs (d_delete needs the unlinker's own reference).
+// Stand-ins for what the layer does not have (both belong in kernel.h):
+// - synchronize_rcu (namespace_unlock): waits, through the model's own
+//   count of read sections, for the readers inside one when it starts.
+// - The grace-period order: a reader that starts after call_rcu or
+//   synchronize_rcu must see the updates made before it (see gp_fence).
 // Not an invariant here: try_to_unlazy's BUG_ON(nd->inode !=
 // parent->d_inode). Dropping the d_seq check of __legitimize_path breaks
 // that binding, not a reference count (see scenarios/README.md, openref).
+// Ghost state (never read by the kernel code): who owns each reference
+// (nd->path, do_o_path's path, do_open's local mnt, each file, the
+// namespace or the umounter), for mnt-drop-write-unowned and the end
+// balance (ref-leak); and the lockref-update count for the metric.
 #include <cstdio>
 
 #include "model.h"
@@ -146,6 +161,7 @@ struct OpenrefCfg {
     int o_path = OPATH_AS_IS;
     bool get_not_dead = true;
     bool dseq_check = true;
+    bool atomic_open = false;
     // init
     int dentry_extra = 0;
     bool hashed = true;
@@ -930,6 +946,63 @@ struct OpenrefRun : ModelRun {
         if (!d) return -kENOENT;  // lookup_slow/lookup_open: not modelled
         return step_into(nd, d);
     }
+    int open_last_lookups(NameiData& nd, File* f) {
+        if (!cfg.atomic_open) return last_component(nd, "open_last_lookups");
+        KFUNC("open_last_lookups");
+        // An ->atomic_open filesystem (NFS-like): its ->d_revalidate does not
+        // trust a cached dentry for an open, so lookup_fast gives up and the
+        // open goes to lookup_open in ref-walk mode.
+        if (nd.flags & LOOKUP_RCU) {
+            if (!try_to_unlazy(nd)) return -kECHILD;
+        }
+        // mnt_want_write for O_TRUNC and the directory's i_rwsem (shared):
+        // not modelled.
+        Dentry* d = lookup_open(nd, f);
+        if (!d) return -kENOENT;
+        // FMODE_OPENED: "dput(nd->path.dentry); nd->path.dentry = dentry;"
+        // (the directory's dput: not modelled). The reference ->atomic_open
+        // returned the dentry with now belongs to nd->path.
+        nd.path.dentry = true;
+        nd.path.own_d = true;
+        kstep("open_last_lookups:atomic-opened", f->id, "%s opened by ->atomic_open; nd->path.dentry = %s with the lookup's reference",
+              f->name(), d->name());
+        return 0;
+    }
+    // lookup_open(): the dcache lookup, then ->atomic_open.
+    Dentry* lookup_open(NameiData& nd, File* f) {
+        KFUNC("lookup_open");
+        Dentry* d = d_lookup_();  // d_lookup: with a reference
+        if (!d) return nullptr;   // d_alloc_parallel and a create: not modelled
+        return atomic_open(nd, d, f);
+    }
+    // atomic_open(): calls the filesystem's ->atomic_open, which opens the
+    // file on the server and then calls finish_open().
+    Dentry* atomic_open(NameiData& nd, Dentry* d, File* f) {
+        KFUNC("atomic_open");
+        // file->__f_path.mnt = nd->path.mnt: borrowed, nd keeps owning it.
+        f->f_path_mnt.store(mnt->id, Acc::Plain);
+        int error = READ_ONCE(d->d_inode) == NONE ? -kENOENT : finish_open(f, d);
+        if (error) {
+            dput(d);
+            kstep("atomic_open:error", d->id, "->atomic_open fails: %s", errname(error));
+            return nullptr;
+        }
+        return d;
+    }
+    // finish_open(): v4/v5 take the file's references here (v5 moved the
+    // path_get out of do_dentry_open); unpatched, do_dentry_open does.
+    int finish_open(File* f, Dentry* d) {
+        KFUNC("finish_open");
+        f->f_path_dentry.store(d->id, Acc::Plain);  // file->__f_path.dentry = dentry
+        if (cfg.do_open != UNPATCHED) {
+            Path p = f_path(f);
+            path_get(p);
+            ghost(f).own_d = p.dentry;
+            ghost(f).own_m = p.mnt;
+        }
+        return do_dentry_open(f);
+    }
+
     // __legitimize_path(): "path_put is needed afterwards regardless of
     // success or failure".
     bool legitimize_path_(Path& path, unsigned seq, unsigned mseq) {
@@ -942,6 +1015,10 @@ struct OpenrefRun : ModelRun {
             return false;
         }
         path.own_m = path.mnt;
+        // nd->path.dentry is the directory (not modelled) when the walk
+        // leaves RCU mode before the last component (open_last_lookups on
+        // an ->atomic_open filesystem): only the mount is legitimized.
+        if (!path.dentry) return true;
         bool got;
         if (cfg.get_not_dead) {
             got = lockref_get_not_dead(dentry->d_lockref);
@@ -1265,7 +1342,7 @@ struct OpenrefRun : ModelRun {
         } else {
             path_init(nd, lookup_flags);
             error = link_path_walk(nd);
-            if (!error) error = last_component(nd, "open_last_lookups");
+            if (!error) error = open_last_lookups(nd, f);
             if (!error) error = do_open(nd, f);
             terminate_walk(nd);
         }
@@ -1544,6 +1621,9 @@ struct OpenrefModel : Model {
             enum_field("legitimize", {"get_not_dead", "lockref_get"}, "get_not_dead",
                        "__legitimize_path's dentry reference: lockref_get_not_dead, or lockref_get (broken: revives a dead dentry)"),
             enum_field("d_seq_check", {"on", "off"}, "on", "__legitimize_path's read_seqcount_retry of d_seq (off: broken)"),
+            enum_field("i_op", {"plain", "atomic_open"}, "plain",
+                       "plain: the open completes the RCU walk and vfs_open(_consume)s it; atomic_open: an NFS-like filesystem whose "
+                       "->atomic_open opens \"f\" from lookup_open and calls finish_open (do_open then skips vfs_open)"),
         };
         s.init = {
             int_field("dentry_count", "0", 0, 4, "references on dentry \"f\" held outside the scenario's threads (never put)"),
@@ -1559,7 +1639,8 @@ struct OpenrefModel : Model {
                         "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned"};
         s.steps = {"do_file_open", "do_file_open:ref-walk", "do_file_open:fd", "do_file_open:error", "path_openat",
                    "alloc_empty_file", "path_init", "link_path_walk", "lookup_mnt", "legitimize_mnt", "__legitimize_mnt",
-                   "open_last_lookups", "lookup_last", "lookup_fast", "__d_lookup_rcu", "__d_lookup", "step_into",
+                   "open_last_lookups", "open_last_lookups:atomic-opened", "lookup_open", "atomic_open", "atomic_open:error",
+                   "finish_open", "lookup_last", "lookup_fast", "__d_lookup_rcu", "__d_lookup", "step_into",
                    "step_into:rcu", "complete_walk", "try_to_unlazy", "try_to_unlazy:failed", "try_to_unlazy:legitimized", "__legitimize_path",
                    "__legitimize_path:no-d_seq-check", "terminate_walk", "path_lookupat", "path_get", "path_put",
                    "do_open", "do_open:v4-save-mnt", "handle_truncate", "handle_truncate:truncate", "do_o_path",
@@ -1592,6 +1673,7 @@ struct OpenrefModel : Model {
                    : p == "no-put" ? OPATH_NO_PUT : OPATH_AS_IS;
         cfg.get_not_dead = sc.knob("legitimize").s == "get_not_dead";
         cfg.dseq_check = sc.knob("d_seq_check").s == "on";
+        cfg.atomic_open = sc.knob("i_op").s == "atomic_open";
         if (cfg.do_open == UNPATCHED && (cfg.o_path == OPATH_CONSUME || cfg.o_path == OPATH_CONSUME_NO_CLEAR))
             throw LoadError(sc.file + ": config.do_o_path: bad value \"" + p +
                             "\" with do_open \"unpatched\" (vfs_open_consume exists only with the patch, whose do_dentry_open consumes); "
