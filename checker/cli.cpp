@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -174,29 +175,40 @@ void check_child(const std::string& file, int fd) {
     if (write(fd, line.data(), line.size()) < 0) _exit(3);
 }
 
-// The exploration-count oracle: <dir>/explorations.lock, a JSON object of
-// scenario name -> executions explored.
-std::string counts_file(const std::vector<std::string>& paths) {
-    for (const auto& p : paths)
-        if (fs::is_directory(p)) return (fs::path(p) / "explorations.lock").string();
-    return "";
-}
+// The exploration-count oracle: each directory of scenarios keeps an
+// explorations.lock beside them, a JSON object of scenario name ->
+// executions explored.
+struct CountLocks {
+    std::map<std::string, nlohmann::json> by_dir;  // directory -> lock contents
+    nlohmann::json& of(const std::string& file) {
+        std::string dir = fs::path(file).parent_path().string();
+        auto it = by_dir.find(dir);
+        if (it != by_dir.end()) return it->second;
+        nlohmann::json j = nlohmann::json::object();
+        std::string path = (fs::path(dir) / "explorations.lock").string();
+        if (fs::exists(path)) {
+            std::ifstream in(path);
+            try {
+                j = nlohmann::json::parse(in);
+            } catch (const std::exception&) {
+                throw LoadError(path + ": invalid JSON; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
+            }
+            if (!j.is_object())
+                throw LoadError(path + ": not an object; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
+        }
+        return by_dir[dir] = j;
+    }
+};
 
 int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_counts) {
     std::vector<std::string> files = collect_scenarios(paths);
     if (files.empty()) throw LoadError(paths.empty() ? "check" : paths[0] + ": no scenario files (*.json) found; accepted: a directory of scenarios");
     if (jobs < 1) jobs = 1;
-    std::string lock_path = counts_file(paths);
-    nlohmann::json lock = nlohmann::json::object();
-    if (!lock_path.empty() && fs::exists(lock_path)) {
-        std::ifstream in(lock_path);
-        try {
-            lock = nlohmann::json::parse(in);
-        } catch (const std::exception& e) {
-            throw LoadError(lock_path + ": invalid JSON; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
-        }
+    CountLocks locks, fresh_locks;
+    for (const auto& f : files) {
+        locks.of(f);
+        fresh_locks.by_dir[fs::path(f).parent_path().string()] = nlohmann::json::object();
     }
-    nlohmann::json fresh = nlohmann::json::object();
     struct Job {
         pid_t pid;
         int fd;
@@ -223,7 +235,8 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
         }
         std::string status = f[0], name = f[1], count = f[2], text = out.substr(pos);
         if (status == "pass" && count != "-") {
-            fresh[name] = std::stoull(count);
+            nlohmann::json& lock = locks.of(files[j.idx]);
+            fresh_locks.of(files[j.idx])[name] = std::stoull(count);
             if (!update_counts) {
                 if (!lock.contains(name)) {
                     status = "fail";
@@ -267,10 +280,16 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
         running.erase(running.begin());
         reap(j);
     }
-    if (update_counts && !lock_path.empty()) {
-        std::ofstream out(lock_path);
-        out << fresh.dump(2) << "\n";
-        std::cout << "recorded " << fresh.size() << " exploration counts in " << lock_path << "\n";
+    if (update_counts) {
+        for (auto& kv : fresh_locks.by_dir) {
+            // Keep entries of scenarios not run this time.
+            nlohmann::json merged = locks.of((fs::path(kv.first) / "x.json").string());
+            for (auto it = kv.second.begin(); it != kv.second.end(); ++it) merged[it.key()] = it.value();
+            std::string path = (fs::path(kv.first) / "explorations.lock").string();
+            std::ofstream out(path);
+            out << merged.dump(2) << "\n";
+            std::cout << "recorded " << kv.second.size() << " exploration counts in " << path << "\n";
+        }
     }
     std::cout << passed << " passed, " << (failed + errors + internal) << " failed\n";
     if (internal) return 3;
