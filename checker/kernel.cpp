@@ -8,6 +8,7 @@ struct LayerState {
     Heap heap;
     bool setup = false;
     int rcu_nest[kMaxThreads] = {};
+    int rcu_gen[kMaxThreads] = {};   // bumped when a thread leaves its outermost section
     struct Pending {
         int id;
         int readers;  // bitmask of threads still inside a pre-existing read section
@@ -25,6 +26,7 @@ void layer_begin_execution() {
     g_ls.heap.n = 0;
     g_ls.setup = true;
     for (int& n : g_ls.rcu_nest) n = 0;
+    for (int& n : g_ls.rcu_gen) n = 0;
     g_ls.npending = 0;
 }
 
@@ -359,9 +361,22 @@ static void rcu_process(int t) {
         }
     }
 }
+// A grace period orders every update made before call_rcu()/
+// synchronize_rcu() before every read-side section that the grace period
+// does not wait for. Modelled as a seq_cst fence at both ends, with no
+// scheduling point of its own: a section that starts after the grace period
+// began then sees the unpublish that preceded it.
+static void gp_fence() {
+    if (rt().mm != MemModel::kernel) return;
+    no_preempt np(rl::ctx());
+    rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+}
 void rcu_read_lock() {
     int t = this_thread();
-    if (g_ls.rcu_nest[t]++ == 0) log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+    if (g_ls.rcu_nest[t]++ == 0) {
+        gp_fence();
+        log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+    }
 }
 void rcu_read_unlock() {
     int t = this_thread();
@@ -370,6 +385,7 @@ void rcu_read_unlock() {
         return;
     }
     if (--g_ls.rcu_nest[t] == 0) {
+        g_ls.rcu_gen[t]++;
         log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
         rcu_process(t);
     }
@@ -377,6 +393,7 @@ void rcu_read_unlock() {
 bool rcu_read_lock_held() { return g_ls.rcu_nest[this_thread()] > 0; }
 void call_rcu_free(int id) {
     int t = this_thread();
+    gp_fence();
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
         if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
@@ -390,9 +407,33 @@ void call_rcu_free(int id) {
     rt().rec->objects[id].rcu_pending = true;
     g_ls.pending[g_ls.npending++] = {id, readers};
 }
+void synchronize_rcu() {
+    int t = this_thread();
+    gp_fence();
+    int readers = 0;
+    for (int u = 0; u < rt().nthreads; u++)
+        if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
+    if (g_ls.rcu_nest[t] > 0) {
+        violate(t, "lock-misuse", nullptr, 0, "synchronize_rcu inside an RCU read-side section");
+        return;
+    }
+    log_event(t, Ev::Step, -1, "synchronize_rcu", nullptr, 0, 0, "waits for a grace period");
+    // Wait until every thread that was a reader when it started has left
+    // its section (a thread that entered a new section since is not waited for).
+    int gen[kMaxThreads];
+    for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[u];
+    wait_until("synchronize_rcu", -1, true, [&] {
+        for (int u = 0; u < rt().nthreads; u++)
+            if ((readers & (1 << u)) && g_ls.rcu_nest[u] > 0 && g_ls.rcu_gen[u] == gen[u]) return false;
+        return true;
+    });
+    gp_fence();
+}
+
 // A thread that finishes ends its read sections (it cannot hold one).
 void rcu_thread_exit(int t) {
     g_ls.rcu_nest[t] = 0;
+    g_ls.rcu_gen[t]++;
     rcu_process(t);
 }
 

@@ -629,6 +629,9 @@ void rcu_read_unlock();
 // read-side section when call_rcu() ran has left it.
 void call_rcu_free(int id);
 bool rcu_read_lock_held();
+// Wait for a grace period: until every thread that was inside a read-side
+// section when it started has left that section.
+void synchronize_rcu();
 
 // ------------------------------------------------------------------------
 // <linux/wait.h>
