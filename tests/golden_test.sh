@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$src/scripts/regen-reports" "$build" "$tmp" >/dev/null
 status=0
-names=$( (cd "$src/reports" 2>/dev/null && ls -- *.txt 2>/dev/null; cd "$tmp" && ls -- *.txt 2>/dev/null) | sort -u)
+names=$( (find "$src/reports" "$tmp" -maxdepth 1 -name '*.txt' -printf '%f\n' 2>/dev/null || true) | sort -u)
 n=0
 for f in $names; do
   n=$((n + 1))
