@@ -1,0 +1,907 @@
+// chrdev: opening a character device node, against the lifetimes of the
+// inode (evict, cd_forget) and of the cdev (cdev_del, the kobject release
+// and cdev_purge).
+//
+// Follows (paraphrased in ../shared/reference/open-refs-and-chrdev.md,
+// sections C1-C7, D "Seed 002" and E):
+//   fs/char_dev.c   chrdev_open (before seed 002, fully under cdev_lock; and
+//                   seed 002 v2, with the READ_ONCE fast path and the
+//                   WRITE_ONCE install), cdev_get (post-5.6:
+//                   try_module_get + kobject_get_unless_zero; and the
+//                   pre-5.6 kobject_get), cdev_put, cd_forget /
+//                   inode_cdev_forget, cdev_purge, cdev_del,
+//                   cdev_dynamic_release / cdev_default_release, exact_lock
+//   drivers/base/map.c  kobj_lookup, kobj_unmap (under chrdevs_lock)
+//   lib/kobject.c   kobject_get, kobject_get_unless_zero, kobject_put,
+//                   kobject_release (reduced to the ktype's release)
+//   fs/open.c       do_dentry_open (the f_op swap, the ->open call, the
+//                   fops_put on failure, FMODE_OPENED)
+//   fs/file_table.c __fput (cdev_put(inode->i_cdev), fops_put)
+//   fs/inode.c      iput, iput_final, inode_lru_isolate (prune_icache_sb),
+//                   evict, destroy_inode (torvalds/linux @003a6607, which
+//                   still calls cd_forget; inode_state_* helpers: WRITE_ONCE
+//                   under i_lock, inode_state_read_once = READ_ONCE)
+//   kernel/module/main.c  try_module_get, module_put, delete_module,
+//                   try_stop_module, try_release_module_ref
+// Motivated by seed 002 (../shared/seeds/002_48634ab378f180fb.txt,
+// "[PATCH v2] fs: scale opening of character devices", Mateusz Guzik,
+// 2025-11-21), which drops cdev_lock from chrdev_open's fast path, claiming
+// the lock is needed only against cd_forget(), which only evict() calls.
+// Jan Kara's review (reference C6) points out cdev_purge().
+//
+// Left out, and what that could hide:
+// - One device node: one inode, one cdev, one device number, one owner
+//   module. Two inodes on one cdev's list (a devtmpfs node and a mknod copy)
+//   would exercise cdev_purge's loop more than once; each is the same step.
+// - The inode reference an opener holds is modelled as one i_count
+//   reference per opening thread (`opener_holds_inode_ref`); in the kernel it
+//   is the positive dentry's single reference, pinned by the opener's path
+//   (reference C5). Dentries, path walk and the inode hash lookup
+//   (find_inode, __iget) are not modelled: a cached inode is never revived.
+// - iput's I_DIRTY_TIME handling, iput_final's I_WILL_FREE/write_inode_now,
+//   evict's writeback waits and inode_sb_list_del, the I_REFERENCED second
+//   chance in inode_lru_isolate, and the list_lru locks: none of them
+//   touches i_cdev or the cdev.
+// - kobject parents (kobject_put(parent) in the release), sysfs, uevents and
+//   CONFIG_DEBUG_KOBJECT_RELEASE's delayed release.
+// - kobj_lookup's base probe (request_module of a missing driver) and its
+//   retry: a failed exact_lock returns NULL here.
+// - delete_module's module_mutex (one unloader per scenario), forced unload,
+//   and free_module (module memory is never freed).
+// - The module's `state` is read and written with READ_ONCE/WRITE_ONCE; the
+//   kernel uses plain accesses there (a benign race, outside this seed), so
+//   `data-race` reports stay about inode->i_cdev.
+// - The driver's ->release and file->f_mapping; the driver ->open is one
+//   nondeterministic step.
+// Engine notes:
+// - The v2 fast path has an explicit scheduling point between
+//   READ_ONCE(inode->i_cdev) and cdev_get()'s plain load of p->owner: the
+//   layer glues a plain load to the step before it (right under a lock),
+//   which would hide the free landing just before that load.
+// - The race check is C++11 happens-before. Under the kernel memory model a
+//   plain load of inode->i_cdev (in __fput, evict) by a thread that took the
+//   v2 fast path, having read another thread's WRITE_ONCE install, is
+//   reported as a race although LKMM orders it (rfe, then the full barriers
+//   of the close() path). No scenario here has that shape: a fast-path
+//   opener that reads a WRITE_ONCE made during the run does not close.
+#include <cstdio>
+
+#include "model.h"
+#include "scenario.h"
+#include "kernel.h"
+
+namespace vfsmc {
+namespace {
+
+// include/linux/fs.h inode state bits (the values do not matter, only the
+// bits the model tests).
+constexpr int I_WILL_FREE = 1 << 4;
+constexpr int I_FREEING = 1 << 5;
+constexpr int I_CLEAR = 1 << 6;
+constexpr int I_REFERENCED = 1 << 8;
+
+// include/linux/module.h
+constexpr int MODULE_STATE_LIVE = 0;
+constexpr int MODULE_STATE_GOING = 2;
+constexpr int MODULE_REF_BASE = 1;
+
+constexpr int NONE = -1;  // a NULL pointer field
+
+enum Op : int {
+    OP_OPEN,
+    OP_CLOSE,
+    OP_IPUT,
+    OP_PRUNE_ICACHE,
+    OP_CDEV_DEL,
+    OP_DELETE_MODULE,
+    OP_DRIVER_FREE,
+    OP_CD_FORGET,
+};
+
+enum DriverOpen : int { OPEN_SUCCEED, OPEN_FAIL, OPEN_EITHER };
+
+constexpr int kMaxOps = 8;
+constexpr int kMaxFiles = 8;
+
+struct ChrdevCfg {
+    // knobs
+    bool v2 = false;
+    bool historic_get = false;
+    int driver_open = OPEN_SUCCEED;
+    bool opener_ref = true;
+    bool embedded = false;
+    bool clear_once = false;
+    bool skip_put_new = false;
+    // init
+    bool installed = false;
+    bool registered = true;
+    int open_files = 0;
+    int i_count = 0;
+    int i_nlink = 1;
+    bool cdev_owner = false;
+    bool fops_owner = false;
+    // threads
+    int nthreads = 0;
+    int nops[kMaxThreads] = {};
+    int ops[kMaxThreads][kMaxOps] = {};
+};
+
+// struct module: state and refcnt (MODULE_REF_BASE while loaded).
+struct Module : kobj {
+    kfield<int> state;
+    atomic_t refcnt;
+    Module(int refs) : kobj("module", "module \"drv\""), state(this, "state", MODULE_STATE_LIVE), refcnt(this, "refcnt", refs) {}
+};
+
+// The driver's struct file_operations: its owner never changes.
+struct Fops : kobj {
+    kfield<int> owner;
+    Fops(int owner_id) : kobj("fops", "drv_fops"), owner(this, "owner", owner_id) { owner.pointer(); }
+};
+
+// struct cdev: kobj.kref, owner, ops, and the list of inodes whose i_cdev
+// points here (list.next: the one inode of the model, or NULL when empty).
+struct Cdev : kobj {
+    refcount_t kref;
+    kfield<int> owner;
+    kfield<int> ops;
+    kfield<int> list;
+    Cdev(int refs, int owner_id, int ops_id, int first)
+        : kobj("cdev", "cdev#1"),
+          kref(this, "kobj.kref", refs, "kref-underflow"),
+          owner(this, "owner", owner_id),
+          ops(this, "ops", ops_id),
+          list(this, "list.next", first) {
+        owner.pointer();
+        ops.pointer();
+        list.pointer();
+    }
+};
+
+// struct inode of the device node: i_count, i_state, i_lock, i_cdev (a
+// pointer that holds no reference), i_devices (which cdev's list it is on:
+// NULL is list_empty), and whether it sits on the sb's LRU.
+struct Inode : kobj {
+    atomic_t i_count;
+    kfield<int> i_state;
+    spinlock_t i_lock;
+    kfield<int> i_cdev;
+    kfield<int> i_devices;
+    kfield<int> i_lru;
+    kfield<int> i_nlink;
+    Inode(int count, int cdev_id, int nlink, bool lru)
+        : kobj("inode", "inode \"foo\""),
+          i_count(this, "i_count", count),
+          i_state(this, "i_state", 0),
+          i_lock(this, "i_lock"),
+          i_cdev(this, "i_cdev", cdev_id),
+          i_devices(this, "i_devices", cdev_id),
+          i_lru(this, "i_lru", lru ? 1 : 0),
+          i_nlink(this, "i_nlink", nlink) {
+        i_cdev.pointer();
+        i_devices.pointer();
+    }
+};
+
+struct ChrdevRun : ModelRun {
+    const ChrdevCfg& cfg;
+    // Globals of fs/char_dev.c and drivers/base/map.c.
+    kobj char_dev{"char_dev", "char_dev"};
+    spinlock_t cdev_lock{&char_dev, "cdev_lock"};
+    kobj cdev_map{"cdev_map", "cdev_map"};
+    mutex chrdevs_lock{&cdev_map, "chrdevs_lock"};
+    kfield<int> probe;  // probes[MAJOR(dev)]: the cdev mapped for the device number
+    Module* mod = nullptr;
+    Fops* fops = nullptr;
+    Cdev* cdev = nullptr;
+    Inode* inode = nullptr;
+
+    // Ghost state: what the checker knows, never read by the kernel code.
+    bool registered = false;        // the registration reference is still held
+    bool module_loaded = true;      // MODULE_REF_BASE still held
+    bool cdev_freed = false;
+    bool inode_freed = false;
+    int pre_files = 0;              // initial open files not closed yet
+    int nfiles[kMaxThreads] = {};   // files opened (FMODE_OPENED) by each thread
+    bool file_fops_ref[kMaxThreads][kMaxFiles] = {};  // the file's f_op holds a module ref
+    int list_add_ev = -1;           // the event that put the inode on the list
+    int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
+
+    // cdev_map is registered before the cdev: the cdev's id is known from
+    // the objects registered so far (cdev_map, then module, fops, cdev).
+    explicit ChrdevRun(const ChrdevCfg& c)
+        : cfg(c), probe(&cdev_map, "probes[dev]", c.registered ? (int)cdev_map.id + 3 : NONE) {
+        probe.pointer();
+        int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);
+        mod = kalloc<Module>(MODULE_REF_BASE + cfg.open_files * per_file);
+        fops = kalloc<Fops>(cfg.fops_owner ? (int)mod->id : NONE);
+        int refs = (cfg.registered ? 1 : 0) + cfg.open_files;
+        // The cdev's list and the inode's i_cdev point at each other: the
+        // inode is registered right after the cdev, so its id is the next one.
+        int cdev_id = rt().rec->nobjects, inode_id = cdev_id + 1;
+        cdev = kalloc<Cdev>(refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id,
+                            cfg.installed ? inode_id : NONE);
+        int total = cfg.i_count;
+        if (cfg.opener_ref)
+            for (int t = 0; t < cfg.nthreads; t++)
+                for (int k = 0; k < cfg.nops[t]; k++)
+                    if (cfg.ops[t][k] == OP_OPEN) {
+                        total++;
+                        break;
+                    }
+        inode = kalloc<Inode>(total, cfg.installed ? (int)cdev->id : NONE, cfg.i_nlink, total == 0);
+        if (cdev->id != cdev_id || inode->id != inode_id || (cfg.registered && cdev->id != cdev_map.id + 3))
+            std::abort();  // ids are assigned in registration order
+        registered = cfg.registered;
+        pre_files = cfg.open_files;
+    }
+
+    // ---- kernel/module/main.c ------------------------------------------------
+    bool try_module_get(int owner) {
+        if (owner == NONE) return true;  // built-in: no module to pin
+        KFUNC("try_module_get");
+        // module_is_live(): a module being unloaded takes no new references.
+        if (READ_ONCE(mod->state) == MODULE_STATE_GOING) return false;
+        // atomic_inc_not_zero: try_stop_module may have taken the count to 0.
+        return atomic_add_unless(mod->refcnt, 1, 0);
+    }
+    void module_put(int owner) {
+        if (owner == NONE) return;
+        KFUNC("module_put");
+        // atomic_dec_if_positive; the kernel WARNs when it fails. The end
+        // balance (kref-balance) reports a module reference put twice.
+        atomic_add_unless(mod->refcnt, -1, 0);
+    }
+
+    // ---- lib/kobject.c on the cdev's kobject ------------------------------------
+    // cdev_dynamic_release (cdev_alloc'ed cdevs) or cdev_default_release
+    // (cdevs embedded in a driver structure, which the driver frees itself).
+    void kobject_release() {
+        KFUNC("kobject_release");
+        if (!cfg.embedded) {
+            KFUNC("cdev_dynamic_release");
+            cdev_purge();
+            kfree_cdev();
+            // kobject_put(parent): no parent in the model.
+        } else {
+            KFUNC("cdev_default_release");
+            cdev_purge();
+        }
+    }
+    void kobject_put() {
+        KFUNC("kobject_put");
+        // kref_put(&kobj->kref, kobject_release): the last reference runs the
+        // release, which purges i_cdev back-pointers and frees the cdev.
+        if (refcount_dec_and_test(cdev->kref)) kobject_release();
+    }
+
+    // The checker's free of a cdev: no inode may still be on its list (an
+    // inode's i_cdev would then point to freed memory).
+    void kfree_cdev() {
+        if (cdev->list.peek() != NONE) {
+            int c[1] = {list_add_ev};
+            violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
+                    "%s is freed while %s is still on its list (i_cdev = %s)", cdev->name(),
+                    object_name(cdev->list.peek()), object_name(inode->i_cdev.peek()));
+        }
+        cdev_freed = true;
+        kfree(cdev);
+    }
+
+    // ---- fs/char_dev.c -------------------------------------------------------------
+    // cdev_get: pin the owner module, then the kobject. Post-5.6 it uses
+    // kobject_get_unless_zero, so a kobject whose release has begun (kref 0)
+    // is refused; pre-5.6 kobject_get took a reference from 0 (Will Deacon's
+    // syzbot fix, reference C1).
+    bool cdev_get(Cdev* p) {
+        KFUNC("cdev_get");
+        int owner = plain_load(p->owner);  // p must still be valid memory
+        if (!try_module_get(owner)) return false;
+        bool ok;
+        if (cfg.historic_get) {
+            KFUNC("kobject_get");
+            refcount_inc(p->kref);  // kref_get: "addition on 0; use-after-free"
+            ok = true;
+        } else {
+            KFUNC("kobject_get_unless_zero");
+            ok = refcount_inc_not_zero(p->kref);
+        }
+        if (!ok) module_put(owner);
+        return ok;
+    }
+    void cdev_put(Cdev* p) {
+        KFUNC("cdev_put");
+        if (!p) return;
+        // Read the owner first: after kobject_put the cdev may be gone.
+        int owner = plain_load(p->owner);
+        kobject_put();
+        module_put(owner);
+    }
+
+    // list_del_init(&inode->i_devices): unlinks from whichever cdev's list
+    // it is on (writing that cdev's list head); a no-op when already empty.
+    void list_del_init_i_devices() {
+        int on = plain_load(inode->i_devices);
+        if (on == NONE) return;
+        plain_store(cdev->list, NONE);
+        plain_store(inode->i_devices, NONE);
+    }
+    void clear_i_cdev() {
+        // C7: the kernel clears i_cdev with a plain store; with a lockless
+        // reader that is a data race. `i_cdev_clear: WRITE_ONCE` is the fix
+        // the reference suggests.
+        if (cfg.clear_once) WRITE_ONCE(inode->i_cdev, NONE);
+        else plain_store(inode->i_cdev, NONE);
+    }
+
+    // cdev_purge, from the kobject release: under cdev_lock, take every inode
+    // off the list and clear its back-pointer, so no inode keeps pointing at
+    // the cdev about to be freed. Before the seed every reader of i_cdev held
+    // cdev_lock, so a reader either saw NULL or pinned the cdev first.
+    void cdev_purge() {
+        KFUNC("cdev_purge");
+        spin_lock(cdev_lock);
+        while (plain_load(cdev->list) != NONE) {
+            kstep("cdev_purge:unlink", inode->id, "%s off %s's list; i_cdev = NULL", inode->name(), cdev->name());
+            list_del_init_i_devices();
+            clear_i_cdev();
+        }
+        spin_unlock(cdev_lock);
+    }
+
+    // cd_forget (renamed inode_cdev_forget by the seed), from evict.
+    void cd_forget() {
+        KFUNC(cfg.v2 ? "inode_cdev_forget" : "cd_forget");
+        if (cfg.v2) {
+            // The seed's VFS_BUG_ON_INODE: only evict, after I_FREEING, may
+            // call this.
+            int st = READ_ONCE(inode->i_state);
+            KWARN_ON(!(st & I_FREEING), "cdev-forget-freeing",
+                     "inode_cdev_forget on %s without I_FREEING (i_state %#x)", inode->name(), st);
+        }
+        spin_lock(cdev_lock);
+        list_del_init_i_devices();
+        clear_i_cdev();
+        // inode->i_mapping = &inode->i_data: not modelled.
+        spin_unlock(cdev_lock);
+    }
+
+    // drivers/base/map.c kobj_lookup with cdev_add's exact_lock (cdev_get)
+    // and exact_match: returns the cdev with a reference, or NULL.
+    Cdev* kobj_lookup() {
+        KFUNC("kobj_lookup");
+        mutex_lock(chrdevs_lock);
+        int p = plain_load(probe);
+        Cdev* got = nullptr;
+        // try_module_get(probe->owner): cdev_add maps with a NULL owner.
+        if (p != NONE) {
+            KFUNC("exact_lock");
+            if (cdev_get(cdev)) got = cdev;
+            // A failed exact_lock: `continue` to the base probe, whose
+            // request_module is not modelled: NULL.
+        }
+        mutex_unlock(chrdevs_lock);
+        return got;
+    }
+    void kobj_unmap() {
+        KFUNC("kobj_unmap");
+        mutex_lock(chrdevs_lock);
+        plain_store(probe, NONE);
+        mutex_unlock(chrdevs_lock);
+    }
+
+    // cdev_del: no new lookups, then drop the registration reference. Open
+    // files and inodes on the list may still point at the cdev.
+    void cdev_del() {
+        KFUNC("cdev_del");
+        kobj_unmap();
+        registered = false;
+        kobject_put();
+    }
+
+    // fops_get(p->ops): pins the fops owner module.
+    bool fops_get(Cdev* p) {
+        KFUNC("fops_get");
+        int ops = plain_load(p->ops);
+        int owner = plain_load(fops->owner);
+        (void)ops;
+        return try_module_get(owner);
+    }
+
+    // The driver's ->open.
+    int drv_open() {
+        KFUNC("drv_open");
+        bool fail = cfg.driver_open == OPEN_FAIL || (cfg.driver_open == OPEN_EITHER && kchoose(2) == 1);
+        if (fail) {
+            kstep("drv_open:fail", inode->id, "the driver's ->open fails: -EIO");
+            return -5;
+        }
+        return 0;
+    }
+
+    // chrdev_open: returns 0 or -errno; *fops_ref tells whether filp->f_op
+    // was replaced by the driver's (holding a module reference).
+    int chrdev_open(bool* fops_ref) {
+        KFUNC("chrdev_open");
+        *fops_ref = false;
+        Cdev* p = nullptr;
+        int ret = 0;
+        if (!cfg.v2) {
+            // Before the seed: the read and the cdev_get happen under
+            // cdev_lock, and cdev_purge needs that lock before the cdev can be
+            // freed, so p is valid memory for cdev_get.
+            spin_lock(cdev_lock);
+            int cur = plain_load(inode->i_cdev);
+            if (cur == NONE) {
+                spin_unlock(cdev_lock);
+                Cdev* nw = kobj_lookup();
+                if (!nw) return -6;  // -ENXIO
+                spin_lock(cdev_lock);
+                // Check i_cdev again: another opener may have installed it
+                // while the lock was dropped.
+                cur = plain_load(inode->i_cdev);
+                if (cur == NONE) {
+                    plain_store(inode->i_cdev, nw->id);
+                    p = nw;
+                    install_list_add(p);
+                    nw = nullptr;  // the lookup reference becomes the file's
+                } else {
+                    p = cdev;
+                    kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                    if (!cdev_get(p)) ret = -6;
+                }
+                spin_unlock(cdev_lock);
+                drop_lookup_ref(nw);  // cdev_put(new): drop the lookup reference if we lost the race
+            } else {
+                p = cdev;
+                if (!cdev_get(p)) ret = -6;
+                spin_unlock(cdev_lock);
+            }
+            if (ret) return ret;
+            ret = -6;  // fops_get failing below is -ENXIO
+        } else {
+            // Seed v2: icount >= 1 means evict (and so inode_cdev_forget)
+            // cannot run; nothing here stops cdev_purge and the kfree.
+            int cnt = atomic_read(inode->i_count);
+            KWARN_ON(cnt < 1, "chrdev-open-icount", "chrdev_open on %s with i_count %d", inode->name(), cnt);
+            int cur = READ_ONCE(inode->i_cdev);
+            if (cur == NONE) {
+                Cdev* nw = kobj_lookup();
+                if (!nw) return -6;
+                spin_lock(cdev_lock);
+                cur = plain_load(inode->i_cdev);
+                if (cur == NONE) {
+                    p = nw;
+                    WRITE_ONCE(inode->i_cdev, p->id);  // pairs with the READ_ONCE above
+                    install_list_add(p);
+                    nw = nullptr;
+                } else {
+                    p = cdev;
+                    kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                    if (!cdev_get(p)) ret = -6;
+                }
+                spin_unlock(cdev_lock);
+                drop_lookup_ref(nw);
+            } else {
+                // The fast path: p was read without cdev_lock and without a
+                // reference; only kobject_get_unless_zero stands between it
+                // and a cdev that cdev_purge + kfree may already have freed.
+                kstep("chrdev_open:fast-path", inode->id,
+                      "p = %s read by READ_ONCE(inode->i_cdev), no cdev_lock, no reference", object_name(cur));
+                p = cdev;
+                // cdev_get's first access, p->owner, is a plain load of
+                // memory nothing pins: the release may purge and free p
+                // before it. The layer makes plain loads part of the step
+                // before them (right for loads under a lock), so the
+                // scheduling point that load has in the kernel is added here.
+                sched_point();
+                if (!cdev_get(p)) ret = -6;
+            }
+            if (ret) return ret;
+            // The seed dropped `ret = -ENXIO;` here: ret stays 0 (reference C3).
+        }
+        if (!fops_get(p)) {
+            kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
+            goto out_cdev_put;
+        }
+        // replace_fops(filp, fops)
+        *fops_ref = cfg.fops_owner;
+        ret = drv_open();
+        if (ret) goto out_cdev_put;
+        return 0;
+    out_cdev_put:
+        cdev_put(p);
+        return ret;
+    }
+    void drop_lookup_ref(Cdev* nw) {
+        if (!cfg.skip_put_new) {
+            cdev_put(nw);
+        } else if (nw) {
+            kstep("chrdev_open:skip-cdev-put-new", inode->id, "mutation: the lookup reference on %s is kept", nw->name());
+            skipped_put_ev = rt().rec ? rt().rec->nevents - 1 : -1;
+        }
+    }
+    void install_list_add(Cdev* p) {
+        // list_add(&inode->i_devices, &p->list): cdev_purge finds the inode
+        // through this list.
+        plain_store(inode->i_devices, p->id);
+        plain_store(p->list, inode->id);
+        kstep("chrdev_open:install", inode->id, "i_cdev = %s; %s on %s's list", p->name(), inode->name(), p->name());
+        list_add_ev = rt().rec ? rt().rec->nevents - 1 : -1;  // the install step, for the report
+    }
+
+    // ---- fs/open.c, fs/file_table.c ------------------------------------------------
+    void do_dentry_open(int t) {
+        KFUNC("do_dentry_open");
+        // f->f_op = fops_get(inode->i_fop): def_chr_fops, no owner.
+        bool fops_ref = false;
+        int err = chrdev_open(&fops_ref);
+        if (err) {
+            // cleanup_all: fops_put(f->f_op), the driver's if it was swapped in.
+            if (fops_ref) fops_put();
+            kstep("do_dentry_open:failed", inode->id, "open fails: %d", err);
+            return;
+        }
+        // FMODE_OPENED: the file now holds whatever chrdev_open left it.
+        if (nfiles[t] < kMaxFiles) file_fops_ref[t][nfiles[t]] = fops_ref;
+        nfiles[t]++;
+        kstep("do_dentry_open:opened", inode->id, "file opened on %s", inode->name());
+    }
+    void fops_put() {
+        KFUNC("fops_put");
+        module_put(plain_load(fops->owner));
+    }
+    // __fput (the deferred final fput) of the thread's last file, or of one
+    // of the files open before the scenario.
+    void fput_final(int t) {
+        KFUNC("__fput");
+        bool fops_ref;
+        if (nfiles[t] > 0) {
+            nfiles[t]--;
+            fops_ref = nfiles[t] < kMaxFiles ? file_fops_ref[t][nfiles[t]] : false;
+        } else if (pre_files > 0) {
+            pre_files--;
+            fops_ref = cfg.fops_owner;
+        } else {
+            // The open failed: no FMODE_OPENED, __fput skips the release.
+            kstep("__fput:not-opened", inode->id, "no open file: nothing to release");
+            return;
+        }
+        // f_op->release: the driver's, not modelled.
+        // The file's cdev reference is found through inode->i_cdev, read
+        // without cdev_lock: the reference keeps it stable (reference C7).
+        if (plain_load(inode->i_cdev) != NONE) {
+            int p = plain_load(inode->i_cdev);
+            (void)p;
+            cdev_put(cdev);
+        }
+        if (fops_ref) fops_put();
+        // dput/mntput: the path's references are the `iput` op.
+    }
+
+    // ---- fs/inode.c --------------------------------------------------------------------
+    void iput() {
+        KFUNC("iput");
+        // Fast path: not the last reference.
+        if (atomic_add_unless(inode->i_count, -1, 1)) return;
+        // I_DIRTY_TIME (lazytime) retry: not modelled.
+        spin_lock(inode->i_lock);
+        if (!atomic_dec_and_test(inode->i_count)) {
+            spin_unlock(inode->i_lock);
+            return;
+        }
+        iput_final();
+    }
+    void iput_final() {
+        KFUNC("iput_final");
+        // generic_drop_inode: drop when unlinked (or unhashed).
+        bool drop = plain_load(inode->i_nlink) == 0;
+        if (!drop) {
+            // Cached with count 0; i_cdev and the list membership stay.
+            plain_store(inode->i_lru, 1);  // inode_add_lru
+            kstep("iput_final:cached", inode->id, "%s cached on the LRU with i_count 0", inode->name());
+            spin_unlock(inode->i_lock);
+            return;
+        }
+        // I_WILL_FREE + write_inode_now for a clean drop: not modelled.
+        WRITE_ONCE(inode->i_state, plain_load(inode->i_state) | I_FREEING);  // inode_state_set
+        kstep("iput_final:I_FREEING", inode->id, "%s: I_FREEING", inode->name());
+        if (plain_load(inode->i_lru)) plain_store(inode->i_lru, 0);  // inode_lru_list_del
+        spin_unlock(inode->i_lock);
+        evict();
+    }
+    // prune_icache_sb -> list_lru walk -> inode_lru_isolate -> dispose_list.
+    void prune_icache_sb() {
+        KFUNC("prune_icache_sb");
+        if (!spin_trylock(inode->i_lock)) return;  // LRU_SKIP
+        if (!plain_load(inode->i_lru)) {  // not on the LRU: the walk does not see it
+            spin_unlock(inode->i_lock);
+            return;
+        }
+        // A referenced or busy inode is taken off the LRU, not freed: this
+        // recheck under i_lock is what keeps an inode with i_count >= 1
+        // away from evict.
+        if (atomic_read(inode->i_count) || (plain_load(inode->i_state) & ~I_REFERENCED)) {
+            plain_store(inode->i_lru, 0);
+            spin_unlock(inode->i_lock);
+            return;
+        }
+        WRITE_ONCE(inode->i_state, plain_load(inode->i_state) | I_FREEING);
+        kstep("inode_lru_isolate:I_FREEING", inode->id, "%s: I_FREEING (i_count 0, on the LRU)", inode->name());
+        plain_store(inode->i_lru, 0);
+        spin_unlock(inode->i_lock);
+        evict();  // dispose_list
+    }
+    void evict() {
+        KFUNC("evict");
+        // BUG_ON(!(inode_state_read_once(inode) & I_FREEING)): both callers set it.
+        // inode_sb_list_del, writeback waits, truncate_inode_pages_final: not modelled.
+        // clear_inode: no concurrent modifications to i_state once I_FREEING.
+        WRITE_ONCE(inode->i_state, I_FREEING | I_CLEAR);
+        // S_ISCHR(inode->i_mode) && inode->i_cdev: an unlocked plain read;
+        // list_del_init makes a forget after a purge harmless (reference C4).
+        if (plain_load(inode->i_cdev) != NONE) cd_forget();
+        // remove_inode_hash, wake_up_bit(__I_NEW): not modelled.
+        destroy_inode();
+    }
+    void destroy_inode() {
+        KFUNC("destroy_inode");
+        if (inode->i_devices.peek() != NONE) {
+            int c[1] = {list_add_ev};
+            violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
+                    "%s is freed while still on %s's list", inode->name(), object_name(inode->i_devices.peek()));
+        }
+        inode_freed = true;
+        // i_callback after an RCU grace period; nobody here reads the inode
+        // under rcu_read_lock, so it is freed at once.
+        call_rcu_free(inode->id);
+    }
+
+    // ---- kernel/module/main.c: rmmod ---------------------------------------------------
+    void delete_module() {
+        KFUNC("delete_module");
+        if (READ_ONCE(mod->state) != MODULE_STATE_LIVE) return;  // -EBUSY
+        {
+            KFUNC("try_stop_module");
+            // try_release_module_ref: drop MODULE_REF_BASE; if references
+            // remain, put it back unless the count reached 0 meanwhile.
+            bool zero = atomic_dec_and_test(mod->refcnt);
+            if (!zero && atomic_add_unless(mod->refcnt, MODULE_REF_BASE, 0)) {
+                kstep("try_stop_module:busy", mod->id, "%s is in use: -EWOULDBLOCK", mod->name());
+                return;
+            }
+            module_loaded = false;
+            WRITE_ONCE(mod->state, MODULE_STATE_GOING);
+        }
+        // mod->exit(): the driver unregisters its device.
+        KFUNC("drv_exit");
+        cdev_del();
+        // free_module: module memory is not modelled.
+    }
+    // The driver frees the structure its cdev is embedded in (cdev_init'ed
+    // cdevs): correct only once the kobject release has run.
+    void driver_free() {
+        KFUNC("drv_free");
+        kfree_cdev();
+    }
+
+    void thread(int t) override {
+        for (int k = 0; k < cfg.nops[t]; k++) {
+            switch (cfg.ops[t][k]) {
+                case OP_OPEN: do_dentry_open(t); break;
+                case OP_CLOSE: fput_final(t); break;
+                case OP_IPUT: iput(); break;
+                case OP_PRUNE_ICACHE: prune_icache_sb(); break;
+                case OP_CDEV_DEL: cdev_del(); break;
+                case OP_DELETE_MODULE: delete_module(); break;
+                case OP_DRIVER_FREE: driver_free(); break;
+                case OP_CD_FORGET: cd_forget(); break;
+            }
+        }
+    }
+
+    int open_files() const {
+        int n = pre_files;
+        for (int t = 0; t < cfg.nthreads; t++) n += nfiles[t];
+        return n;
+    }
+    int open_fops_refs() const {
+        int n = cfg.fops_owner ? pre_files : 0;
+        for (int t = 0; t < cfg.nthreads; t++)
+            for (int i = 0; i < nfiles[t] && i < kMaxFiles; i++) n += file_fops_ref[t][i] ? 1 : 0;
+        return n;
+    }
+
+    void check_final() override {
+        int files = open_files();
+        int want = files + (registered ? 1 : 0);
+        if (cdev_freed) {
+            if (want != 0)
+                violate(this_thread(), "kref-balance", nullptr, 0,
+                        "%s was freed but %d open file(s)%s still count on a reference", cdev->name(), files,
+                        registered ? " and the registration" : "");
+        } else {
+            int kref = cdev->kref.peek();
+            int c[1] = {skipped_put_ev};
+            if (kref != want)
+                violate(this_thread(), "kref-balance", c, skipped_put_ev >= 0 ? 1 : 0,
+                        "%s.kobj.kref ends at %d, expected %d (%d open file(s)%s)", cdev->name(), kref, want, files,
+                        registered ? " + the registration" : "");
+        }
+        if (cfg.cdev_owner || cfg.fops_owner) {
+            int mwant = (module_loaded ? MODULE_REF_BASE : 0) + (cfg.cdev_owner ? files : 0) + open_fops_refs();
+            int refs = mod->refcnt.peek();
+            if (refs != mwant)
+                violate(this_thread(), "kref-balance", nullptr, 0,
+                        "%s.refcnt ends at %d, expected %d (the cdev and fops references of %d open file(s)%s)",
+                        mod->name(), refs, mwant, files, module_loaded ? " + MODULE_REF_BASE" : "");
+        }
+    }
+
+    void final_state(std::string& out) const override {
+        char buf[256];
+        if (inode_freed) {
+            out += std::string(inode->name()) + ": freed (evicted)\n";
+        } else {
+            std::snprintf(buf, sizeof buf, "%s: i_count %d, i_state%s%s, i_cdev %s, %s, %s\n", inode->name(),
+                          inode->i_count.peek(), (inode->i_state.peek() & I_FREEING) ? " I_FREEING" : "",
+                          (inode->i_state.peek() & ~I_FREEING) == I_CLEAR ? " I_CLEAR" : (inode->i_state.peek() ? "" : " 0"),
+                          inode->i_cdev.peek() == NONE ? "NULL" : object_name(inode->i_cdev.peek()),
+                          inode->i_devices.peek() == NONE ? "on no cdev list" : "on the cdev's list",
+                          inode->i_lru.peek() ? "on the LRU" : "not on the LRU");
+            out += buf;
+        }
+        if (cdev_freed) {
+            out += std::string(cdev->name()) + ": freed\n";
+        } else {
+            std::snprintf(buf, sizeof buf, "%s: kobj.kref %d, %s, list %s\n", cdev->name(), cdev->kref.peek(),
+                          registered ? "registered" : "not registered (cdev_del'ed)",
+                          cdev->list.peek() == NONE ? "empty" : object_name(cdev->list.peek()));
+            out += buf;
+        }
+        if (cfg.cdev_owner || cfg.fops_owner) {
+            std::snprintf(buf, sizeof buf, "%s: %s, refcnt %d\n", mod->name(),
+                          mod->state.peek() == MODULE_STATE_GOING ? "GOING" : "LIVE", mod->refcnt.peek());
+            out += buf;
+        }
+        std::snprintf(buf, sizeof buf, "open files: %d\n", open_files());
+        out += buf;
+    }
+};
+
+struct ChrdevModel : Model {
+    ModelSpec s;
+    ChrdevCfg cfg;
+
+    static FieldSpec enum_field(const char* name, std::vector<std::string> allowed, const char* def, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Enum;
+        f.allowed = std::move(allowed);
+        f.def = def;
+        f.doc = doc;
+        return f;
+    }
+    static FieldSpec bool_field(const char* name, const char* def, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Bool;
+        f.def = def;
+        f.doc = doc;
+        return f;
+    }
+    static FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
+        FieldSpec f;
+        f.name = name;
+        f.type = ArgType::Int;
+        f.def = def;
+        f.min = min;
+        f.max = max;
+        f.doc = doc;
+        return f;
+    }
+
+    ChrdevModel() {
+        s.name = "chrdev";
+        s.doc = "chrdev_open with and without cdev_lock against evict/cd_forget and cdev_del/cdev_purge (seed 002)";
+        s.follows =
+            "fs/char_dev.c chrdev_open (before seed 002 and v2), cdev_get/cdev_put, cdev_purge, cd_forget/"
+            "inode_cdev_forget, cdev_del; drivers/base/map.c kobj_lookup; fs/inode.c iput/iput_final/evict "
+            "(@003a6607); fs/file_table.c __fput; kernel/module/main.c try_module_get/delete_module";
+        s.ops = {
+            {"open", "open the device node: do_dentry_open -> chrdev_open (then the driver's ->open)", {}},
+            {"close", "fput -> __fput of this thread's last opened file (or a file open before the scenario): cdev_put(inode->i_cdev), fops_put", {}},
+            {"iput", "drop one inode reference this thread holds (the path's dentry going away); the last one runs iput_final -> evict", {}},
+            {"prune_icache_sb", "the inode shrinker: inode_lru_isolate (i_count 0, on the LRU) -> I_FREEING -> evict", {}},
+            {"cdev_del", "the driver removes the device: kobj_unmap, then kobject_put of the registration reference", {}},
+            {"delete_module", "rmmod of the owner module: try_stop_module (refused while referenced), GOING, then the module's exit calls cdev_del", {}},
+            {"driver_free", "the driver kfree()s the structure its cdev is embedded in (cdev_alloc: embedded only)", {}},
+            {"inode_cdev_forget", "mutation: a caller of cd_forget/inode_cdev_forget other than evict", {}},
+        };
+        s.knobs = {
+            enum_field("version", {"pre-seed", "v2"}, "v2", "chrdev_open before seed 002 (all under cdev_lock) or seed 002 v2 (READ_ONCE fast path)"),
+            enum_field("cdev_get", {"get_unless_zero", "kobject_get"}, "get_unless_zero",
+                       "kobject_get_unless_zero (post-5.6) or the historic kobject_get"),
+            enum_field("driver_open", {"succeed", "fail", "either"}, "succeed", "the driver's ->open outcome (either: both explored)"),
+            bool_field("opener_holds_inode_ref", "true",
+                       "each thread that opens holds an inode reference (its path's dentry) from the start; false is the mutation of reference D.4"),
+            enum_field("cdev_alloc", {"dynamic", "embedded"}, "dynamic",
+                       "cdev_alloc (the release kfree()s it) or cdev_init in a driver structure (the release only purges)"),
+            enum_field("i_cdev_clear", {"plain", "WRITE_ONCE"}, "plain",
+                       "how cdev_purge and cd_forget clear inode->i_cdev: the kernel's plain store, or C7's WRITE_ONCE"),
+            enum_field("mutation", {"none", "skip-cdev-put-new"}, "none",
+                       "skip-cdev-put-new: chrdev_open drops no lookup reference when it loses the install race (kref-balance demo)"),
+        };
+        s.init = {
+            bool_field("i_cdev", "false", "inode->i_cdev already points to the cdev (an earlier open installed it; the inode is on its list)"),
+            bool_field("registered", "true", "the cdev is still registered (in cdev_map, holding the registration reference)"),
+            int_field("open_files", "0", 0, 4, "files already open on the node, each holding a cdev reference (needs i_cdev)"),
+            int_field("i_count", "0", 0, 4, "inode references held besides the openers' (other paths, open files' dentries)"),
+            int_field("i_nlink", "1", 0, 1, "0: the node is unlinked and the last iput evicts it; 1: it is cached on the LRU"),
+            enum_field("cdev_owner", {"none", "module"}, "none", "cdev->owner: NULL (built-in, like /dev/null) or the driver module"),
+            enum_field("fops_owner", {"none", "module"}, "none", "the driver fops' owner: NULL or the driver module"),
+        };
+        s.invariants = {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list",
+                        "chrdev-open-icount", "cdev-forget-freeing"};
+        s.steps = {"do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
+                   "chrdev_open:lost-race", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",
+                   "kobj_lookup", "exact_lock", "kobj_unmap", "cdev_get", "kobject_get", "kobject_get_unless_zero",
+                   "cdev_put", "kobject_put", "kobject_release", "cdev_dynamic_release", "cdev_default_release",
+                   "cdev_purge", "cdev_purge:unlink", "cdev_del", "fops_get", "fops_put", "drv_open", "drv_open:fail",
+                   "__fput", "__fput:not-opened", "iput", "iput_final", "iput_final:cached", "iput_final:I_FREEING",
+                   "prune_icache_sb", "inode_lru_isolate:I_FREEING", "evict", "cd_forget", "inode_cdev_forget",
+                   "destroy_inode", "try_module_get", "module_put", "delete_module", "try_stop_module",
+                   "try_stop_module:busy", "drv_exit", "drv_free"};
+        s.min_threads = 1;
+        s.max_threads = kMaxThreads;
+    }
+    const ModelSpec& spec() const override { return s; }
+
+    void prepare(const Scenario& sc) override {
+        cfg = ChrdevCfg();
+        cfg.v2 = sc.knob("version").s == "v2";
+        cfg.historic_get = sc.knob("cdev_get").s == "kobject_get";
+        const std::string& d = sc.knob("driver_open").s;
+        cfg.driver_open = d == "fail" ? OPEN_FAIL : d == "either" ? OPEN_EITHER : OPEN_SUCCEED;
+        cfg.opener_ref = sc.knob("opener_holds_inode_ref").b;
+        cfg.embedded = sc.knob("cdev_alloc").s == "embedded";
+        cfg.clear_once = sc.knob("i_cdev_clear").s == "WRITE_ONCE";
+        cfg.skip_put_new = sc.knob("mutation").s == "skip-cdev-put-new";
+        cfg.installed = sc.init_field("i_cdev").b;
+        cfg.registered = sc.init_field("registered").b;
+        cfg.open_files = (int)sc.init_field("open_files").i;
+        cfg.i_count = (int)sc.init_field("i_count").i;
+        cfg.i_nlink = (int)sc.init_field("i_nlink").i;
+        cfg.cdev_owner = sc.init_field("cdev_owner").s == "module";
+        cfg.fops_owner = sc.init_field("fops_owner").s == "module";
+        if (cfg.open_files > 0 && !cfg.installed)
+            throw LoadError(sc.file + ": init.open_files: an open file implies init.i_cdev true; accepted: i_cdev true, or open_files 0");
+        if (!cfg.registered && !cfg.installed && cfg.open_files == 0)
+            throw LoadError(sc.file + ": init.registered: false with no i_cdev and no open file means the cdev is already gone; accepted: registered true, or i_cdev true");
+        cfg.nthreads = (int)sc.threads.size();
+        for (int t = 0; t < cfg.nthreads; t++) {
+            const ThreadSpec& th = sc.threads[t];
+            if ((int)th.ops.size() > kMaxOps)
+                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: too many ops; accepted: at most " +
+                                std::to_string(kMaxOps));
+            cfg.nops[t] = (int)th.ops.size();
+            for (size_t k = 0; k < th.ops.size(); k++) {
+                const std::string& n = th.ops[k].name;
+                int op = n == "open" ? OP_OPEN : n == "close" ? OP_CLOSE : n == "iput" ? OP_IPUT
+                       : n == "prune_icache_sb" ? OP_PRUNE_ICACHE : n == "cdev_del" ? OP_CDEV_DEL
+                       : n == "delete_module" ? OP_DELETE_MODULE : n == "driver_free" ? OP_DRIVER_FREE
+                       : OP_CD_FORGET;
+                if (op == OP_DRIVER_FREE && !cfg.embedded)
+                    throw LoadError(sc.file + ": threads[" + std::to_string(t) +
+                                    "]: driver_free with config.cdev_alloc dynamic (the release frees a cdev_alloc'ed cdev); accepted: cdev_alloc embedded");
+                cfg.ops[t][k] = op;
+            }
+        }
+    }
+    ModelRun* start() override { return make_run<ChrdevRun>(cfg); }
+};
+
+ModelRegistrar reg(new ChrdevModel);
+
+}  // namespace
+}  // namespace vfsmc
