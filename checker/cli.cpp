@@ -318,7 +318,7 @@ std::string type_text(const FieldSpec& f) {
         case ArgType::Bool: return "bool";
         case ArgType::Enum: {
             std::string s;
-            for (size_t i = 0; i < f.allowed.size(); i++) s += (i ? "|" : "") + f.allowed[i];
+            for (size_t i = 0; i < f.allowed.size(); i++) s += (i ? ", \"" : "one of \"") + f.allowed[i] + "\"";
             return s;
         }
     }

@@ -376,6 +376,10 @@ int count_preemptions(const ExecRecord& rec) {
     return n;
 }
 
+// How many executions the shortest-counterexample search explores at each
+// preemption bound at most.
+constexpr long kMinimizeExecutionsPerBound = 20000;
+
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
     RunResult first = run_with(s, ss, "", false, opt.progress);
@@ -390,14 +394,19 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     auto t0 = std::chrono::steady_clock::now();
     int max_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : std::max(first.preemptions, 3);
     uint64_t explored = 0;
+    std::vector<int> cut_bounds;  // bounds whose search was cut short without a counterexample
     for (int b = 0; b <= max_bound; b++) {
         SearchSpec mb;
         mb.strategy = Strategy::bounded;
         mb.preemption_bound = b;
-        mb.max_executions = 200000;
+        // Deterministic caps, so golden reports do not depend on the machine.
+        mb.max_executions = kMinimizeExecutionsPerBound;
         RunResult c = run_with(s, mb, "", false, false, first.invariant);
         explored += c.executions;
-        if (!g.best_k) continue;
+        if (!g.best_k) {
+            if (c.limit_hit) cut_bounds.push_back(b);
+            continue;
+        }
         uint64_t k = g.best_k;
         RunResult m = run_with(s, mb, "", false, false, first.invariant, k);
         if (m.verdict != "violated") break;  // not reproduced: keep the first
@@ -416,6 +425,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         m.first = first.first;
         m.minimized = true;
         m.minimal_bound = b;
+        m.minimal_cut_bounds = cut_bounds;
         m.minimize_executions = explored;
         m.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return m;

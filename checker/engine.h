@@ -50,6 +50,7 @@ struct RunResult {
     // from 0; `first` is the counterexample the scenario's own search found.
     bool minimized = false;
     int minimal_bound = -1;          // the smallest preemption bound with a counterexample
+    std::vector<int> minimal_cut_bounds;  // lower bounds searched only in part (capped)
     uint64_t minimize_executions = 0;
     double minimize_seconds = 0;
     struct First {

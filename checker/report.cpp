@@ -163,6 +163,11 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
             os << " It is a minimal counterexample: none exists with a preemption bound below " << r.minimal_bound
                << ", and it is the shortest found under a bound of " << r.minimal_bound;
         os << " (the first counterexample found had " << r.first.steps << " steps).";
+        if (!r.minimal_cut_bounds.empty()) {
+            os << " The search at preemption bound";
+            for (size_t i = 0; i < r.minimal_cut_bounds.size(); i++) os << (i ? ", " : " ") << r.minimal_cut_bounds[i];
+            os << " was capped, so a counterexample with fewer preemptions may exist.";
+        }
     }
     os << "\n\n";
     os << "Scenario: " << s.doc << "\n\n";
