@@ -48,6 +48,7 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"mount-ref-underflow", "openref", "a mount's mnt_count goes below zero"},
     {"dead-dentry-revived", "openref", "a dentry marked dead (lockref -128) gets a reference again"},
     {"mnt-drop-write-unowned", "openref", "mnt_drop_write is called by a thread that holds no reference on the mount"},
+    {"legitimize-stale-dentry", "openref", "a path walk leaves RCU mode holding a dentry that changed after the walk sampled its d_seq (unhashed, killed or its inode changed), without noticing"},
 
     // Test-only protocols under tests/.
     {"toy-mutual-exclusion", "test", "test-only: two threads inside the toy critical section at once"},

@@ -89,9 +89,19 @@
 //   count of read sections, for the readers inside one when it starts.
 // - The grace-period order: a reader that starts after call_rcu or
 //   synchronize_rcu must see the updates made before it (see gp_fence).
-// Not an invariant here: try_to_unlazy's BUG_ON(nd->inode !=
-// parent->d_inode). Dropping the d_seq check of __legitimize_path breaks
-// that binding, not a reference count (see scenarios/README.md, openref).
+// legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
+// breaks no reference count (lockref_get_not_dead and lock_for_kill's
+// locked recheck keep those right); it breaks the binding of the walk to
+// what it looked up. The ghost check: at the lockref_get_not_dead that takes
+// the walk's reference (from there on the reference pins the dentry, so
+// that is where the lookup must still be valid), compare the latest d_seq
+// with the walk's sample; if it moved (__d_drop's invalidate, d_delete's
+// negative-in-place, __dentry_kill) and try_to_unlazy still returns true,
+// KWARN_ON. Every d_seq write is under d_lock and the get is an RMW of the
+// d_lock word followed by read_seqcount_retry's smp_rmb, so a d_seq write
+// ordered before the get is visible to the recheck: with the check on, the
+// KWARN_ON cannot fire. Not modelled: try_to_unlazy's
+// BUG_ON(nd->inode != parent->d_inode) (the parent is not modelled).
 // Ghost state (never read by the kernel code): who owns each reference
 // (nd->path, do_o_path's path, do_open's local mnt, each file, the
 // namespace or the umounter), for mnt-drop-write-unowned and the end
@@ -299,6 +309,7 @@ struct Path {
 
 struct NameiData {
     Path path;
+    int inode = NONE;  // nd->inode: the inode step_into read
     int flags = 0;
     unsigned seq = 0, next_seq = 0, m_seq = 0;
 };
@@ -324,6 +335,12 @@ struct ThreadState {
     int nwork = 0;
     bool in_open_close = false;  // for the metric
     int leaked_d = 0, leaked_m = 0;  // references a `path` still owned when it went out of scope
+    // legitimize-stale-dentry: dentry "f" as it was when __legitimize_path's
+    // lockref_get_not_dead took the walk's reference, if its d_seq had moved
+    // since the walk's sample.
+    bool stale = false;
+    unsigned stale_sample = 0;
+    int stale_seq = 0, stale_hashed = 0, stale_inode = NONE, stale_count = 0;
 };
 
 constexpr int kNsOwner = -2;      // the namespace holds the mount's reference
@@ -924,6 +941,7 @@ struct OpenrefRun : ModelRun {
             if (read_seqcount_retry(d->d_seq, nd.next_seq)) return -kECHILD;
             if (in == NONE) return -kENOENT;
             nd.path.dentry = true;
+            nd.inode = in;
             nd.seq = nd.next_seq;
             kstep("step_into:rcu", d->id, "nd->path = {%s, %s}, RCU: no references, nd->seq %u", mnt->name(),
                   d->name(), nd.seq);
@@ -937,6 +955,7 @@ struct OpenrefRun : ModelRun {
         // The parent's dput: not modelled.
         nd.path.dentry = true;
         nd.path.own_d = true;
+        nd.inode = in;
         return 0;
     }
     // open_last_lookups / lookup_last: the last component, "f".
@@ -1007,6 +1026,7 @@ struct OpenrefRun : ModelRun {
     // success or failure".
     bool legitimize_path_(Path& path, unsigned seq, unsigned mseq) {
         KFUNC("__legitimize_path");
+        th[this_thread()].stale = false;
         int res = legitimize_mnt_(path.mnt ? mnt : nullptr, mseq);
         if (res) {
             if (res > 0) path.mnt = false;
@@ -1034,6 +1054,7 @@ struct OpenrefRun : ModelRun {
         }
         lockref_updated();
         path.own_d = true;
+        note_stale_sample(seq);
         if (!cfg.dseq_check) {
             kstep("__legitimize_path:no-d_seq-check", dentry->id, "variant: d_seq is not rechecked");
             return true;
@@ -1041,6 +1062,31 @@ struct OpenrefRun : ModelRun {
         // Did the dentry change (unhashed, moved, turned negative) since the
         // walk sampled it?
         return !read_seqcount_retry(dentry->d_seq, seq);
+    }
+    // Ghost, right after the reference is taken: has dentry "f" changed
+    // since the walk sampled its d_seq? peek() gives the latest values in
+    // modification order, not what this thread has seen.
+    void note_stale_sample(unsigned seq) {
+        ThreadState& ts = th[this_thread()];
+        int now = dentry->d_seq.sequence.peek();
+        ts.stale = (unsigned)now != seq;
+        ts.stale_sample = seq;
+        ts.stale_seq = now;
+        ts.stale_hashed = dentry->d_hash.peek();
+        ts.stale_inode = dentry->d_inode.peek();
+        ts.stale_count = dentry->d_lockref.peek_count();
+    }
+    // The legitimize-stale-dentry assertion, where the walk leaves RCU mode
+    // believing nd->path is what it looked up.
+    void check_not_stale(const NameiData& nd) {
+        const ThreadState& ts = th[this_thread()];
+        KWARN_ON(nd.path.dentry && ts.stale, "legitimize-stale-dentry",
+                 "try_to_unlazy succeeds with nd->path.dentry = %s, nd->inode = %s, but when __legitimize_path took its "
+                 "reference %s had changed since the walk sampled d_seq %u: d_seq %d, %s, d_inode %s%s",
+                 dentry->name(), nd.inode == NONE ? "NULL" : object_name(nd.inode), dentry->name(), ts.stale_sample,
+                 ts.stale_seq, ts.stale_hashed ? "hashed" : "unhashed",
+                 ts.stale_inode == NONE ? "NULL (negative)" : object_name(ts.stale_inode),
+                 ts.stale_count < 0 ? ", dead" : "");
     }
     bool try_to_unlazy(NameiData& nd) {
         KFUNC("try_to_unlazy");
@@ -1053,6 +1099,7 @@ struct OpenrefRun : ModelRun {
         }
         leave_rcu(nd);
         kstep("try_to_unlazy:legitimized", dentry->id, "nd->path = {%s, %s} now owns a reference on each", mnt->name(), dentry->name());
+        check_not_stale(nd);
         return true;
     }
     int complete_walk(NameiData& nd) {
@@ -1636,7 +1683,8 @@ struct OpenrefModel : Model {
             enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
         };
         s.invariants = {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
-                        "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned"};
+                        "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned",
+                        "legitimize-stale-dentry"};
         s.steps = {"do_file_open", "do_file_open:ref-walk", "do_file_open:fd", "do_file_open:error", "path_openat",
                    "alloc_empty_file", "path_init", "link_path_walk", "lookup_mnt", "legitimize_mnt", "__legitimize_mnt",
                    "open_last_lookups", "open_last_lookups:atomic-opened", "lookup_open", "atomic_open", "atomic_open:error",
