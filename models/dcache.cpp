@@ -165,6 +165,7 @@ struct WaitQ : kobj {
 
 struct Dentry : kobj {
     const int d_name;  // index into the scenario's names; d_parent is `dir`: neither changes here
+    kfield<int> d_name_hash;    // d_name.hash_len as walkers compare it (the name's index stands for its hash)
     const int gi;    // index in the run's dentry table
     lockref d_lockref;          // d_lock + d_count
     kfield<int> d_flags;        // DCACHE_PAR_LOOKUP
@@ -177,6 +178,7 @@ struct Dentry : kobj {
     Dentry(const char* nm, int name_, int seq, int gi_, int count, int flags, int inode, int hashed)
         : kobj("dentry", "dentry \"%s\"#%d", nm, seq),
           d_name(name_),
+          d_name_hash(this, "d_name.hash_len", name_),
           gi(gi_),
           d_lockref(this, "d_lockref", count, "dentry-ref-underflow", nullptr),
           d_flags(this, "d_flags", flags),
@@ -277,11 +279,13 @@ struct DcacheRun : ModelRun {
     }
 
     Dentry* new_dentry(int name, int count, int flags, int ino, int hashed) {
-        // Registered after kalloc: its Alloc event runs check_step().
-        int gi = ndentries;
+        // The slot is taken first: constructing the dentry's fields has
+        // scheduling points, so another thread may allocate meanwhile. The
+        // checks skip a slot whose dentry is not constructed yet.
+        int gi = ndentries++;
+        ghost[gi] = {nullptr, false, -1, -1};
         Dentry* d = kalloc<Dentry>(cfg.names[name], name, gi + 1, gi, count, flags, ino, hashed);
-        ghost[gi] = {d, false, -1, -1};
-        ndentries++;
+        ghost[gi].d = d;
         by_id[d->id] = d;
         return d;
     }
@@ -310,6 +314,9 @@ struct DcacheRun : ModelRun {
         // __d_alloc: refcount 1, unhashed, negative, on no chain. The parent's
         // d_lock, d_children and the reference on the parent: not modelled.
         Dentry* d = new_dentry(name, 1, flags, -1, 0);
+        // dentry->d_name.hash_len = name->hash_len: a plain store before the
+        // dentry is published; walkers that reach it need what orders it.
+        plain_store(d->d_name_hash, name);
         ghost[d->gi].alloc_ev = rt().rec ? rt().rec->nevents - 1 : -1;
         return d;
     }
@@ -326,7 +333,7 @@ struct DcacheRun : ModelRun {
         for (int id = rcu_dereference(b->first); id >= 0; id = rcu_dereference(D(id)->d_hash_next)) {
             Dentry* d = D(id);
             unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
-            if (d->d_name != name) continue;  // d_parent, hash_len and dentry_cmp
+            if (plain_load(d->d_name_hash) != name) continue;  // d_parent, hash_len and dentry_cmp
             *dseq = seq;
             return id;
         }
@@ -343,7 +350,7 @@ struct DcacheRun : ModelRun {
         rcu_read_lock();
         for (int id = rcu_dereference(b->first); id >= 0; id = rcu_dereference(D(id)->d_hash_next)) {
             Dentry* d = D(id);
-            if (d->d_name != name) continue;
+            if (plain_load(d->d_name_hash) != name) continue;  // dentry->d_name.hash != hash
             lockref_lock(d->d_lockref);
             // d_unhashed under d_lock: it may have been dropped since the walk found it.
             if (d_unhashed(d)) {
@@ -362,7 +369,7 @@ struct DcacheRun : ModelRun {
     }
 
     // __d_rehash (caller holds d_lock): hlist_bl_add_head_rcu under the bucket lock.
-    void d_rehash_locked_(Dentry* d) {
+    void d_rehash_locked_(Dentry* d, const char* how) {
         KFUNC("__d_rehash");
         HashBucket* b = mainb[d->d_name];
         bit_spin_lock(b->lock);
@@ -380,10 +387,12 @@ struct DcacheRun : ModelRun {
         // walker still on this dentry from before an earlier d_drop may read
         // it (the kernel validates such a walk with d_seq, not with this load).
         WRITE_ONCE(d->d_hash_next, first);
-        ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])", d->name(), nm(d->d_name));
-        plain_store(d->d_hash_pprev, 1);
         // rcu_assign_pointer(h->first, n): publishes the initialised dentry to walkers.
         smp_store_release(b->first, d->id);
+        ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])%s", d->name(), nm(d->d_name), how);
+        // n->pprev = &h->first (the kernel sets it before the publish; both
+        // are under d_lock, which every reader of d_unhashed() holds).
+        plain_store(d->d_hash_pprev, 1);
         bit_spin_unlock(b->lock);
     }
 
@@ -422,7 +431,7 @@ struct DcacheRun : ModelRun {
         // spin_lock(d_lock); __d_rehash: the name becomes findable. Nothing
         // else: PAR_LOOKUP stays set, no i_dir_seq window, no wakeup.
         lockref_lock(d->d_lockref);
-        d_rehash_locked_(d);
+        d_rehash_locked_(d, d_in_lookup(d) ? ", still in-lookup: no i_dir_seq window, nobody woken" : "");
         lockref_unlock(d->d_lockref);
     }
 
@@ -502,7 +511,7 @@ struct DcacheRun : ModelRun {
 
     // __d_lookup_unhash (caller holds d_lock): under the in-lookup bucket
     // lock, clear PAR_LOOKUP, leave the chain, take ->d_wait.
-    int d_lookup_unhash_(Dentry* d) {
+    int d_lookup_unhash_(Dentry* d, const char* how) {
         KFUNC("__d_lookup_unhash");
         HashBucket* b = inlb[d->d_name];
         bit_spin_lock(b->lock);
@@ -510,7 +519,7 @@ struct DcacheRun : ModelRun {
         hlist_bl_del_in_lookup_(b, d);
         int w = plain_load(d->d_wait);
         plain_store(d->d_wait, -1);
-        kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared", d->name());
+        kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared%s", d->name(), how);
         bit_spin_unlock(b->lock);
         return w;
     }
@@ -521,7 +530,8 @@ struct DcacheRun : ModelRun {
         KFUNC("d_lookup_done");
         if (!d_in_lookup(d)) return;
         lockref_lock(d->d_lockref);
-        int w = d_lookup_unhash_(d);
+        int w = d_lookup_unhash_(d, d_unhashed(d) ? " (d_lookup_done: unhashed, i_dir_seq untouched)"
+                                                   : " (d_lookup_done: i_dir_seq untouched)");
         WaitQ* q = wq_by_id(w);
         if (q && cfg.d_lookup_done_wakes) wake_up_all(q->wq);
         lockref_unlock(d->d_lockref);
@@ -549,10 +559,10 @@ struct DcacheRun : ModelRun {
         int w = -1;
         if (inl) {
             n = start_dir_add(dir);
-            w = d_lookup_unhash_(d);
+            w = d_lookup_unhash_(d, " inside the i_dir_seq window");
         }
         if (ino >= 0) d_set_inode_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
-        d_rehash_locked_(d);
+        d_rehash_locked_(d, inl ? " inside the i_dir_seq window" : ", not in-lookup: no i_dir_seq window");
         if (inl) end_dir_add(dir, n, w);
         lockref_unlock(d->d_lockref);
     }
@@ -605,8 +615,14 @@ struct DcacheRun : ModelRun {
     // -----------------------------------------------------------------------
     void dput(Dentry* d) {
         KFUNC("dput");
+        // fast_dput runs under rcu_read_lock(): once the count is dropped,
+        // another thread may kill the dentry, but cannot free it under us.
+        rcu_read_lock();
         int r = lockref_put_return(d->d_lockref);
-        if (r > 0) return;
+        if (r > 0) {
+            rcu_read_unlock();
+            return;
+        }
         if (r < 0) {
             // The lockless decrement could not be done (locked, or count <= 0).
             lockref_lock(d->d_lockref);
@@ -616,6 +632,7 @@ struct DcacheRun : ModelRun {
                 violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "dput of %s with d_lockref.count = %d%s", d->name(),
                         c, c == LOCKREF_DEAD ? " (dead)" : "");
                 lockref_unlock(d->d_lockref);
+                rcu_read_unlock();
                 return;
             }
             lockref_set_count_locked(d->d_lockref, c - 1);
@@ -623,11 +640,15 @@ struct DcacheRun : ModelRun {
             // Went to zero. retain_dentry()'s lockless pre-check: left out.
             lockref_lock(d->d_lockref);
         }
-        // retain_dentry(dentry, true): a hashed dentry stays cached at count 0.
+        // Somebody got a reference meanwhile, or killed it (dead is -128:
+        // non-zero), or retain_dentry(dentry, true): a hashed dentry stays
+        // cached at count 0.
         if (lockref_count_locked(d->d_lockref) != 0 || !d_unhashed(d)) {
             lockref_unlock(d->d_lockref);
+            rcu_read_unlock();
             return;
         }
+        rcu_read_unlock();
         dentry_kill_(d);
     }
 
@@ -666,7 +687,11 @@ struct DcacheRun : ModelRun {
         HashBucket* b = inlb[name];
         // e95db51c81f5: PAR_LOOKUP is set before the dentry is visible anywhere.
         Dentry* nw = d_alloc(name, DCACHE_PAR_LOOKUP);
-        for (;;) {  // retry:
+        for (bool again = false;; again = true) {  // retry:
+            // `goto retry` makes this a busy loop until i_dir_seq, the hash or
+            // the chain has moved: a spin, as the checker must be told, or it
+            // would let every pass re-read the same stale value.
+            if (again) kyield();
             rcu_read_lock();
             // Step 2: sample i_dir_seq, unmasked. Acquire pairs with
             // end_dir_add's release: seeing a closed window means seeing
@@ -719,7 +744,7 @@ struct DcacheRun : ModelRun {
             // Step 10: scan the chain.
             Dentry* m = nullptr;
             for (int id = plain_load(b->first); id >= 0; id = plain_load(D(id)->d_in_lookup_next))
-                if (D(id)->d_name == name) {  // hash, d_parent, d_same_name
+                if (plain_load(D(id)->d_name_hash) == name) {  // hash, d_parent, d_same_name
                     m = D(id);
                     break;
                 }
@@ -1100,7 +1125,7 @@ struct DcacheRun : ModelRun {
             int first = -1;
             for (int i = 0; i < ndentries; i++) {
                 const Ghost& g = ghost[i];
-                if (g.killed || g.d->d_name != n || g.d->d_hash_pprev.peek() == 0) continue;
+                if (!g.d || g.killed || g.d->d_name != n || g.d->d_hash_pprev.peek() == 0) continue;
                 if (first < 0) {
                     first = i;
                     continue;
@@ -1114,9 +1139,10 @@ struct DcacheRun : ModelRun {
     }
 
     void check_final() override {
+        if (getenv("DC_LONG") && rt().rec->nevents > atoi(getenv("DC_LONG"))) { violate(0, "ref-leak", nullptr, 0, "LONG %d", rt().rec->nevents); return; }
         for (int i = 0; i < ndentries; i++) {
             const Ghost& g = ghost[i];
-            if (g.killed) continue;
+            if (!g.d || g.killed) continue;
             Dentry* d = g.d;
             int c = d->d_lockref.peek_count();
             int ev[1] = {g.alloc_ev};
@@ -1143,6 +1169,7 @@ struct DcacheRun : ModelRun {
         out += "sb: s_iflags " + std::string(sb->s_iflags.peek() & SB_I_NAMES_COLLIDE ? "SB_I_NAMES_COLLIDE" : "0") + "\n";
         for (int i = 0; i < ndentries; i++) {
             const Ghost& g = ghost[i];
+            if (!g.d) continue;
             std::string s = std::string(g.d->name()) + ": ";
             if (g.killed) {
                 s += "killed";
