@@ -116,6 +116,12 @@ void wait_stuck_report(int t) {
     prune_execution();
 }
 
+void livelock_report(int t) {
+    violate(t, "livelock", nullptr, 0, "%s spins in %s and no other thread can change what it waits for",
+            rt().thread_names[t], current_func(t));
+    prune_execution();
+}
+
 // <linux/refcount.h>
 void refcount_inc(refcount_t& r) {
     int old = r.refs.rmw(Acc::AtomicRmwVoid, "refcount_inc", [](int& v) { v++; return true; });

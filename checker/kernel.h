@@ -132,13 +132,27 @@ using no_preempt = rl::preemption_disabler;
 // ->open succeeding or failing): every value in [0, n) is tried.
 inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : rl::ctx().rand(n, rl::sched_type_user); }
 
-// Spin once in a wait loop: lets every other thread run first.
-inline void kyield() { rl::yield(1, RL_INFO); }
-
-// Ends a thread that the `order` constraints cannot be satisfied in.
+// Ends a thread that the `order` constraints cannot be satisfied in, or an
+// execution in which the search starved the thread a spinner waits for.
 [[noreturn]] inline void prune_execution() {
     rt().pruned = true;
     throw Pruned();
+}
+
+// Spin once (cpu_relax in a retry or wait loop): lets the other threads run.
+// A bounded search may have used up its preemptions while the thread that
+// would end the spin is preempted; such an execution is pruned rather than
+// reported as a livelock. A spin that no other thread can ever end is a
+// livelock.
+void livelock_report(int t);
+inline void kyield() {
+    rl::yield(1, RL_INFO);
+    int t = this_thread();
+    switch (spin_check(t)) {
+        case 1: prune_execution();
+        case 2: livelock_report(t); break;
+        default: break;
+    }
 }
 
 // Wait for `cond` to become true. Detects deadlock (every live thread
@@ -342,11 +356,13 @@ class kfield {
             if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
         }
     }
-    void race_note(bool store, bool marked, int ev) {
-        rl::thread_info_base& th = *rl::ctx().threadx_;
-        int me = (int)th.index_;
-        th.own_acq_rel_order_ += 1;
-        rl::timestamp_t now = th.own_acq_rel_order_;
+    // The access's own clock tick, taken before the Relacy access, so that a
+    // release the access performs carries it (a tick taken after would be
+    // one past what the release published, and an acquirer would see a
+    // race that is not there).
+    static rl::timestamp_t race_stamp() { return ++rl::ctx().threadx_->own_acq_rel_order_; }
+    void race_note(bool store, bool marked, int ev, rl::timestamp_t now) {
+        int me = (int)rl::ctx().threadx_->index_;
         if (store) {
             (marked ? marked_store_ : plain_store_)[me] = now;
             (marked ? marked_store_ev_ : plain_store_ev_)[me] = ev;
@@ -397,6 +413,7 @@ public:
         }
         no_preempt np(rl::ctx());
         alive();
+        rl::timestamp_t stamp = race_stamp();
         uint64_t w = cell_.load(mo_for(a), RL_INFO);
         if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
         T v = dec(w);
@@ -412,7 +429,7 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
-        race_note(false, marked(a), ev);
+        race_note(false, marked(a), ev, stamp);
         return v;
     }
 
@@ -425,6 +442,7 @@ public:
         int ev_idx = rt().rec->nevents;  // the event about to be logged
         uint32_t tag = (uint32_t)(ev_idx + 1);
         int64_t before = shadow_;
+        rl::timestamp_t stamp = race_stamp();
         cell_.store(enc(tag, v), mo_for(a), RL_INFO);
         shadow_ = (int64_t)v;
         shadow_tag_ = tag;
@@ -434,7 +452,7 @@ public:
             e->ref = fmt_;
             e->order = mo_name(mo_for(a));
         }
-        race_note(true, marked(a), ev);
+        race_note(true, marked(a), ev, stamp);
     }
 
     // An atomic read-modify-write: new = f(old), or no write when f returns

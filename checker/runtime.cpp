@@ -43,6 +43,9 @@ void Runtime::begin_execution(ExecRecord* r) {
         wait_sleeping[t] = false;
         wait_cond_true[t] = false;
         wait_order[t] = false;
+        own_progress[t] = 0;
+        spin_seen[t] = 0;
+        spins[t] = 0;
     }
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     progress = 1;
@@ -51,21 +54,30 @@ void Runtime::begin_execution(ExecRecord* r) {
     quiet = false;
 }
 
+// Events that change shared state: they are progress for the deadlock and
+// starvation checks.
 static bool changes_state(Ev k) {
     switch (k) {
         case Ev::Write: case Ev::Rmw: case Ev::Lock: case Ev::Unlock: case Ev::Wake:
-        case Ev::Alloc: case Ev::Free: case Ev::Step:
+        case Ev::Alloc: case Ev::Free:
             return true;
         default:
             return false;
     }
 }
 
+// Events after which the model's every-step invariants run: state changes,
+// and the model's named steps (which may change its ghost state).
+static bool checks_invariants(Ev k) { return changes_state(k) || k == Ev::Step; }
+
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt, ...) {
     Runtime& r = g_rt;
     if (r.quiet && kind == Ev::Read) return -1;
-    if (changes_state(kind)) r.progress++;
+    if (changes_state(kind)) {
+        r.progress++;
+        if (thread >= 0 && thread < kMaxThreads) r.own_progress[thread]++;
+    }
     ExecRecord* rec = r.rec;
     if (!rec) return -1;
     if (rec->nevents >= kMaxEvents) {
@@ -95,7 +107,7 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
         vsnprintf(e.text, sizeof e.text, fmt, ap);
         va_end(ap);
     }
-    if (changes_state(kind) && r.check_step && !r.in_check && !r.pruned) {
+    if (checks_invariants(kind) && r.check_step && !r.in_check && !r.pruned) {
         r.in_check = true;
         r.check_step();
         r.in_check = false;
@@ -198,6 +210,22 @@ bool order_may_start(int thread, const char* step) {
             step_matches(r.order[i].after_step, step))
             return false;
     return true;
+}
+
+int spin_check(int thread) {
+    Runtime& r = g_rt;
+    uint64_t others = r.progress - r.own_progress[thread];
+    if (others != r.spin_seen[thread]) {
+        r.spin_seen[thread] = others;
+        r.spins[thread] = 0;
+        return 0;
+    }
+    r.spins[thread]++;
+    bool other_can_run = false;
+    for (int t = 0; t < r.nthreads; t++)
+        if (t != thread && r.tstate[t] == TState::Running) other_can_run = true;
+    if (other_can_run) return r.spins[thread] >= kStarvedSpins ? 1 : 0;
+    return r.spins[thread] >= kLivelockSpins ? 2 : 0;
 }
 
 void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order) {

@@ -54,6 +54,9 @@ struct Runtime {
     int fdepth[kMaxThreads];
     TState tstate[kMaxThreads];
     uint64_t progress = 0;                 // bumped by every event that changes shared state
+    uint64_t own_progress[kMaxThreads];    // the part of `progress` each thread made
+    uint64_t spin_seen[kMaxThreads];       // others' progress at a thread's last futile spin
+    int spins[kMaxThreads];                // futile spins in a row (no other thread moved)
     uint64_t wait_seen[kMaxThreads];       // progress value at a waiter's last failed check
     int wait_fails[kMaxThreads];           // failed checks since progress last moved
     const char* wait_what[kMaxThreads];    // what the waiter waits for ("spin_lock", "d_wait_lookup" ...)
@@ -104,6 +107,16 @@ void violate(int thread, const char* invariant, const int* conflicts, int nconfl
 void order_step_done(int thread, const char* step);
 // Is `thread` allowed to start `step` now?
 bool order_may_start(int thread, const char* step);
+
+// A thread spins (cpu_relax, a retry, a wait loop). Returns 1 when it has
+// spun kStarvedSpins times while another thread that could run made no
+// progress: the search starved that thread (its preemption bound is used
+// up), and the execution says nothing about the protocol. Returns 2 when it
+// has spun kLivelockSpins times while every other thread is finished or
+// waiting: a livelock.
+constexpr int kStarvedSpins = 4;
+constexpr int kLivelockSpins = 64;
+int spin_check(int thread);
 
 // Deadlock bookkeeping for a wait loop (called by the layer).
 void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order);
