@@ -52,6 +52,10 @@
 //   mnt_want_write; fsnotify; security hooks; delegations (the retry loop
 //   of lookup_open never runs); preempt_disable_nested() in start_dir_add.
 // - Directories: no d_invalidate of a positive dentry with children.
+// - No unlink, rename, mkdir, link or dentry_create (nfsd) ops: the seed's
+//   claim that they still take the parent exclusive is not exercised.
+// - may_o_create/-EROFS (create_error), O_EXCL, O_TRUNC, LOOKUP_DIRECTORY:
+//   every create is allowed and opens the file.
 // - __d_lookup_rcu's address dependency (rcu_dereference) is modelled as an
 //   acquire load, since the layer does not model dependencies; the
 //   `hash_walk` knob makes it a plain READ_ONCE to show what the
@@ -806,10 +810,10 @@ struct DcacheRun : ModelRun {
     }
 
     // INV-2 bookkeeping: an O_CREAT call into the filesystem starts / ends.
-    void create_begin(Dentry* d, const char* call) {
+    void create_begin(Dentry* d, const char* call, const char* step) {
         int t = this_thread();
         int cls = cfg.fold[d->d_name];
-        int ev = kstep_ev("create:begin", d->id, "%s(O_CREAT) of \"%s\" starts (server entry \"%s\")", call, nm(d->d_name),
+        int ev = kstep_ev(step, d->id, "%s(O_CREAT) of \"%s\" starts (server entry \"%s\")", call, nm(d->d_name),
                           cfg.class_name[cls]);
         for (int u = 0; u < cfg.nthreads; u++) {
             if (u == t || inflight[u] != cls) continue;
@@ -823,9 +827,9 @@ struct DcacheRun : ModelRun {
         inflight_ev[t] = ev;
         inflight_name[t] = d->d_name;
     }
-    void create_end(Dentry* d, const char* call) {
+    void create_end(Dentry* d, const char* call, const char* step) {
         int t = this_thread();
-        kstep("create:end", d->id, "%s(O_CREAT) of \"%s\" returns", call, nm(d->d_name));
+        kstep(step, d->id, "%s(O_CREAT) of \"%s\" returns", call, nm(d->d_name));
         inflight[t] = -1;
     }
 
@@ -896,7 +900,7 @@ struct DcacheRun : ModelRun {
             }
             d = nd;
         }
-        if (creat) create_begin(d, "->atomic_open");
+        if (creat) create_begin(d, "->atomic_open", "nfs_atomic_open:begin");
         kstep("nfs_atomic_open:rpc", d->id, "OPEN%s \"%s\" sent to the server", creat ? "(CREATE)" : "", nm(d->d_name));
         bool failed;
         int ino = server_rpc(d->d_name, creat, creat ? "OPEN(CREATE)" : "OPEN", &failed);
@@ -914,7 +918,7 @@ struct DcacheRun : ModelRun {
         } else {
             *res = nfs_publish(d, ino, server_name[cfg.fold[d->d_name]]);
         }
-        if (creat) create_end(d, "->atomic_open");
+        if (creat) create_end(d, "->atomic_open", "nfs_atomic_open:end");
         if (switched) {
             d_lookup_done(d);
             if (err || *res) dput(d);
@@ -935,14 +939,14 @@ struct DcacheRun : ModelRun {
     // ->create (nfs_create -> nfs_instantiate).
     void nfs_create(Dentry* d) {
         KFUNC("nfs_create");
-        create_begin(d, "->create");
+        create_begin(d, "->create", "nfs_create:begin");
         bool failed;
         int ino = server_rpc(d->d_name, true, "CREATE", &failed);
         if (!failed && ino >= 0) {
             d_drop(d);
             d_splice_alias(ino, d);
         }
-        create_end(d, "->create");
+        create_end(d, "->create", "nfs_create:end");
     }
 
     // -----------------------------------------------------------------------
@@ -1302,7 +1306,8 @@ struct DcacheModel : Model {
                    "d_lookup_done", "__d_add", "d_add", "d_splice_alias", "d_add_ci", "d_instantiate", "d_rehash",
                    "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
                    "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
-                   "create:begin", "create:end", "server:error"};
+                   "nfs_atomic_open:begin", "nfs_atomic_open:end", "nfs_create:begin",
+                   "nfs_create:end", "server:error"};
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
     }
