@@ -287,7 +287,16 @@ bool in_setup();
 template <class T, class... A>
 T* kalloc(A&&... a) {
     void* mem = std::malloc(sizeof(T));
-    T* p = new (mem) T(std::forward<A>(a)...);
+    // A new object is private to its thread until it is published: its
+    // construction is one step (its fields' initial stores are not
+    // scheduling points).
+    T* p;
+    if (in_setup()) {
+        p = new (mem) T(std::forward<A>(a)...);
+    } else {
+        no_preempt np(rl::ctx());
+        p = new (mem) T(std::forward<A>(a)...);
+    }
     Heap& h = heap();
     if (h.n < Heap::kMax) h.slots[h.n++] = {mem, [](void* q) { static_cast<T*>(q)->~T(); }, p->id, true};
     if (!in_setup()) {
