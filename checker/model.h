@@ -33,6 +33,35 @@ struct FieldSpec {
     long min = 0, max = 1 << 20;       // Int range
 };
 
+// Builders for a spec's fields.
+inline FieldSpec enum_field(const char* name, std::vector<std::string> allowed, const char* def, const char* doc) {
+    FieldSpec f;
+    f.name = name;
+    f.type = ArgType::Enum;
+    f.allowed = std::move(allowed);
+    f.def = def;
+    f.doc = doc;
+    return f;
+}
+inline FieldSpec bool_field(const char* name, const char* def, const char* doc) {
+    FieldSpec f;
+    f.name = name;
+    f.type = ArgType::Bool;
+    f.def = def;
+    f.doc = doc;
+    return f;
+}
+inline FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
+    FieldSpec f;
+    f.name = name;
+    f.type = ArgType::Int;
+    f.def = def;
+    f.min = min;
+    f.max = max;
+    f.doc = doc;
+    return f;
+}
+
 struct OpSpec {
     std::string name;   // the kernel-level operation, e.g. "open_creat"
     std::string doc;

@@ -773,34 +773,6 @@ struct ChrdevModel : Model {
     ModelSpec s;
     ChrdevCfg cfg;
 
-    static FieldSpec enum_field(const char* name, std::vector<std::string> allowed, const char* def, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Enum;
-        f.allowed = std::move(allowed);
-        f.def = def;
-        f.doc = doc;
-        return f;
-    }
-    static FieldSpec bool_field(const char* name, const char* def, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Bool;
-        f.def = def;
-        f.doc = doc;
-        return f;
-    }
-    static FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Int;
-        f.def = def;
-        f.min = min;
-        f.max = max;
-        f.doc = doc;
-        return f;
-    }
-
     ChrdevModel() {
         s.name = "chrdev";
         s.doc = "chrdev_open with and without cdev_lock against evict/cd_forget and cdev_del/cdev_purge (seed 002)";

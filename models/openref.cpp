@@ -1611,34 +1611,6 @@ struct OpenrefModel : Model {
     OpenrefCfg cfg;
     Stats stats;
 
-    static FieldSpec enum_field(const char* name, std::vector<std::string> allowed, const char* def, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Enum;
-        f.allowed = std::move(allowed);
-        f.def = def;
-        f.doc = doc;
-        return f;
-    }
-    static FieldSpec bool_field(const char* name, const char* def, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Bool;
-        f.def = def;
-        f.doc = doc;
-        return f;
-    }
-    static FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
-        FieldSpec f;
-        f.name = name;
-        f.type = ArgType::Int;
-        f.def = def;
-        f.min = min;
-        f.max = max;
-        f.doc = doc;
-        return f;
-    }
-
     OpenrefModel() {
         s.name = "openref";
         s.doc = "dentry and mount references on open: the RCU walk's legitimize, vfs_open_consume, the truncate mount "
