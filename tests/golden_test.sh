@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The golden counterexample reports: regenerate every report into a temporary
-# directory with scripts/regen-reports and diff the text ones (.txt, which
-# includes the .email.txt forms) against reports/. The HTML pages are left to
-# tests/browser_test.sh. Run by CTest (label "golden"):
+# directory with scripts/regen-reports and diff them against reports/: the
+# text (.txt), email (.email.txt) and swimlane (.html) forms. How the HTML
+# renders is tests/browser_test.sh's job. Run by CTest (label "golden"):
 #   tests/golden_test.sh SOURCE_DIR BUILD_DIR
 # After an intended change: scripts/regen-reports BUILD_DIR, and review the diff.
 set -euo pipefail
@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$src/scripts/regen-reports" "$build" "$tmp" >/dev/null
 status=0
-names=$( (find "$src/reports" "$tmp" -maxdepth 1 -name '*.txt' -printf '%f\n' 2>/dev/null || true) | sort -u)
+names=$( (find "$src/reports" "$tmp" -maxdepth 1 \( -name '*.txt' -o -name '*.html' \) -printf '%f\n' 2>/dev/null || true) | sort -u)
 n=0
 for f in $names; do
   n=$((n + 1))
