@@ -548,6 +548,52 @@ std::string html_report(const Scenario& s, const RunResult& r, const ReportOptio
               << "</td><td>(end)</td></tr>\n";
     }
     h << "</table>\n";
+    // Reference counts: every change of a counting field, and the step
+    // ranges in which each count was held above zero.
+    {
+        const ExecRecord& rec = *r.trace;
+        auto counting = [&](const Event& e) {
+            if (e.ref == 2) return true;  // a lockref word
+            if (!e.field) return false;
+            std::string f = e.field;
+            for (const char* k : {"count", "kref", "refs", "f_ref", "refcount"})
+                if (f.find(k) != std::string::npos) return true;
+            return false;
+        };
+        auto count_of = [&](const Event& e, int64_t v) { return e.ref == 2 ? (v >> 1) : v; };
+        std::map<std::string, std::vector<std::string>> spans;
+        std::map<std::string, int> held_from;
+        std::ostringstream rows;
+        int nrows = 0;
+        for (const auto& L : lines) {
+            const Event& e = rec.events[L.event];
+            if ((e.kind != Ev::Rmw && e.kind != Ev::Write) || !counting(e)) continue;
+            int64_t b = count_of(e, e.before), a = count_of(e, e.after);
+            if (a == b) continue;
+            std::string key = field_name(rec, e);
+            rows << "<tr class=\"refcount\"><td>" << L.number << "</td><td>" << esc(r.thread_names[L.thread]) << "</td><td>"
+                 << esc(key) << "</td><td>" << b << " &rarr; " << a << "</td></tr>\n";
+            nrows++;
+            if (b <= 0 && a > 0) held_from[key] = L.number;
+            if (b > 0 && a <= 0) {
+                int from = held_from.count(key) ? held_from[key] : 0;
+                spans[key].push_back((from ? std::to_string(from) : std::string("start")) + "&ndash;" + std::to_string(L.number));
+                held_from.erase(key);
+            }
+        }
+        for (const auto& kv : held_from) spans[kv.first].push_back(std::to_string(kv.second) + "&ndash;end");
+        if (nrows) {
+            h << "<h2>References</h2>\n<table class=\"spans refs\"><tr><th>step</th><th>thread</th><th>count</th><th>change</th></tr>\n"
+              << rows.str() << "</table>\n<p class=\"ref-spans\">Held above zero: ";
+            bool first = true;
+            for (const auto& kv : spans) {
+                h << (first ? "" : "; ") << esc(kv.first) << " steps ";
+                for (size_t i = 0; i < kv.second.size(); i++) h << (i ? ", " : "") << kv.second[i];
+                first = false;
+            }
+            h << ".</p>\n";
+        }
+    }
     h << "<h2>Final state</h2>\n<pre class=\"final-state\">" << esc(r.final_state) << "</pre>\n";
     h << "<p class=\"counts\">" << r.executions << " executions; " << esc(r.completeness) << "; memory model " << esc(r.memory_model)
       << ".</p>\n";
