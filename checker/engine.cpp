@@ -410,25 +410,22 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         uint64_t k = g.best_k;
         RunResult m = run_with(s, mb, "", false, false, first.invariant, k);
         if (m.verdict != "violated") break;  // not reproduced: keep the first
-        m.executions = first.executions;
-        m.pruned = first.pruned;
-        m.seconds = first.seconds;
-        m.execs_per_sec = first.execs_per_sec;
-        m.complete = first.complete;
-        m.limit_hit = first.limit_hit;
-        m.limit = first.limit;
-        m.completeness = first.completeness;
-        m.strategy = first.strategy;
-        m.preemption_bound = first.preemption_bound;
-        m.coverage = first.coverage;
-        m.metrics = first.metrics;
-        m.first = first.first;
-        m.minimized = true;
-        m.minimal_bound = b;
-        m.minimal_cut_bounds = cut_bounds;
-        m.minimize_executions = explored;
-        m.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return m;
+        // The scenario's own search stays the result (counts, coverage,
+        // metrics); only the counterexample is replaced by the minimal one.
+        RunResult out = first;
+        out.invariant = m.invariant;
+        out.message = m.message;
+        out.token = m.token;
+        out.trace = m.trace;
+        out.final_state = m.final_state;
+        out.preemptions = m.preemptions;
+        out.steps = m.steps;
+        out.minimized = true;
+        out.minimal_bound = b;
+        out.minimal_cut_bounds = cut_bounds;
+        out.minimize_executions = explored;
+        out.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return out;
     }
     return first;
 }

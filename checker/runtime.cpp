@@ -158,7 +158,7 @@ void leave_func(int thread) {
 const char* current_func(int thread) {
     Runtime& r = g_rt;
     int d = r.fdepth[thread];
-    if (d <= 0) return r.thread_names[thread] ? "" : "";
+    if (d <= 0) return "";
     if (d > kMaxFuncDepth) d = kMaxFuncDepth;
     return r.fstack[thread][d - 1];
 }
