@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
-#include "engine.h"
-#include "scenario.h"
+#include "cli/cli.h"
+#include "explore/engine.h"
+#include "scenario/scenario.h"
 
 void raw_toy_lock(int threads, unsigned bound, unsigned long long& executions, double& seconds);
 

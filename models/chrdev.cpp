@@ -66,9 +66,9 @@
 //   opener that reads a WRITE_ONCE made during the run does not close.
 #include <cstdio>
 
-#include "model.h"
-#include "scenario.h"
-#include "kernel.h"
+#include "kernel/model.h"
+#include "scenario/scenario.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 namespace {

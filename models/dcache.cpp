@@ -69,9 +69,9 @@
 #include <cstring>
 #include <string>
 
-#include "model.h"
-#include "scenario.h"  // LoadError: a bad scenario is bad input (exit 2)
-#include "kernel.h"
+#include "kernel/model.h"
+#include "scenario/scenario.h"  // LoadError: a bad scenario is bad input (exit 2)
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 namespace {

@@ -108,9 +108,9 @@
 // balance (ref-leak); and the lockref-update count for the metric.
 #include <cstdio>
 
-#include "model.h"
-#include "scenario.h"
-#include "kernel.h"
+#include "kernel/model.h"
+#include "scenario/scenario.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 namespace {

@@ -1,9 +1,9 @@
 // The engine, on the test-only protocols of tests/toy_models.cpp.
 #include <catch2/catch.hpp>
 
-#include "engine.h"
-#include "report.h"
-#include "scenario.h"
+#include "explore/engine.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 
 using namespace vfsmc;
 

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "invariants.h"
-#include "scenario.h"
-#include "schema.h"
+#include "kernel/invariants.h"
+#include "scenario/scenario.h"
+#include "scenario/schema.h"
 
 using namespace vfsmc;
 using json = nlohmann::json;

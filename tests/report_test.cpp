@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
-#include "engine.h"
-#include "report.h"
-#include "scenario.h"
+#include "cli/cli.h"
+#include "explore/engine.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 
 using namespace vfsmc;
 using json = nlohmann::json;

@@ -7,10 +7,10 @@
 #include <regex>
 #include <sstream>
 
-#include "cli.h"
-#include "engine.h"
-#include "report.h"
-#include "scenario.h"
+#include "cli/cli.h"
+#include "explore/engine.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 
 using namespace vfsmc;
 

@@ -4,8 +4,8 @@
 // into the test and bench binaries.
 #include <algorithm>
 
-#include "model.h"
-#include "kernel.h"
+#include "kernel/model.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 namespace {

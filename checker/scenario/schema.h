@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model.h"
+#include "kernel/model.h"
 
 namespace vfsmc {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model.h"
-#include "trace.h"
+#include "kernel/model.h"
+#include "explore/trace.h"
 
 namespace vfsmc {
 

@@ -3,15 +3,15 @@
 // with exactly its own threads; the suite builds the model's state in
 // before(), runs each thread's ops in thread(), and checks the final
 // invariants in after().
-#include "engine.h"
+#include "explore/engine.h"
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
-#include "scenario.h"
-#include "kernel.h"
+#include "scenario/scenario.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 

@@ -32,8 +32,8 @@
 #include <new>
 #include <utility>
 
-#include "invariants.h"
-#include "runtime.h"
+#include "kernel/invariants.h"
+#include "explore/runtime.h"
 
 #include <relacy/relacy.hpp>
 

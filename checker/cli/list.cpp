@@ -2,9 +2,9 @@
 // steps; and the memory-model table of the kernel-vocabulary layer.
 #include <iostream>
 
-#include "cli.h"
-#include "invariants.h"
-#include "kernel.h"
+#include "cli/cli.h"
+#include "kernel/invariants.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 

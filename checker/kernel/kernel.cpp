@@ -1,5 +1,5 @@
 // vfsmc kernel-vocabulary layer: the out-of-line primitives (see kernel.h).
-#include "kernel.h"
+#include "kernel/kernel.h"
 
 namespace vfsmc {
 

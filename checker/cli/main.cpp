@@ -13,11 +13,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.h"
-#include "engine.h"
-#include "invariants.h"
-#include "report.h"
-#include "scenario.h"
+#include "cli/cli.h"
+#include "explore/engine.h"
+#include "kernel/invariants.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 
 using namespace vfsmc;
 

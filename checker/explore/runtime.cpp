@@ -1,5 +1,5 @@
 // vfsmc: per-execution bookkeeping (see runtime.h).
-#include "runtime.h"
+#include "explore/runtime.h"
 
 #include <cstdio>
 #include <cstring>

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime.h"
+#include "explore/runtime.h"
 
 namespace vfsmc {
 

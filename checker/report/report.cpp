@@ -1,12 +1,12 @@
 // vfsmc reports (see report.h). Objects are printed by name, never by
 // address; every read says which write it saw.
-#include "report.h"
+#include "report/report.h"
 
 #include <cstdio>
 #include <map>
 #include <sstream>
 
-#include "invariants.h"
+#include "kernel/invariants.h"
 
 namespace vfsmc {
 

@@ -2,12 +2,12 @@
 // schema.h). Every model-specific rule of the loader has its counterpart
 // here, read from the same ModelSpec: ops and their typed arguments, knobs,
 // init fields, invariant names, `order` step names and the thread count.
-#include "schema.h"
+#include "scenario/schema.h"
 
 #include <string>
 
-#include "invariants.h"
-#include "runtime.h"
+#include "kernel/invariants.h"
+#include "explore/runtime.h"
 
 namespace vfsmc {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine.h"
-#include "model.h"
+#include "explore/engine.h"
+#include "kernel/model.h"
 
 namespace vfsmc {
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine.h"
-#include "model.h"
+#include "explore/engine.h"
+#include "kernel/model.h"
 
 namespace vfsmc {
 

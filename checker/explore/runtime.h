@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstdarg>
 
-#include "trace.h"
+#include "explore/trace.h"
 
 namespace vfsmc {
 

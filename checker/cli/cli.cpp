@@ -1,5 +1,5 @@
 // vfsmc command line: run, check, replay, list, validate.
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,10 +16,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "invariants.h"
-#include "report.h"
-#include "scenario.h"
-#include "schema.h"
+#include "kernel/invariants.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+#include "scenario/schema.h"
 
 namespace vfsmc {
 

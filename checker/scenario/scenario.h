@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model.h"
+#include "kernel/model.h"
 
 namespace vfsmc {
 

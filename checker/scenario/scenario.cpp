@@ -1,5 +1,5 @@
 // vfsmc: the scenario loader (see scenario.h and docs/scenario-format.md).
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <cctype>
 #include <climits>
@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "invariants.h"
-#include "schema.h"
+#include "kernel/invariants.h"
+#include "scenario/schema.h"
 
 namespace vfsmc {
 

@@ -1,6 +1,6 @@
 // vfsmc: the model registry. Each file in models/ adds itself with a static
 // ModelRegistrar; this file is linked with them.
-#include "model.h"
+#include "kernel/model.h"
 
 namespace vfsmc {
 
