@@ -697,11 +697,12 @@ struct DcacheRun : ModelRun {
         HashBucket* b = inlb[name];
         // e95db51c81f5: PAR_LOOKUP is set before the dentry is visible anywhere.
         Dentry* nw = d_alloc(name, DCACHE_PAR_LOOKUP);
+        // `goto retry` makes this a busy loop until i_dir_seq, the hash or
+        // the chain has moved: a pass that read nothing new and changed
+        // nothing parks until another thread writes what it read.
+        retry_loop retry;
         for (bool again = false;; again = true) {  // retry:
-            // `goto retry` makes this a busy loop until i_dir_seq, the hash or
-            // the chain has moved: a spin, as the checker must be told, or it
-            // would let every pass re-read the same stale value.
-            if (again) kyield();
+            if (again) retry.again();
             rcu_read_lock();
             // Step 2: sample i_dir_seq, unmasked. Acquire pairs with
             // end_dir_add's release: seeing a closed window means seeing

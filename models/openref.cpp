@@ -424,6 +424,7 @@ struct OpenrefRun : ModelRun {
         int t = this_thread();
         vfsmc::rcu_read_unlock();
         if (--rcu_nest[t] == 0) rcu_gp[t]++;
+        write_global(kKeyRcu);  // synchronize_rcu below waits on it
     }
     // The grace-period guarantee for a reader that starts after it: it sees
     // every store made before call_rcu or synchronize_rcu. The layer's RCU
@@ -450,6 +451,7 @@ struct OpenrefRun : ModelRun {
         KFUNC("synchronize_rcu");
         rcu_gp_fence();
         int me = this_thread();
+        read_global(me, kKeyRcu);
         int mask = 0;
         unsigned snap[kMaxThreads] = {};
         for (int u = 0; u < cfg.nthreads; u++)
@@ -459,6 +461,8 @@ struct OpenrefRun : ModelRun {
             }
         if (!mask) return;
         wait_until("synchronize_rcu", rcu->id, true, [&] {
+            read_global(me, kKeyRcu);
+            for (int u = 0; u < cfg.nthreads; u++) read_global(me, exit_key(u));
             for (int u = 0; u < cfg.nthreads; u++)
                 if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && rt().tstate[u] != TState::Done) return false;
             return true;

@@ -246,7 +246,7 @@ TEST_CASE("a missing required field names its path and what is accepted", "[load
     CHECK_ERROR(error_of(j), "t.json: threads[1].ops[2].op: missing required field; accepted: critical_section");
     j = base();
     j["search"].erase("strategy");
-    CHECK_ERROR(error_of(j), "t.json: search.strategy: missing required field; accepted: exhaustive, bounded, random");
+    CHECK_ERROR(error_of(j), "t.json: search.strategy: missing required field; accepted: dpor, exhaustive, bounded, random, pct");
     j = mp();
     j["order"][0]["after"].erase("step");
     CHECK_ERROR(error_of(j), "t.json: order[0].after.step: missing required field; accepted: produce, consume");
@@ -460,16 +460,16 @@ TEST_CASE("a search that would explore nothing, or has bad limits, is rejected",
     CHECK_ERROR(with({{"strategy", "exhaustive"}, {"preemption_bound", 2}}),
                 "t.json: search.preemption_bound: only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
     CHECK_ERROR(with({{"strategy", "bounded"}, {"iterations", 10}}),
-                "t.json: search.iterations: only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+                "t.json: search.iterations: only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
     CHECK_ERROR(with({{"strategy", "exhaustive"}, {"seed", 1}}),
-                "t.json: search.seed: only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+                "t.json: search.seed: only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
     CHECK_ERROR(with({{"strategy", "dfs"}}),
-                "t.json: search.strategy: bad value \"dfs\"; accepted: exhaustive, bounded, random");
+                "t.json: search.strategy: bad value \"dfs\"; accepted: dpor, exhaustive, bounded, random, pct");
     CHECK_ERROR(with({{"strategy", "random"}, {"iterations", 10}, {"seeds", 1}}),
-                "t.json: search.seeds: unknown field; accepted: strategy, preemption_bound, iterations, seed, "
+                "t.json: search.seeds: unknown field; accepted: strategy, preemption_bound, iterations, seed, depth, "
                 "max_executions, time_limit_s");
     CHECK_ERROR(with("exhaustive"),
-                "t.json: search: bad value \"exhaustive\"; accepted: an object {\"strategy\": exhaustive|bounded|random, ...}");
+                "t.json: search: bad value \"exhaustive\"; accepted: an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
     // A thread with no ops would explore nothing either.
     json j = base();
     j["threads"][0]["ops"] = json::array();

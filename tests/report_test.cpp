@@ -272,7 +272,7 @@ TEST_CASE("a holds or unsatisfiable verdict is one summary line with the counts"
                                {"critical_section", "critical_section"}, "{\"strategy\":\"exhaustive\"}", "\"holds\""));
     REQUIRE(holds.r.verdict == "holds");
     REQUIRE(holds.lines.size() == 1);
-    CHECK(std::regex_match(holds.lines[0], std::regex("holds: lock-correct \\([0-9]+ executions, .*; exhaustive search; "
+    CHECK(std::regex_match(holds.lines[0], std::regex("holds \\(complete\\): lock-correct \\([0-9]+ executions, .*; every interleaving \\(plain search\\); "
                                                       "memory model kernel\\)")));
     CHECK(holds.text.find("[counterexample]") == std::string::npos);
 
@@ -283,7 +283,7 @@ TEST_CASE("a holds or unsatisfiable verdict is one summary line with the counts"
                                "{\"strategy\":\"exhaustive\"}", "\"unsatisfiable\"", cycle));
     REQUIRE(unsat.r.verdict == "unsatisfiable");
     REQUIRE(unsat.lines.size() == 2);
-    CHECK(unsat.lines[0].rfind("unsatisfiable: mp-cycle (", 0) == 0);
+    CHECK(unsat.lines[0].rfind("unsatisfiable (complete): mp-cycle (", 0) == 0);
     CHECK(unsat.lines[0].find(" pruned by order") != std::string::npos);
     CHECK(unsat.lines[1].find("order") != std::string::npos);
 }

@@ -141,7 +141,75 @@ struct ToyMp : Model {
     ModelRun* start() override { return make_run<ToyMpRun>(cfg); }
 };
 
+// ---- toy-dpor: small programs whose Mazurkiewicz traces the DPOR test counts ----
+// write_own: WRITE_ONCE(x[t], 1) (a location of the thread's own);
+// write_shared: WRITE_ONCE(y, t + 1); locked_inc: spin_lock(l); c = READ_ONCE(cnt);
+// WRITE_ONCE(cnt, c + 1); spin_unlock(l).
+struct ToyDporCfg {
+    int nops[kMaxThreads] = {};
+    int ops[kMaxThreads][8] = {};
+};
+
+struct ToyDporRun : ModelRun {
+    const ToyDporCfg& cfg;
+    kobj box{"toy", "box"};
+    kfield<int> x0{&box, "x0", 0}, x1{&box, "x1", 0}, x2{&box, "x2", 0}, x3{&box, "x3", 0};
+    kfield<int> y{&box, "y", 0};
+    kfield<int> cnt{&box, "cnt", 0};
+    spinlock_t l{&box, "l"};
+    explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) {}
+    kfield<int>& own(int t) { return t == 0 ? x0 : t == 1 ? x1 : t == 2 ? x2 : x3; }
+
+    void thread(int t) override {
+        for (int i = 0; i < cfg.nops[t]; i++) {
+            switch (cfg.ops[t][i]) {
+                case 0: WRITE_ONCE(own(t), 1); break;
+                case 1: WRITE_ONCE(y, t + 1); break;
+                default: {
+                    spin_lock(l);
+                    int c = READ_ONCE(cnt);
+                    WRITE_ONCE(cnt, c + 1);
+                    spin_unlock(l);
+                }
+            }
+        }
+    }
+    void check_final() override {
+        int want = 0;
+        for (int t = 0; t < rt().nthreads; t++)
+            for (int i = 0; i < cfg.nops[t]; i++) want += cfg.ops[t][i] == 2;
+        if (cnt.peek() != want) violate(0, "toy-lost-update", nullptr, 0, "cnt = %d, want %d", cnt.peek(), want);
+    }
+    void final_state(std::string& out) const override {
+        out += "y " + std::to_string(y.peek()) + ", cnt " + std::to_string(cnt.peek()) + "\n";
+    }
+};
+
+struct ToyDpor : Model {
+    ModelSpec s;
+    ToyDporCfg cfg;
+    ToyDpor() {
+        s.name = "toy-dpor";
+        s.doc = "test-only: writers and a locked counter, for counting Mazurkiewicz traces";
+        s.follows = "the DPOR literature's standard examples";
+        s.ops = {{"write_own", "WRITE_ONCE(x[t], 1)", {}},
+                 {"write_shared", "WRITE_ONCE(y, t + 1)", {}},
+                 {"locked_inc", "spin_lock(l); cnt++; spin_unlock(l)", {}}};
+        s.invariants = {"toy-lost-update"};
+        s.min_threads = 1;
+    }
+    const ModelSpec& spec() const override { return s; }
+    void prepare(const Scenario& sc) override {
+        for (size_t t = 0; t < sc.threads.size(); t++) {
+            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
+            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
+        }
+    }
+    ModelRun* start() override { return make_run<ToyDporRun>(cfg); }
+};
+
 ModelRegistrar reg_lock(new ToyLock);
+ModelRegistrar reg_dpor(new ToyDpor);
 ModelRegistrar reg_mp(new ToyMp);
 
 }  // namespace

@@ -28,7 +28,15 @@ namespace fs = std::filesystem;
 bool as_expected(const Scenario& s, const RunResult& r) {
     if (r.verdict != s.expect.verdict) return false;
     if (r.verdict == "violated") return r.invariant == s.expect.invariant;
+    // A `holds` is only as good as its scope: the scenario may ask for at
+    // least a given one (a cut search is inconclusive, never holds).
+    if (r.verdict == "holds") return scope_at_least(r.scope, s.expect.scope);
     return true;
+}
+
+static std::string expected_text(const Scenario& s) {
+    return s.expect.verdict + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) +
+           (s.expect.scope.empty() ? "" : " (" + s.expect.scope + ")");
 }
 
 std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths) {
@@ -115,8 +123,7 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f) {
         std::cerr << s.file << ": warning: vacuous: the scenario names step " << st
                   << " but no explored execution reached it\n";
     if (!as_expected(s, r)) {
-        std::cerr << s.file << ": expected " << s.expect.verdict
-                  << (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) << ", got " << r.verdict
+        std::cerr << s.file << ": expected " << expected_text(s) << ", got " << verdict_with_scope(r)
                   << (r.invariant.empty() ? "" : " " + r.invariant) << "\n";
     }
 }
@@ -156,15 +163,15 @@ void check_child(const std::string& file, int fd) {
         RunResult r = run_scenario(s, opt);
         bool ok = as_expected(s, r);
         std::vector<std::string> vac = vacuous_steps(s, r);
-        std::string got = r.verdict + (r.invariant.empty() ? "" : " " + r.invariant);
-        std::string want = s.expect.verdict + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant);
+        std::string got = verdict_with_scope(r) + (r.invariant.empty() ? "" : " " + r.invariant);
+        std::string want = expected_text(s);
         std::string text = std::string(ok && vac.empty() ? "ok    " : "FAIL  ") + file + ": " + got +
                            (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
         if (!ok && r.verdict == "violated") text += "\n      replay: " + replay_command(s, r);
         // A count cut by a time limit is not repeatable: no oracle for it.
-        std::string count = s.search.time_limit_s > 0 ? "-" : std::to_string(r.executions);
+        std::string count = s.search.time_limit_s > 0 || r.verdict == "inconclusive" ? "-" : std::to_string(r.executions);
         line = std::string(ok && vac.empty() ? "pass" : "fail") + "\t" + s.name + "\t" + count + "\t" + text;
     } catch (const LoadError& e) {
         line = std::string("error\t-\t-\t") + e.what();

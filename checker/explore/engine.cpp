@@ -1,10 +1,12 @@
-// vfsmc engine adapter: the only place besides checker/kernel.h that drives
-// Relacy. One Relacy test suite per thread count (1..4), so a scenario runs
-// with exactly its own threads; the suite builds the model's state in
-// before(), runs each thread's ops in thread(), and checks the final
-// invariants in after().
+// vfsmc engine adapter: the only place besides the kernel-vocabulary layer
+// that drives Relacy. One Relacy test suite per thread count (1..4), so a
+// scenario runs with exactly its own threads; the suite builds the model's
+// state in before(), runs each thread's ops in thread(), and checks the final
+// invariants in after(). The search strategy is a Relacy scheduler: Relacy's
+// own full, context-bound and random schedulers, or ours (dpor.h, pct.h).
 #include "explore/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,13 +14,35 @@
 
 #include "scenario/scenario.h"
 #include "kernel/kernel.h"
+#include "explore/dpor.h"
+#include "explore/pct.h"
 
 namespace vfsmc {
 
 void layer_begin_execution();
 void layer_setup_done();
 void layer_end_execution();
-void rcu_thread_exit(int t);
+void layer_thread_exit(int t);
+
+const char* strategy_name(Strategy s) {
+    switch (s) {
+        case Strategy::exhaustive: return "exhaustive";
+        case Strategy::bounded: return "bounded";
+        case Strategy::random: return "random";
+        case Strategy::dpor: return "dpor";
+        case Strategy::pct: return "pct";
+    }
+    return "?";
+}
+
+DporStats& dpor_stats() {
+    static DporStats s;
+    return s;
+}
+PctConfig& pct_config() {
+    static PctConfig c;
+    return c;
+}
 
 namespace {
 
@@ -47,11 +71,60 @@ struct EngineState {
     std::string collect_inv;
     uint64_t fail_at = 0;
     bool in_after = false;
+    bool collect_outcomes = false;
     std::shared_ptr<ExecRecord> best;
     uint64_t best_k = 0;
     int best_steps = 0;
 };
 EngineState g;
+
+// The outcomes of a search (RunOptions::collect_outcomes): a fixed table, so
+// that recording one allocates nothing inside the simulation.
+struct Outcomes {
+    static constexpr size_t kCap = 1 << 16;
+    uint64_t* slot = nullptr;
+    size_t n = 0;
+    void reset() {
+        if (!slot) slot = new uint64_t[kCap];  // outside the simulation
+        std::fill(slot, slot + kCap, 0);
+        n = 0;
+    }
+    void add(uint64_t h) {
+        if (!h) h = 1;
+        for (size_t i = h & (kCap - 1), k = 0; k < kCap; k++, i = (i + 1) & (kCap - 1)) {
+            if (slot[i] == h) return;
+            if (!slot[i]) {
+                slot[i] = h;
+                n++;
+                return;
+            }
+        }
+    }
+};
+Outcomes g_outcomes;
+
+// Relacy's simulated heap takes every allocation inside an execution; the
+// outcome text is built on the real heap instead (context::disable_alloc_).
+struct ctx_access : rl::context {
+    static int& disable_alloc(rl::context& c) { return c.*(&ctx_access::disable_alloc_); }
+};
+
+void record_outcome(const char* violated) {
+    int& da = ctx_access::disable_alloc(rl::ctx());
+    da++;
+    {
+        std::string st;
+        g.run->final_state(st);
+        if (violated) st += std::string("|violated ") + violated;
+        uint64_t h = 1469598103934665603ULL;
+        for (unsigned char c : st) {
+            h ^= c;
+            h *= 1099511628211ULL;
+        }
+        g_outcomes.add(h);
+    }
+    da--;
+}
 
 bool inv_enabled(const char* name) {
     int i = 0;
@@ -105,13 +178,16 @@ void engine_before() {
         g.replay_overrun = true;
         rl::ctx().rl_until("replay token did not reproduce", RL_INFO);
     }
+    if (!g.replay && !history_run && g.max_executions && g.sim_executions > g.max_executions) {
+        // Exact: the execution past the limit does not run.
+        g.limit_hit = true;
+        g.limit = "max_executions";
+        rl::ctx().rl_until("search limit", RL_INFO);
+    }
     if (!g.replay && !history_run && (g.sim_executions & 63) == 0) {
         auto now = clk::now();
         double el = std::chrono::duration<double>(now - g.start).count();
-        if (g.max_executions && g.sim_executions > g.max_executions) {
-            g.limit_hit = true;
-            g.limit = "max_executions";
-        } else if (g.time_limit > 0 && el > g.time_limit) {
+        if (g.time_limit > 0 && el > g.time_limit) {
             g.limit_hit = true;
             g.limit = "time limit";
         }
@@ -135,18 +211,24 @@ void engine_thread(unsigned i) {
     } catch (const Pruned&) {
         r.pruned = true;
     }
-    r.tstate[i] = TState::Done;
-    rcu_thread_exit((int)i);
+    try {
+        layer_thread_exit((int)i);
+    } catch (const Pruned&) {
+        r.pruned = true;
+    }
 }
 
 void engine_after() {
     Runtime& r = rt();
     g.in_after = true;
-    if (r.pruned) {
+    if (r.sleep_blocked) {
+        r.sleep_blocked_executions++;
+    } else if (r.pruned) {
         r.pruned_executions++;
     } else {
         // The last thread is done: final invariants (balances, leaks).
         r.in_check = false;
+        if (g.collect_outcomes) record_outcome(nullptr);
         g.run->check_final();
     }
     r.check_step = nullptr;
@@ -171,18 +253,37 @@ std::ostream& null_stream() {
     return devnull;
 }
 
-template <int N>
-rl::test_result_e simulate_n(rl::test_params& p) {
-    rl::simulate<Suite<N>>(p);
-    return p.test_result;
+// rl::simulate, for any scheduler: one run, no second run to collect
+// Relacy's history (the trace is ours, recorded as the execution runs). On
+// a failure, params.final_state is the iteration and the scheduler's state.
+template <class Test, class Sched>
+rl::test_result_e simulate_with(rl::test_params& p) {
+    rl::ostringstream oss;
+    p.test_name = "vfsmc";
+    rl::test_result_e res = rl::run_test<Test, Sched>(p, oss, false);
+    if (res != rl::test_result_success) p.final_state = oss.str().c_str();
+    p.test_result = res;
+    return res;
 }
 
-rl::test_result_e simulate_threads(int n, rl::test_params& p) {
+template <int N>
+rl::test_result_e simulate_n(rl::test_params& p, Strategy st) {
+    switch (st) {
+        case Strategy::dpor: return simulate_with<Suite<N>, dpor_scheduler<N>>(p);
+        case Strategy::pct: return simulate_with<Suite<N>, pct_scheduler<N>>(p);
+        case Strategy::exhaustive: return simulate_with<Suite<N>, rl::full_search_scheduler<N>>(p);
+        case Strategy::bounded: return simulate_with<Suite<N>, rl::context_bound_scheduler<N>>(p);
+        case Strategy::random: return simulate_with<Suite<N>, rl::random_scheduler<N>>(p);
+    }
+    return rl::test_result_success;
+}
+
+rl::test_result_e simulate_threads(int n, rl::test_params& p, Strategy st) {
     switch (n) {
-        case 1: return simulate_n<1>(p);
-        case 2: return simulate_n<2>(p);
-        case 3: return simulate_n<3>(p);
-        default: return simulate_n<4>(p);
+        case 1: return simulate_n<1>(p, st);
+        case 2: return simulate_n<2>(p, st);
+        case 3: return simulate_n<3>(p, st);
+        default: return simulate_n<4>(p, st);
     }
 }
 
@@ -195,13 +296,26 @@ uint32_t fnv1a(const std::string& s) {
     return h;
 }
 
-char strategy_char(Strategy s) { return s == Strategy::exhaustive ? 'e' : s == Strategy::bounded ? 'b' : 'r'; }
+char strategy_char(Strategy s) {
+    switch (s) {
+        case Strategy::exhaustive: return 'e';
+        case Strategy::bounded: return 'b';
+        case Strategy::random: return 'r';
+        case Strategy::dpor: return 'd';
+        case Strategy::pct: return 'p';
+    }
+    return '?';
+}
+// The number in a token's search field: the preemption bound, or PCT's depth.
+int strategy_param(const SearchSpec& ss) {
+    return ss.strategy == Strategy::bounded ? ss.preemption_bound : ss.strategy == Strategy::pct ? ss.depth : 0;
+}
 
 std::string make_token(const Scenario& sc, const SearchSpec& ss, const std::string& state) {
     std::string st = state;
     for (char& c : st)
         if (c == ' ') c = '-';
-    std::string body = std::string(1, strategy_char(ss.strategy)) + std::to_string(ss.strategy == Strategy::bounded ? ss.preemption_bound : 0) +
+    std::string body = std::string(1, strategy_char(ss.strategy)) + std::to_string(strategy_param(ss)) +
                        (sc.memory_model == MemModel::sc ? "s" : "k") + ":" + st;
     char h[16];
     std::snprintf(h, sizeof h, "%08x", fnv1a(sc.canonical + "|" + body));
@@ -244,6 +358,7 @@ void setup_runtime(const Scenario& s, Model* m) {
     r.ncoverage = 0;
     r.executions = 0;
     r.pruned_executions = 0;
+    r.sleep_blocked_executions = 0;
     g.sc = &s;
     g.model = m;
     m->prepare(s);
@@ -253,31 +368,48 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     Runtime& r = rt();
     RunResult out;
     out.memory_model = mem_model_name(s.memory_model);
-    out.strategy = ss.strategy == Strategy::exhaustive ? "exhaustive" : ss.strategy == Strategy::bounded ? "bounded" : "random";
+    out.strategy = strategy_name(ss.strategy);
     out.preemption_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : -1;
     out.relacy_result = rl::test_result_str(res);
     out.seconds = secs;
     out.thread_names.clear();
     for (const auto& t : s.threads) out.thread_names.push_back(t.name);
     bool failed = res != rl::test_result_success && res != rl::test_result_until_condition_hit;
-    // Relacy re-runs a failing execution once to record it; do not count it twice.
-    out.executions = g.sim_executions - (failed || res == rl::test_result_until_condition_hit ? 1 : 0);
+    // A search stopped by a limit stopped at the start of an execution that
+    // did not run.
+    out.executions = g.sim_executions - (res == rl::test_result_until_condition_hit ? 1 : 0);
     out.pruned = r.pruned_executions;
+    out.sleep_blocked = r.sleep_blocked_executions;
     out.execs_per_sec = secs > 0 ? out.executions / secs : 0;
     out.limit_hit = g.limit_hit;
     out.limit = g.limit ? g.limit : "";
-    out.complete = ss.strategy == Strategy::exhaustive && !g.limit_hit && !failed;
+    bool full = ss.strategy == Strategy::exhaustive || ss.strategy == Strategy::dpor;
+    out.complete = full && !g.limit_hit && !failed;
     for (int i = 0; i < r.ncoverage; i++) out.coverage.push_back(r.coverage[i]);
     out.metrics = g.model->metrics();
-    char buf[160];
-    if (ss.strategy == Strategy::exhaustive)
-        std::snprintf(buf, sizeof buf, "exhaustive search");
-    else if (ss.strategy == Strategy::bounded)
-        std::snprintf(buf, sizeof buf, "every interleaving with at most %d preemptions", ss.preemption_bound);
-    else
-        std::snprintf(buf, sizeof buf, "%ld random interleavings, seed %ld", ss.iterations, ss.seed);
+    if (ss.strategy == Strategy::dpor) {
+        out.metrics["dpor.sleep_blocked"] = (double)dpor_stats().sleep_blocked;
+        out.metrics["dpor.races"] = (double)dpor_stats().races;
+        out.metrics["dpor.max_depth"] = (double)dpor_stats().max_depth;
+    }
+    char buf[200];
+    switch (ss.strategy) {
+        case Strategy::exhaustive: std::snprintf(buf, sizeof buf, "every interleaving (plain search)"); break;
+        case Strategy::dpor: std::snprintf(buf, sizeof buf, "every interleaving up to the order of independent steps (dpor)"); break;
+        case Strategy::bounded: std::snprintf(buf, sizeof buf, "every interleaving with at most %d preemptions", ss.preemption_bound); break;
+        case Strategy::random: std::snprintf(buf, sizeof buf, "%ld random interleavings, seed %ld", ss.iterations, ss.seed); break;
+        case Strategy::pct:
+            std::snprintf(buf, sizeof buf, "%ld PCT interleavings of depth %d over %llu steps, seed %ld", ss.iterations, ss.depth,
+                          (unsigned long long)pct_config().horizon, ss.seed);
+            break;
+    }
     out.completeness = buf;
     if (g.limit_hit) out.completeness += std::string(", cut short by the ") + out.limit + " (incomplete)";
+    // The scope of a verdict that found nothing.
+    if (g.limit_hit) out.scope = Scope::inconclusive;
+    else if (full) out.scope = Scope::complete;
+    else if (ss.strategy == Strategy::bounded) out.scope = Scope::bounded;
+    else out.scope = Scope::sampled;
     if (failed) {
         out.verdict = "violated";
         out.trace = std::make_shared<ExecRecord>(*g.rec);
@@ -302,8 +434,12 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
             g.run->final_state(out.final_state);
             g.run = nullptr;  // left to the process: Relacy's context is gone
         }
-    } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions) {
+    } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked &&
+               !g.limit_hit) {
         out.verdict = "unsatisfiable";
+    } else if (g.limit_hit) {
+        // A search cut short is never `holds`.
+        out.verdict = "inconclusive";
     } else {
         out.verdict = "holds";
     }
@@ -311,13 +447,16 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
 }
 
 RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& initial_state, bool replay,
-                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0) {
+                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0,
+                   bool collect_outcomes = false) {
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     g = EngineState();
     g.collect = !collect_inv.empty();
     g.collect_inv = collect_inv;
     g.fail_at = fail_at;
+    g.collect_outcomes = collect_outcomes;
+    if (collect_outcomes) g_outcomes.reset();
     if (g.collect) g.best = std::make_shared<ExecRecord>();
     g.rec = &rec;
     setup_runtime(s, m);
@@ -325,23 +464,37 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
     p.output_stream = &null_stream();
     p.progress_stream = &null_stream();
     p.execution_depth_limit = 200000;
-    switch (ss.strategy) {
-        case Strategy::exhaustive: p.search_type = rl::sched_full; break;
-        case Strategy::bounded:
-            p.search_type = rl::sched_bound;
-            p.context_bound = (unsigned)ss.preemption_bound;
-            break;
-        case Strategy::random:
-            p.search_type = rl::sched_random;
-            break;
+    // Relacy reads search_type only to choose how far back a relaxed load
+    // may read: the tree searches (ours too) read the latest store or the one
+    // before it, the random one further back.
+    p.search_type = ss.strategy == Strategy::random || ss.strategy == Strategy::pct ? rl::sched_random : rl::sched_full;
+    if (ss.strategy == Strategy::bounded) {
+        p.search_type = rl::sched_bound;
+        p.context_bound = (unsigned)ss.preemption_bound;
     }
-    if (ss.strategy == Strategy::random) {
+    std::string state = initial_state;
+    if (ss.strategy == Strategy::random || ss.strategy == Strategy::pct) {
         long start = ss.seed * ss.iterations;
         if (!initial_state.empty()) start = std::stol(initial_state);
-        p.initial_state = std::to_string(start).c_str();
-        p.iteration_count = replay ? start + 1 : start + ss.iterations;
+        std::string rest;
+        auto sp = initial_state.find(' ');
+        if (sp != std::string::npos) rest = initial_state.substr(sp);
+        state = std::to_string(start) + rest;
+        // Relacy's random scheduler runs iterations start..iteration_count
+        // inclusive; PCT's stops before iteration_count.
+        long n = replay ? 1 : ss.iterations;
+        p.iteration_count = ss.strategy == Strategy::random ? start + n - 1 : start + n;
+    }
+    p.initial_state = state.c_str();
+    if (ss.strategy == Strategy::dpor) {
+        dpor_stats() = DporStats();
+        deps().enabled = true;
     } else {
-        p.initial_state = initial_state.c_str();
+        deps().enabled = false;
+    }
+    if (ss.strategy == Strategy::pct) {
+        pct_config().depth = ss.depth;
+        pct_config().probe = false;
     }
     g.params = &p;
     g.replay = replay;
@@ -349,10 +502,37 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
     g.max_executions = (uint64_t)ss.max_executions;
     g.time_limit = ss.time_limit_s;
     g.start = g.last_progress = clk::now();
-    rl::test_result_e res = simulate_threads((int)s.threads.size(), p);
+    if (ss.strategy == Strategy::pct && !replay) {
+        // The probe: one execution without change points measures k, the
+        // number of steps the change points are drawn from.
+        rl::test_params pp = p;
+        pp.iteration_count = std::stol(state) + 1;
+        pct_config().probe = true;
+        pct_config().probe_steps = 0;
+        simulate_threads((int)s.threads.size(), pp, Strategy::pct);
+        rt().in_thread = false;
+        pct_config().probe = false;
+        pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
+        g.sim_executions = 0;
+        g.run = nullptr;
+        rt().executions = 0;
+        rt().pruned_executions = 0;
+        rt().sleep_blocked_executions = 0;
+    }
+    rl::test_result_e res = simulate_threads((int)s.threads.size(), p, ss.strategy);
+    rt().in_thread = false;  // a failed execution ends without after(): no simulated thread runs now
     double secs = std::chrono::duration<double>(clk::now() - g.start).count();
     RunResult out = finish(s, ss, p, res, secs);
-    if (replay && (g.replay_overrun || out.verdict != "violated")) {
+    deps().enabled = false;
+    if (collect_outcomes) {
+        for (size_t i = 0; i < Outcomes::kCap; i++)
+            if (g_outcomes.slot[i]) out.outcomes.push_back(g_outcomes.slot[i]);
+        std::sort(out.outcomes.begin(), out.outcomes.end());
+    }
+    if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
+        out.verdict = "error";
+        out.message = "the replay token does not fit this scenario's executions";
+    } else if (replay && (g.replay_overrun || out.verdict != "violated")) {
         out.verdict = "error";
         out.message = "the replay token did not reproduce a violation";
     }
@@ -360,6 +540,48 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
 }
 
 }  // namespace
+
+const char* scope_name(Scope s) {
+    switch (s) {
+        case Scope::complete: return "complete";
+        case Scope::bounded: return "bounded";
+        case Scope::sampled: return "sampled";
+        case Scope::inconclusive: return "inconclusive";
+    }
+    return "?";
+}
+
+std::string verdict_with_scope(const RunResult& r) {
+    char buf[200];
+    if (r.verdict == "holds" || r.verdict == "unsatisfiable") {
+        switch (r.scope) {
+            case Scope::complete: std::snprintf(buf, sizeof buf, "%s (complete)", r.verdict.c_str()); break;
+            case Scope::bounded:
+                std::snprintf(buf, sizeof buf, "%s (bounded %d: complete up to %d preemptions)", r.verdict.c_str(),
+                              r.preemption_bound, r.preemption_bound);
+                break;
+            case Scope::sampled:
+                std::snprintf(buf, sizeof buf, "%s (sampled %llu executions)", r.verdict.c_str(),
+                              (unsigned long long)r.executions);
+                break;
+            case Scope::inconclusive: std::snprintf(buf, sizeof buf, "%s", r.verdict.c_str()); break;
+        }
+        return buf;
+    }
+    if (r.verdict == "inconclusive") {
+        std::snprintf(buf, sizeof buf, "inconclusive (stopped by the %s after %llu executions)", r.limit.c_str(),
+                      (unsigned long long)r.executions);
+        return buf;
+    }
+    return r.verdict;
+}
+
+bool scope_at_least(Scope got, const std::string& least) {
+    if (least.empty()) return got != Scope::inconclusive;
+    int rank = got == Scope::complete ? 3 : got == Scope::bounded ? 2 : got == Scope::sampled ? 1 : 0;
+    int want = least == "complete" ? 3 : least == "bounded" ? 2 : least == "sampled" ? 1 : 0;
+    return rank >= want;
+}
 
 int count_preemptions(const ExecRecord& rec) {
     int n = 0;
@@ -382,7 +604,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    RunResult first = run_with(s, ss, "", false, opt.progress);
+    RunResult first = run_with(s, ss, "", false, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || first.verdict != "violated" || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
@@ -454,9 +676,12 @@ RunResult replay_scenario(const Scenario& s, const std::string& token) {
     if (st.empty()) bad("empty state");
     SearchSpec ss = s.search;
     char sc = head[0];
-    ss.strategy = sc == 'e' ? Strategy::exhaustive : sc == 'b' ? Strategy::bounded : sc == 'r' ? Strategy::random : (bad("unknown strategy"), Strategy::random);
+    ss.strategy = sc == 'e' ? Strategy::exhaustive : sc == 'b' ? Strategy::bounded : sc == 'r' ? Strategy::random
+                : sc == 'd' ? Strategy::dpor : sc == 'p' ? Strategy::pct : (bad("unknown strategy"), Strategy::random);
     try {
-        ss.preemption_bound = std::stoi(head.substr(1, head.size() - 2));
+        int n = std::stoi(head.substr(1, head.size() - 2));
+        if (ss.strategy == Strategy::pct) ss.depth = n;
+        else ss.preemption_bound = n;
     } catch (...) {
         bad("malformed bound");
     }

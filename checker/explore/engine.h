@@ -17,18 +17,25 @@ struct RunOptions {
     bool progress = false;          // progress lines on stderr for long searches
     bool minimize = true;           // search for the shortest counterexample after the first
     bool override_search = false;   // use `search` below instead of the scenario's
+    bool collect_outcomes = false;  // record the outcome of every judged execution (tests)
     SearchSpec search;
 };
 
+// What a verdict that found nothing covers.
+enum class Scope { complete, bounded, sampled, inconclusive };
+const char* scope_name(Scope s);
+
 struct RunResult {
-    std::string verdict;            // holds | violated | unsatisfiable | error
+    std::string verdict;            // holds | violated | unsatisfiable | inconclusive | error
     std::string invariant;          // violated: the stable name
     std::string message;            // violated: one sentence from the detector
     std::string relacy_result;      // Relacy's own result text
-    std::string strategy;           // "exhaustive", "bounded", "random"
+    std::string strategy;           // "exhaustive", "bounded", "random", "dpor", "pct"
+    Scope scope = Scope::inconclusive;
     int preemption_bound = -1;
     uint64_t executions = 0;        // explored (pruned ones included)
     uint64_t pruned = 0;            // cut by `order` constraints
+    uint64_t sleep_blocked = 0;     // dpor: abandoned as redundant (not in `executions` - pruned)
     double seconds = 0;
     double execs_per_sec = 0;
     bool complete = false;          // exhaustive and not cut by a limit
@@ -41,6 +48,9 @@ struct RunResult {
     std::string final_state;
     std::vector<std::string> coverage;  // steps reached in at least one execution
     std::map<std::string, double> metrics;
+    // RunOptions::collect_outcomes: a hash of each judged execution's final
+    // state (the model's final_state() text), sorted, without repeats.
+    std::vector<uint64_t> outcomes;
     int preemptions = -1;           // in the counterexample
     int steps = 0;                  // events in the counterexample
     std::string memory_model;
@@ -61,6 +71,15 @@ struct RunResult {
 };
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt);
+
+// "holds (complete)", "holds (bounded 3: complete up to 3 preemptions)",
+// "holds (sampled 10000 executions)", "inconclusive (stopped by the time
+// limit after 5000 executions)": the verdict with its scope.
+std::string verdict_with_scope(const RunResult& r);
+
+// Does the result's scope meet the least scope a scenario accepts
+// ("complete", "bounded", "sampled", or empty for any)?
+bool scope_at_least(Scope got, const std::string& least);
 
 // Replay a token from a previous run. Throws LoadError for a token that is
 // not well formed or not for this scenario.

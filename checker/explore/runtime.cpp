@@ -36,26 +36,22 @@ void Runtime::begin_execution(ExecRecord* r) {
     for (int t = 0; t < kMaxThreads; t++) {
         fdepth[t] = 0;
         tstate[t] = TState::Running;
-        wait_seen[t] = 0;
-        wait_fails[t] = 0;
         wait_what[t] = nullptr;
         wait_obj[t] = -1;
         wait_sleeping[t] = false;
         wait_cond_true[t] = false;
         wait_order[t] = false;
-        own_progress[t] = 0;
-        spin_seen[t] = 0;
-        spins[t] = 0;
     }
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
-    progress = 1;
     pruned = false;
+    sleep_blocked = false;
+    in_thread = false;
     in_check = false;
     quiet = false;
 }
 
-// Events that change shared state: they are progress for the deadlock and
-// starvation checks.
+// Events that change shared state (after them the every-step invariants
+// run).
 static bool changes_state(Ev k) {
     switch (k) {
         case Ev::Write: case Ev::Rmw: case Ev::Lock: case Ev::Unlock: case Ev::Wake:
@@ -74,10 +70,6 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
               int64_t before, int64_t after, const char* fmt, ...) {
     Runtime& r = g_rt;
     if (r.quiet && kind == Ev::Read) return -1;
-    if (changes_state(kind)) {
-        r.progress++;
-        if (thread >= 0 && thread < kMaxThreads) r.own_progress[thread]++;
-    }
     ExecRecord* rec = r.rec;
     if (!rec) return -1;
     if (rec->nevents >= kMaxEvents) {
@@ -165,8 +157,12 @@ const char* current_func(int thread) {
 
 void cover(const char* step) {
     Runtime& r = g_rt;
+    // Step names are string literals: the same pointer almost always, so
+    // look for it first and compare text only for a new pointer.
     for (int i = 0; i < r.ncoverage; i++)
-        if (r.coverage[i] == step || std::strcmp(r.coverage[i], step) == 0) return;
+        if (r.coverage[i] == step) return;
+    for (int i = 0; i < r.ncoverage; i++)
+        if (std::strcmp(r.coverage[i], step) == 0) return;
     if (r.ncoverage < kMaxCoverage) r.coverage[r.ncoverage++] = step;
 }
 
@@ -212,22 +208,6 @@ bool order_may_start(int thread, const char* step) {
     return true;
 }
 
-int spin_check(int thread) {
-    Runtime& r = g_rt;
-    uint64_t others = r.progress - r.own_progress[thread];
-    if (others != r.spin_seen[thread]) {
-        r.spin_seen[thread] = others;
-        r.spins[thread] = 0;
-        return 0;
-    }
-    r.spins[thread]++;
-    bool other_can_run = false;
-    for (int t = 0; t < r.nthreads; t++)
-        if (t != thread && r.tstate[t] == TState::Running) other_can_run = true;
-    if (other_can_run) return r.spins[thread] >= kStarvedSpins ? 1 : 0;
-    return r.spins[thread] >= kLivelockSpins ? 2 : 0;
-}
-
 void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order) {
     Runtime& r = g_rt;
     r.tstate[thread] = TState::Waiting;
@@ -235,31 +215,7 @@ void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order
     r.wait_obj[thread] = obj;
     r.wait_sleeping[thread] = sleeping;
     r.wait_order[thread] = order;
-    r.wait_fails[thread] = 0;
-    r.wait_seen[thread] = 0;
     r.wait_cond_true[thread] = false;
-}
-
-bool wait_stuck(int thread, bool cond_true) {
-    Runtime& r = g_rt;
-    if (r.wait_seen[thread] == r.progress) {
-        r.wait_fails[thread]++;
-    } else {
-        r.wait_seen[thread] = r.progress;
-        r.wait_fails[thread] = 1;
-    }
-    r.wait_cond_true[thread] = cond_true;
-    // Stuck when every thread that has not finished is waiting, has seen
-    // the current state at least twice (a relaxed load may lag once), and
-    // nothing changed since.
-    bool any_live = false;
-    for (int t = 0; t < r.nthreads; t++) {
-        if (r.tstate[t] == TState::Done) continue;
-        any_live = true;
-        if (r.tstate[t] != TState::Waiting) return false;
-        if (r.wait_seen[t] != r.progress || r.wait_fails[t] < 2) return false;
-    }
-    return any_live;
 }
 
 void wait_end(int thread) {

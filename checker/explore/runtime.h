@@ -53,12 +53,6 @@ struct Runtime {
     const char* fstack[kMaxThreads][kMaxFuncDepth];
     int fdepth[kMaxThreads];
     TState tstate[kMaxThreads];
-    uint64_t progress = 0;                 // bumped by every event that changes shared state
-    uint64_t own_progress[kMaxThreads];    // the part of `progress` each thread made
-    uint64_t spin_seen[kMaxThreads];       // others' progress at a thread's last futile spin
-    int spins[kMaxThreads];                // futile spins in a row (no other thread moved)
-    uint64_t wait_seen[kMaxThreads];       // progress value at a waiter's last failed check
-    int wait_fails[kMaxThreads];           // failed checks since progress last moved
     const char* wait_what[kMaxThreads];    // what the waiter waits for ("spin_lock", "d_wait_lookup" ...)
     int wait_obj[kMaxThreads];
     bool wait_sleeping[kMaxThreads];       // asleep on a wait queue (vs spinning on a lock)
@@ -66,6 +60,8 @@ struct Runtime {
     bool wait_order[kMaxThreads];          // waiting on an `order` constraint
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
+    bool sleep_blocked = false;            // dpor abandoned this execution as redundant
+    bool in_thread = false;                // the simulated threads are running (this_thread() is valid)
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged
 
@@ -73,7 +69,8 @@ struct Runtime {
     int ncoverage = 0;
     const char* coverage[kMaxCoverage];
     uint64_t executions = 0;
-    uint64_t pruned_executions = 0;
+    uint64_t pruned_executions = 0;        // cut by `order` constraints
+    uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
 
     void begin_execution(ExecRecord* r);
 };
@@ -108,21 +105,9 @@ void order_step_done(int thread, const char* step);
 // Is `thread` allowed to start `step` now?
 bool order_may_start(int thread, const char* step);
 
-// A thread spins (cpu_relax, a retry, a wait loop). Returns 1 when it has
-// spun kStarvedSpins times while another thread that could run made no
-// progress: the search starved that thread (its preemption bound is used
-// up), and the execution says nothing about the protocol. Returns 2 when it
-// has spun kLivelockSpins times while every other thread is finished or
-// waiting: a livelock.
-constexpr int kStarvedSpins = 4;
-constexpr int kLivelockSpins = 64;
-int spin_check(int thread);
-
-// Deadlock bookkeeping for a wait loop (called by the layer).
+// Wait bookkeeping (called by the layer): what a waiting thread waits for,
+// for the deadlock and lost-wakeup reports.
 void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order);
-// A failed check of the wait condition. Returns true when every live thread
-// is waiting and none of them can make progress.
-bool wait_stuck(int thread, bool cond_true);
 void wait_end(int thread);
 
 }  // namespace vfsmc

@@ -53,6 +53,7 @@ inline constexpr InvariantInfo kInvariants[] = {
     // Test-only protocols under tests/.
     {"toy-mutual-exclusion", "test", "test-only: two threads inside the toy critical section at once"},
     {"toy-message-passing", "test", "test-only: the consumer saw the flag but not the data"},
+    {"toy-lost-update", "test", "test-only: an increment of the toy counter was lost"},
 };
 
 inline const InvariantInfo* find_invariant(const char* name) {

@@ -15,6 +15,7 @@ struct LayerState {
     };
     Pending pending[64];
     int npending = 0;
+    RealCond real[kMaxThreads];   // what each parked thread really waits for
 };
 static LayerState g_ls;
 
@@ -28,15 +29,21 @@ void layer_begin_execution() {
     for (int& n : g_ls.rcu_nest) n = 0;
     for (int& n : g_ls.rcu_gen) n = 0;
     g_ls.npending = 0;
+    for (RealCond& r : g_ls.real) r = RealCond();
+    deps().begin_execution();
 }
 
-void layer_setup_done() { g_ls.setup = false; }
+void layer_setup_done() {
+    g_ls.setup = false;
+    rt().in_thread = true;
+}
 
 // Destroy every object still alive and give all model memory back. Runs in
 // the engine's after(), inside the execution, so the Relacy atomics die
 // within it.
 void layer_end_execution() {
     g_ls.setup = true;
+    rt().in_thread = false;
     for (int i = g_ls.heap.n - 1; i >= 0; i--) {
         Heap::Slot& s = g_ls.heap.slots[i];
         if (s.live) s.destroy(s.mem);
@@ -70,6 +77,7 @@ void kfree_id(int id) {
         return;
     }
     sched_point();
+    note_access(alive_key(id), true);
     o.free_event = log_event(t, Ev::Free, id, "kfree", nullptr, 0, 0, "%s freed", o.name);
     o.freed = true;
     for (int i = 0; i < g_ls.heap.n; i++) {
@@ -84,6 +92,9 @@ void kfree_id(int id) {
 void fence(Acc a, const char* name) {
     int t = this_thread();
     rl::atomic_thread_fence(mo_for(a), RL_INFO);
+    // A seq_cst fence joins the one global fence order; acquire and release
+    // fences only move this thread's own clocks.
+    if (mo_for(a) == rl::mo_seq_cst) note_access(kKeyScFence, true);
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
@@ -105,8 +116,9 @@ void wait_stuck_report(int t) {
     int n = 0;
     for (int u = 0; u < r.nthreads && n < (int)sizeof buf - 70; u++)
         if (r.tstate[u] == TState::Waiting)
-            n += std::snprintf(buf + n, sizeof buf - n, "%s%s waits in %s on %s", n ? "; " : "",
-                               r.thread_names[u], r.wait_what[u], object_name(r.wait_obj[u]));
+            n += std::snprintf(buf + n, sizeof buf - n, "%s%s waits in %s%s%s", n ? "; " : "",
+                               r.thread_names[u], r.wait_what[u], r.wait_obj[u] >= 0 ? " on " : "",
+                               r.wait_obj[u] >= 0 ? object_name(r.wait_obj[u]) : "");
     if (lost)
         violate(t, "lost-wakeup", nullptr, 0, "%s sleeps on a condition that already holds and nothing will wake it (%s)",
                 r.thread_names[lost_thread], buf);
@@ -116,10 +128,134 @@ void wait_stuck_report(int t) {
     prune_execution();
 }
 
-void livelock_report(int t) {
-    violate(t, "livelock", nullptr, 0, "%s spins in %s and no other thread can change what it waits for",
-            rt().thread_names[t], current_func(t));
-    prune_execution();
+// Blocking waits (kernel.h).
+static void unpark(int u) {
+    Deps& d = deps();
+    d.parked_on[u] = nullptr;
+    d.nparked--;
+    rl::ctx().unpark_thread((rl::thread_id_t)u, false, RL_INFO);
+}
+
+void wake_watchers(int t, Key key) {
+    Deps& d = deps();
+    for (int u = 0; u < rt().nthreads && d.nparked; u++)
+        if (u != t && d.parked_on[u] && d.parked_on[u]->has(key)) unpark(u);
+}
+
+void kick(Key key) {
+    Deps& d = deps();
+    for (int u = 0; u < rt().nthreads && d.nparked; u++)
+        if (d.parked_on[u] && d.parked_on[u]->has(key)) unpark(u);
+}
+
+// Every thread that has not finished is parked: nothing can wake any of
+// them. Named as a deadlock, or a lost wakeup when a sleeper's real
+// condition already holds.
+static void stuck(int t) {
+    Runtime& r = rt();
+    for (int u = 0; u < r.nthreads; u++)
+        if (r.tstate[u] == TState::Waiting) r.wait_cond_true[u] = g_ls.real[u]();
+    wait_stuck_report(t);
+}
+
+// cpu_relax(): the thread will look again, and a load cannot return a
+// value older than one it saw before this point.
+static void relax() {
+    rl::thread_info_base& th = *rl::ctx().threadx_;
+    th.last_yield_ = th.own_acq_rel_order_;
+}
+
+void park_on(int t, const WatchSet& ws, RealCond real) {
+    Runtime& r = rt();
+    Deps& d = deps();
+    if (r.pruned) throw Pruned();
+    if (ws.stale()) {
+        relax();
+        return;
+    }
+    g_ls.real[t] = real;
+    bool other_live = false;
+    for (int u = 0; u < r.nthreads; u++)
+        if (u != t && r.tstate[u] != TState::Done && !d.parked_on[u]) other_live = true;
+    if (!other_live) stuck(t);
+    d.parked_on[t] = &ws;
+    d.nparked++;
+    rl::ctx().park_current_thread(false, false, false, RL_INFO);
+    if (r.pruned) throw Pruned();
+    relax();
+}
+
+retry_loop::retry_loop() : t_(this_thread()) {
+    Deps& d = deps();
+    d.pass_ws[t_].clear();
+    d.pass_ws[t_].active = true;
+    d.pass_writes[t_].clear();
+}
+retry_loop::~retry_loop() { deps().pass_ws[t_].active = false; }
+void retry_loop::again() {
+    Deps& d = deps();
+    WatchSet& ws = d.pass_ws[t_];
+    ws.active = false;
+    if (d.pass_writes[t_].net_zero()) {
+        // Nothing changed by this pass: the next one would read the same
+        // values unless another thread writes what this one read.
+        wait_begin(t_, current_func(t_), -1, false, false);
+        park_on(t_, ws, RealCond());
+        wait_end(t_);
+    } else {
+        // The pass changed something: retrying is progress of its own.
+        sched_point();
+        relax();
+    }
+    ws.clear();
+    d.pass_writes[t_].clear();
+    ws.active = true;
+}
+
+// A simulated thread finished (engine): its read sections end, threads that
+// wait on its exit look again, and if every thread left is parked, nothing
+// can wake them.
+void rcu_thread_exit(int t);
+static void unpark_all() {
+    Deps& d = deps();
+    for (int u = 0; u < rt().nthreads; u++)
+        if (d.parked_on[u]) unpark(u);
+}
+void layer_thread_exit(int t) {
+    Runtime& r = rt();
+    if (r.pruned) {
+        // The execution is abandoned: parked threads wake to unwind.
+        r.tstate[t] = TState::Done;
+        unpark_all();
+        return;
+    }
+    try {
+        rcu_thread_exit(t);
+    } catch (const Pruned&) {
+        r.pruned = true;
+        r.tstate[t] = TState::Done;
+        unpark_all();
+        return;
+    }
+    r.tstate[t] = TState::Done;
+    write_global(exit_key(t));
+    Deps& d = deps();
+    if (!d.nparked) return;
+    int waiter = -1;
+    for (int u = 0; u < r.nthreads; u++) {
+        if (r.tstate[u] == TState::Done) continue;
+        if (!d.parked_on[u]) return;
+        if (waiter < 0) waiter = u;
+    }
+    if (waiter < 0) return;
+    try {
+        stuck(waiter);
+    } catch (const Pruned&) {
+        // An order constraint no execution can meet: the parked threads
+        // wake to unwind.
+        r.pruned = true;
+        unpark_all();
+    }
 }
 
 // <linux/refcount.h>
@@ -352,7 +488,14 @@ void lockref_mark_dead(lockref& l) {
 bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
 
 // <linux/rcupdate.h>
+// For DPOR and blocking, each thread's read-side state is a key of its own
+// (rcu_key), and the list of frees waiting for a grace period is kKeyRcu.
+static Key rcu_key(int t) { return (Key)(8 + t); }
+static void rcu_read_all(int t) {
+    for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
+}
 static void rcu_process(int t) {
+    if (g_ls.npending) write_global(kKeyRcu);
     for (int i = 0; i < g_ls.npending;) {
         LayerState::Pending& p = g_ls.pending[i];
         p.readers &= ~(1 << t);
@@ -376,9 +519,11 @@ static void gp_fence() {
     if (rt().mm != MemModel::kernel) return;
     no_preempt np(rl::ctx());
     rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+    note_access(kKeyScFence, true);
 }
 void rcu_read_lock() {
     int t = this_thread();
+    write_global(rcu_key(t));
     if (g_ls.rcu_nest[t]++ == 0) {
         gp_fence();
         log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
@@ -390,6 +535,7 @@ void rcu_read_unlock() {
         violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
         return;
     }
+    write_global(rcu_key(t));
     if (--g_ls.rcu_nest[t] == 0) {
         g_ls.rcu_gen[t]++;
         log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
@@ -400,6 +546,8 @@ bool rcu_read_lock_held() { return g_ls.rcu_nest[this_thread()] > 0; }
 void call_rcu_free(int id) {
     int t = this_thread();
     gp_fence();
+    rcu_read_all(t);
+    write_global(kKeyRcu);
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
         if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
@@ -416,6 +564,7 @@ void call_rcu_free(int id) {
 void synchronize_rcu() {
     int t = this_thread();
     gp_fence();
+    rcu_read_all(t);
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
         if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
@@ -429,6 +578,7 @@ void synchronize_rcu() {
     int gen[kMaxThreads];
     for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[u];
     wait_until("synchronize_rcu", -1, true, [&] {
+        rcu_read_all(t);
         for (int u = 0; u < rt().nthreads; u++)
             if ((readers & (1 << u)) && g_ls.rcu_nest[u] > 0 && g_ls.rcu_gen[u] == gen[u]) return false;
         return true;
@@ -438,6 +588,7 @@ void synchronize_rcu() {
 
 // A thread that finishes ends its read sections (it cannot hold one).
 void rcu_thread_exit(int t) {
+    write_global(rcu_key(t));
     g_ls.rcu_nest[t] = 0;
     g_ls.rcu_gen[t]++;
     rcu_process(t);

@@ -17,9 +17,15 @@
 //
 // Shared state lives in kfield<T>: a word that records which write every
 // read saw, whether that write was the latest in modification order, and,
-// for plain (unmarked) accesses, LKMM data races. Blocking is modelled as
-// waiting on a condition with rl yield, so that deadlocks and lost wakeups
-// are detected and named by the layer (runtime.cpp), not by Relacy.
+// for plain (unmarked) accesses, LKMM data races. Every access also tells the
+// explorer which location it touched (explore/deps.h), for DPOR.
+//
+// Blocking is not spinning: a thread whose wait condition is false parks
+// until another thread writes a location the condition read, and only then
+// evaluates it again; a kernel retry loop whose pass read nothing new and
+// changed nothing parks the same way (retry_loop). Deadlocks (every live
+// thread parked) and lost wakeups (a sleeper whose real condition holds) are
+// detected and named by the layer, not by Relacy.
 //
 // Include this header last: Relacy's macros are undefined again at its end,
 // but Relacy itself must come after the standard headers.
@@ -33,6 +39,7 @@
 #include <utility>
 
 #include "kernel/invariants.h"
+#include "explore/deps.h"
 #include "explore/runtime.h"
 
 #include <relacy/relacy.hpp>
@@ -122,8 +129,12 @@ inline const char* acc_name(Acc a) { return kMemoryModelTable[(int)a].kernel_nam
 // ------------------------------------------------------------------------
 inline int this_thread() { return (int)rl::ctx().threadx_->index_; }
 
-// One scheduling point: other threads may run here.
-inline void sched_point() { rl::ctx().sched(); }
+// One scheduling point: other threads may run here. An execution that the
+// explorer abandoned (pruned) unwinds from here.
+inline void sched_point() {
+    rl::ctx().sched();
+    if (rt().pruned) throw Pruned();
+}
 
 // Run the rest of a step without a scheduling point.
 using no_preempt = rl::preemption_disabler;
@@ -139,44 +150,63 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : rl::ctx().rand(n, rl::
     throw Pruned();
 }
 
-// Spin once (cpu_relax in a retry or wait loop): lets the other threads run.
-// A bounded search may have used up its preemptions while the thread that
-// would end the spin is preempted; such an execution is pruned rather than
-// reported as a livelock. A spin that no other thread can ever end is a
-// livelock.
-void livelock_report(int t);
-inline void kyield() {
-    rl::yield(1, RL_INFO);
-    int t = this_thread();
-    switch (spin_check(t)) {
-        case 1: prune_execution();
-        case 2: livelock_report(t); break;
-        default: break;
-    }
+// Blocking (kernel.cpp). park_on() parks the running thread until another
+// thread writes a key of `ws`; before it parks it checks whether every other
+// live thread is parked too (a deadlock or a lost wakeup, named by the
+// layer). A set whose reads are already stale is not parked on: the thread
+// looks again at once, and cannot read an older value than it saw (a
+// cpu_relax bounds staleness).
+struct RealCond {
+    bool (*fn)(const void*) = nullptr;
+    const void* ctx = nullptr;
+    bool operator()() const { return fn && fn(ctx); }
+};
+void park_on(int t, const WatchSet& ws, RealCond real);
+// Another thread may be waiting on `key` (a global key: RCU, order, exit).
+void kick(Key key);
+// Thread t wrote field `key`: wake the threads parked on it.
+void wake_watchers(int t, Key key);
+// Thread t reads a global key (in a wait condition, or for DPOR).
+inline void read_global(int t, Key key) {
+    note_access(key, false);
+    watch_read(t, key, nullptr, 0);
+}
+inline void write_global(Key key) {
+    note_access(key, true);
+    if (deps().nparked) kick(key);
 }
 
-// Wait for `cond` to become true. Detects deadlock (every live thread
-// waiting, none can move), lost wakeups (a sleeper whose real condition
-// already holds), and `order` constraints that this execution cannot
-// satisfy. `cond` is re-evaluated after every yield; `real` is what a
-// sleeper is really waiting for (used only to classify a stuck execution).
 void wait_stuck_report(int t);
 void set_quiet(bool q);
+
+// Wait for `cond` to become true. `cond` is evaluated, and if false the
+// thread parks on the locations it read until one of them is written by
+// another thread. `real` is what a sleeper is really waiting for (used only
+// to tell a lost wakeup from a deadlock). The re-evaluations are quiet: their
+// reads are not in the trace.
 template <class Cond, class Real>
 inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
     int t = this_thread();
-    if (cond()) return;
+    WatchSet& ws = deps().wait_ws[t];
+    ws.clear();
+    ws.active = true;
+    bool ok = cond();
+    ws.active = false;
+    if (ok) return;
     wait_begin(t, what, obj, sleeping, false);
     log_event(t, Ev::Wait, obj, what, nullptr, 0, 0, nullptr);
+    RealCond rc;
+    rc.ctx = &real;
+    rc.fn = [](const void* c) { return (*static_cast<const Real*>(c))(); };
     for (;;) {
-        if (rt().pruned) throw Pruned();
-        kyield();
-        if (rt().pruned) throw Pruned();
+        park_on(t, ws, rc);
+        ws.clear();
+        ws.active = true;
         set_quiet(true);
-        bool ok = cond();
+        ok = cond();
         set_quiet(false);
+        ws.active = false;
         if (ok) break;
-        if (wait_stuck(t, real())) wait_stuck_report(t);
     }
     wait_end(t);
 }
@@ -184,6 +214,27 @@ template <class Cond>
 inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
     wait_until(what, obj, sleeping, cond, [] { return false; });
 }
+
+// A kernel retry loop (`goto retry`, a cmpxchg or seqcount retry that starts
+// over): a pass that read the same values as the last one and left every
+// location it wrote as it found it adds nothing, so the thread parks until
+// one of the locations the pass read is written by another thread.
+//
+//     retry_loop retry;
+//     for (bool again = false;; again = true) {
+//         if (again) retry.again();
+//         ...
+//     }
+class retry_loop {
+    int t_;
+
+public:
+    retry_loop();
+    ~retry_loop();
+    retry_loop(const retry_loop&) = delete;
+    retry_loop& operator=(const retry_loop&) = delete;
+    void again();
+};
 
 // The kernel function a model function mirrors: `KFUNC("d_alloc_parallel");`
 // at the top of the model function. It names the steps inside it in the
@@ -193,6 +244,7 @@ struct kfunc_scope {
     const char* name;
     explicit kfunc_scope(const char* n) : t(this_thread()), name(n) {
         Runtime& r = rt();
+        if (r.norder) read_global(t, kKeyOrder);
         if (r.norder && !order_may_start(t, n)) {
             wait_begin(t, "order", -1, false, true);
             for (int i = 0; i < r.norder; i++)
@@ -202,9 +254,11 @@ struct kfunc_scope {
                     break;
                 }
             for (;;) {
-                kyield();
-                if (r.pruned) throw Pruned();
-                if (order_may_start(t, n)) break;
+                // Parks until another thread completes a step or finishes.
+                WatchSet& ws = deps().wait_ws[t];
+                ws.clear();
+                ws.add(kKeyOrder, nullptr, 0);
+                for (int u = 0; u < r.nthreads; u++) ws.add(exit_key(u), nullptr, 0);
                 // The thread it waits for finished without the step.
                 bool blocked = true;
                 for (int i = 0; i < r.norder; i++)
@@ -212,7 +266,10 @@ struct kfunc_scope {
                         std::strcmp(r.order[i].after_step, n) == 0 &&
                         r.tstate[r.order[i].before_thread] != TState::Done)
                         blocked = false;
-                if (blocked || wait_stuck(t, false)) prune_execution();
+                if (blocked) prune_execution();
+                park_on(t, ws, RealCond());
+                read_global(t, kKeyOrder);
+                if (order_may_start(t, n)) break;
             }
             wait_end(t);
         }
@@ -222,7 +279,10 @@ struct kfunc_scope {
     ~kfunc_scope() {
         if (rt().pruned) return;
         leave_func(t);
-        if (rt().norder) order_step_done(t, name);
+        if (rt().norder) {
+            order_step_done(t, name);
+            write_global(kKeyOrder);
+        }
     }
 };
 #define VFS_CAT2(a, b) a##b
@@ -233,7 +293,10 @@ struct kfunc_scope {
 // `kstep("d_alloc_parallel:publish", obj, "dentry %s -> in-lookup hash", ...)`.
 inline void kstep_done(const char* step) {
     cover(step);
-    if (rt().norder) order_step_done(this_thread(), step);
+    if (rt().norder) {
+        order_step_done(this_thread(), step);
+        write_global(kKeyOrder);
+    }
 }
 #define kstep(step, obj, ...)                                                   \
     do {                                                                         \
@@ -325,6 +388,9 @@ class kfield {
     int64_t shadow_;       // latest value in modification order
     uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
     uint8_t fmt_ = 0;      // how the trace prints values: 0 number, 1 object (pointer), 2 lockref word
+    mutable bool visible_ = false;  // the model's every-step invariant reads it
+    Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
+    Key alive_;            // its object's liveness
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
     rl::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
     rl::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
@@ -381,11 +447,27 @@ class kfield {
         }
     }
     void alive() const { check_alive(owner_, name_); }
+    // For DPOR: the running step reads (or writes) this field. A write to a
+    // field the every-step invariant reads is also a write of kKeyVisible,
+    // so that the explorer keeps every order of such writes.
+    void note_read(int t, int64_t seen) const {
+        note_access(key_, false);
+        note_access(alive_, false);
+        watch_read(t, key_, &shadow_, seen);
+    }
+    void note_write(int t, int64_t before) {
+        note_access(key_, true);
+        note_access(alive_, false);
+        if (visible_) note_access(kKeyVisible, true);
+        watch_own_write(t, key_, &shadow_, before);
+        if (deps().nparked) wake_watchers(t, key_);
+    }
     static bool marked(Acc a) { return a != Acc::Plain; }
 
 public:
     kfield(const kobj* owner, const char* name, T init = T())
-        : owner_(owner->id), name_(name), shadow_((int64_t)init), shadow_tag_(0) {
+        : owner_(owner->id), name_(name), shadow_((int64_t)init), shadow_tag_(0),
+          key_(field_key(owner->id, name)), alive_(alive_key(owner->id)) {
         cell_.store(enc(0, init), rl::mo_relaxed, RL_INFO);
         for (int i = 0; i < kMaxThreads; i++)
             plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
@@ -408,8 +490,15 @@ public:
     }
 
     // The latest value in modification order, without a simulated access:
-    // only for invariant checks and the final-state dump.
-    T peek() const { return (T)shadow_; }
+    // for invariant checks, wait conditions and the final-state dump. Inside
+    // the every-step invariant it marks the field visible; inside a thread
+    // it counts as a read for DPOR and for a wait condition's watch set.
+    T peek() const {
+        Runtime& r = rt();
+        if (r.in_check) visible_ = true;
+        else if (r.in_thread) note_read(this_thread(), shadow_);
+        return (T)shadow_;
+    }
 
     T load(Acc a) {
         int t = this_thread();
@@ -439,6 +528,7 @@ public:
             }
         }
         race_note(false, marked(a), ev, stamp);
+        note_read(t, (int64_t)v);
         return v;
     }
 
@@ -455,6 +545,7 @@ public:
         cell_.store(enc(tag, v), mo_for(a), RL_INFO);
         shadow_ = (int64_t)v;
         shadow_tag_ = tag;
+        note_write(t, before);
         int ev = log_event(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v, nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
@@ -493,8 +584,13 @@ public:
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);
         if (w) {
+            int64_t before = shadow_;
             shadow_ = (int64_t)nv;
             shadow_tag_ = tag;
+            note_read(t, (int64_t)old);
+            note_write(t, before);
+        } else {
+            note_read(t, (int64_t)old);
         }
         int ev = log_event(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old,
                            (int64_t)(w ? nv : old), nullptr);

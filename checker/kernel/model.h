@@ -99,13 +99,19 @@ struct ThreadSpec {
     std::vector<OpCall> ops;
 };
 
-enum class Strategy { exhaustive, bounded, random };
+// exhaustive: every interleaving (Relacy's full search); bounded: every
+// interleaving up to a preemption bound; random: uniform sampling; dpor:
+// every Mazurkiewicz trace (explore/dpor.h), complete; pct: probabilistic
+// concurrency testing (explore/pct.h).
+enum class Strategy { exhaustive, bounded, random, dpor, pct };
+const char* strategy_name(Strategy s);
 
 struct SearchSpec {
-    Strategy strategy = Strategy::bounded;
+    Strategy strategy = Strategy::dpor;
     int preemption_bound = 3;
-    long iterations = 10000;        // random
-    long seed = 0;                  // random
+    long iterations = 10000;        // random, pct
+    long seed = 0;                  // random, pct
+    int depth = 3;                  // pct: the bug depth d
     long max_executions = 0;        // 0 = no limit
     double time_limit_s = 0;        // 0 = no limit
 };
@@ -118,6 +124,7 @@ struct OrderSpec {
 struct Expect {
     std::string verdict;            // holds | violated | unsatisfiable
     std::string invariant;          // for violated
+    std::string scope;              // holds: the least scope accepted (complete | bounded | sampled), or empty
 };
 
 struct Scenario {

@@ -127,10 +127,10 @@ std::vector<TraceLine> trace_lines(const RunResult& r) {
 }
 
 std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
-    std::string head = r.verdict;
-    if (r.verdict == "violated") head += " " + r.invariant;
+    std::string head = r.verdict == "violated" ? r.verdict + " " + r.invariant : verdict_with_scope(r);
     std::string counts = fmt("%llu executions", (unsigned long long)r.executions);
     if (r.pruned) counts += fmt(", %llu pruned by order", (unsigned long long)r.pruned);
+    if (r.sleep_blocked) counts += fmt(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
     if (!stable) counts += fmt(", %.0f/s, %.2fs", r.execs_per_sec, r.seconds);
     return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; memory model " + r.memory_model + ")";
 }
@@ -203,6 +203,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     }
     os << "\nCounts: " << r.executions << " executions";
     if (r.pruned) os << " (" << r.pruned << " pruned by order)";
+    if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
     if (!o.stable) os << fmt(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
     if (r.minimized && r.first.token != r.token) {
@@ -225,7 +226,10 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     j["verdict"] = r.verdict;
     j["expected"] = s.expect.verdict;
     if (!s.expect.invariant.empty()) j["expected_invariant"] = s.expect.invariant;
-    j["as_expected"] = r.verdict == s.expect.verdict && (r.verdict != "violated" || r.invariant == s.expect.invariant);
+    if (!s.expect.scope.empty()) j["expected_scope"] = s.expect.scope;
+    j["as_expected"] = r.verdict == s.expect.verdict && (r.verdict != "violated" || r.invariant == s.expect.invariant) &&
+                       (r.verdict != "holds" || scope_at_least(r.scope, s.expect.scope));
+    if (r.verdict != "violated") j["scope"] = scope_name(r.scope);
     if (r.verdict == "violated") {
         j["invariant"] = r.invariant;
         j["message"] = r.message;
@@ -284,6 +288,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     json counts;
     counts["executions"] = r.executions;
     counts["pruned"] = r.pruned;
+    counts["sleep_blocked"] = r.sleep_blocked;
     if (!o.stable) {
         counts["seconds"] = r.seconds;
         counts["executions_per_second"] = r.execs_per_sec;

@@ -406,14 +406,11 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     // search
     if (j.contains("search")) {
         const json& js = j["search"];
-        if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": exhaustive|bounded|random, ...}");
-        c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "max_executions", "time_limit_s"});
-        std::string st = c.str(c.need(js, "search", "strategy", "exhaustive, bounded, random"), "search.strategy",
-                               "exhaustive, bounded, random");
-        if (st == "exhaustive") s.search.strategy = Strategy::exhaustive;
-        else if (st == "bounded") s.search.strategy = Strategy::bounded;
-        else if (st == "random") s.search.strategy = Strategy::random;
-        else c.bad("search.strategy", js["strategy"], "exhaustive, bounded, random");
+        const char* strategies = "dpor, exhaustive, bounded, random, pct";
+        if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
+        c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "depth", "max_executions", "time_limit_s"});
+        std::string st = c.str(c.need(js, "search", "strategy", strategies), "search.strategy", strategies);
+        if (!parse_strategy(st, s.search.strategy)) c.bad("search.strategy", js["strategy"], strategies);
         auto int_field = [&](const char* k, long lo, long hi, long& out) {
             if (!js.contains(k)) return;
             const json& v = js[k];
@@ -428,14 +425,21 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         s.search.preemption_bound = (int)pb;
         if (js.contains("preemption_bound") && s.search.strategy != Strategy::bounded)
             c.fail("search.preemption_bound", "only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
-        if (s.search.strategy == Strategy::random && !js.contains("iterations"))
-            c.fail("search.iterations", "missing required field of a random search; accepted: an integer from 1 to " + std::to_string(kMaxIterations));
+        bool sampling = s.search.strategy == Strategy::random || s.search.strategy == Strategy::pct;
+        if (sampling && !js.contains("iterations"))
+            c.fail("search.iterations", std::string("missing required field of a ") + strategy_name(s.search.strategy) +
+                                            " search; accepted: an integer from 1 to " + std::to_string(kMaxIterations));
         int_field("iterations", 1, kMaxIterations, s.search.iterations);
-        if (js.contains("iterations") && s.search.strategy != Strategy::random)
-            c.fail("search.iterations", "only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+        if (js.contains("iterations") && !sampling)
+            c.fail("search.iterations", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
         int_field("seed", 0, kMaxSeed, s.search.seed);
-        if (js.contains("seed") && s.search.strategy != Strategy::random)
-            c.fail("search.seed", "only meaningful with strategy \"random\"; accepted: omit it, or use \"random\"");
+        if (js.contains("seed") && !sampling)
+            c.fail("search.seed", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
+        long depth = s.search.depth;
+        int_field("depth", 1, kMaxPctDepth, depth);
+        s.search.depth = (int)depth;
+        if (js.contains("depth") && s.search.strategy != Strategy::pct)
+            c.fail("search.depth", "only meaningful with strategy \"pct\"; accepted: omit it, or use \"pct\"");
         int_field("max_executions", 1, kMaxExecutionsLimit, s.search.max_executions);
         if (js.contains("time_limit_s")) {
             const json& v = js["time_limit_s"];
@@ -488,10 +492,15 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     if (je.is_string()) {
         s.expect.verdict = je.get<std::string>();
     } else if (je.is_object()) {
-        c.only(je, "expect", {"verdict", "invariant"});
+        c.only(je, "expect", {"verdict", "invariant", "scope"});
         s.expect.verdict = c.str(c.need(je, "expect", "verdict", "holds, violated, unsatisfiable"), "expect.verdict",
                                  "holds, violated, unsatisfiable");
         if (je.contains("invariant")) s.expect.invariant = c.str(je["invariant"], "expect.invariant", join(accepted_inv));
+        if (je.contains("scope")) {
+            s.expect.scope = c.str(je["scope"], "expect.scope", "complete, bounded, sampled");
+            if (s.expect.scope != "complete" && s.expect.scope != "bounded" && s.expect.scope != "sampled")
+                c.bad("expect.scope", je["scope"], "complete, bounded, sampled");
+        }
     } else {
         c.bad("expect", je, expect_text);
     }
@@ -512,6 +521,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     } else if (!s.expect.invariant.empty()) {
         c.fail("expect.invariant", "only a violated expectation names an invariant; accepted: omit it");
     }
+    if (!s.expect.scope.empty() && s.expect.verdict != "holds")
+        c.fail("expect.scope", "only a holds expectation states a scope; accepted: omit it");
     if (s.expect.verdict == "unsatisfiable" && s.order.empty())
         c.fail("expect", "\"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
 

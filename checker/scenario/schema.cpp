@@ -128,15 +128,18 @@ oj search_schema() {
     };
     oj s;
     s["description"] =
-        "how executions are explored: every interleaving, every interleaving with at most preemption_bound "
-        "preemptions, or `iterations` random ones from `seed`; plus optional limits";
+        "how executions are explored: dpor (the default: every interleaving up to the order of independent "
+        "steps, complete), exhaustive (every interleaving), bounded (every interleaving with at most "
+        "preemption_bound preemptions), random or pct (`iterations` sampled ones from `seed`; pct with bug "
+        "depth `depth`); plus optional limits, after which the verdict is inconclusive";
     s["type"] = "object";
     s["required"] = {"strategy"};
     oj p;
-    p["strategy"] = {{"enum", oj::array({"exhaustive", "bounded", "random"})}};
+    p["strategy"] = {{"enum", oj::array({"dpor", "exhaustive", "bounded", "random", "pct"})}};
     p["preemption_bound"] = int_range(0, kMaxPreemptionBound, "bounded only: the most preemptions per execution");
-    p["iterations"] = int_range(1, kMaxIterations, "random only (and required): the number of executions");
-    p["seed"] = int_range(0, kMaxSeed, "random only: which executions are sampled");
+    p["iterations"] = int_range(1, kMaxIterations, "random and pct only (and required): the number of executions");
+    p["seed"] = int_range(0, kMaxSeed, "random and pct only: which executions are sampled");
+    p["depth"] = int_range(1, kMaxPctDepth, "pct only: the bug depth d (d-1 priority change points; default 3)");
     p["max_executions"] = int_range(1, kMaxExecutionsLimit, "stop after this many executions (the verdict says so)");
     p["time_limit_s"] = {{"description", "stop after this many seconds (the verdict says so)"},
                          {"type", "number"},
@@ -144,14 +147,17 @@ oj search_schema() {
                          {"maximum", kMaxTimeLimitS}};
     s["properties"] = p;
     s["additionalProperties"] = false;
-    auto only_with = [](const char* field, const char* strategy) {
-        return oj{{"if", {{"properties", {{"strategy", {{"const", strategy}}}}}}},
+    auto only_with = [](const char* field, std::vector<const char*> strategies) {
+        oj e = oj::array();
+        for (const char* st : strategies) e.push_back(st);
+        return oj{{"if", {{"properties", {{"strategy", {{"enum", e}}}}}}},
                   {"else", {{"not", {{"required", {field}}}}}}};
     };
     oj all = oj::array();
-    all.push_back(only_with("preemption_bound", "bounded"));
-    all.push_back(only_with("seed", "random"));
-    oj iters = only_with("iterations", "random");
+    all.push_back(only_with("preemption_bound", {"bounded"}));
+    all.push_back(only_with("seed", {"random", "pct"}));
+    all.push_back(only_with("depth", {"pct"}));
+    oj iters = only_with("iterations", {"random", "pct"});
     iters["then"] = {{"required", {"iterations"}}};
     all.push_back(iters);
     s["allOf"] = all;
@@ -167,15 +173,32 @@ oj expect_schema() {
                    {"required", oj::array({"verdict", "invariant"})},
                    {"properties", {{"verdict", {{"const", "violated"}}}, {"invariant", {{"type", "string"}}}}},
                    {"additionalProperties", false}};
+    oj holds = {{"type", "object"},
+                {"required", {"verdict"}},
+                {"properties",
+                 {{"verdict", {{"const", "holds"}}},
+                  {"scope",
+                   {{"description", "the least scope accepted: complete, bounded (complete up to a preemption bound) or sampled"},
+                    {"enum", oj::array({"complete", "bounded", "sampled"})}}}}},
+                {"additionalProperties", false}};
     oj other = {{"type", "object"},
                 {"required", {"verdict"}},
-                {"properties", {{"verdict", {{"enum", oj::array({"holds", "unsatisfiable"})}}}}},
+                {"properties", {{"verdict", {{"const", "unsatisfiable"}}}}},
                 {"additionalProperties", false}};
-    s["anyOf"] = oj::array({{{"enum", oj::array({"holds", "unsatisfiable"})}}, violated, other});
+    s["anyOf"] = oj::array({{{"enum", oj::array({"holds", "unsatisfiable"})}}, violated, holds, other});
     return s;
 }
 
 }  // namespace
+
+bool parse_strategy(const std::string& name, Strategy& out) {
+    for (Strategy st : {Strategy::dpor, Strategy::exhaustive, Strategy::bounded, Strategy::random, Strategy::pct})
+        if (name == strategy_name(st)) {
+            out = st;
+            return true;
+        }
+    return false;
+}
 
 oj scenario_schema(const std::vector<Model*>& ms) {
     std::vector<std::string> names;

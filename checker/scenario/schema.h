@@ -21,9 +21,13 @@ namespace vfsmc {
 constexpr long kMaxPreemptionBound = 20;
 constexpr long kMaxIterations = 100000000;
 constexpr long kMaxSeed = 1000000;
+constexpr long kMaxPctDepth = 16;
 constexpr long kMaxExecutionsLimit = 1000000000;
 constexpr double kMaxTimeLimitS = 86400;
 constexpr size_t kMaxThreadName = 16;
+
+// "dpor" -> Strategy::dpor, ...; false for an unknown name.
+bool parse_strategy(const std::string& name, Strategy& out);
 
 // The invariants a scenario of this model may name: the engine's, then the
 // model's.

@@ -1,0 +1,39 @@
+// vfsmc: step accesses and watch sets (see deps.h).
+#include "explore/deps.h"
+
+namespace vfsmc {
+
+static Deps g_deps;
+Deps& deps() { return g_deps; }
+
+void Deps::begin_execution() {
+    nstep = 0;
+    step_overflow = false;
+    for (int t = 0; t < kMaxThreads; t++) {
+        wait_ws[t].clear();
+        wait_ws[t].active = false;
+        pass_ws[t].clear();
+        pass_ws[t].active = false;
+        pass_writes[t].clear();
+        parked_on[t] = nullptr;
+    }
+    nparked = 0;
+    steps = 0;
+}
+
+// Field keys: a hash of the owner's id and the field name's address (a
+// string literal: the same in every execution). Two fields that collide
+// only become dependent, which costs executions, never soundness.
+static Key mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    Key k = (Key)x;
+    return k < 16 ? k + 16 : k;
+}
+Key field_key(int owner, const char* name) { return mix(((uint64_t)(uint16_t)owner << 48) ^ (uint64_t)(uintptr_t)name); }
+Key alive_key(int owner) { return mix(((uint64_t)(uint16_t)owner << 48) ^ 0xa11feULL); }
+
+}  // namespace vfsmc

@@ -1,0 +1,166 @@
+// vfsmc: what each step touches, for the exploration strategies, and what a
+// waiting thread waits on, for blocking waits.
+//
+// The kernel-vocabulary layer (checker/kernel/) calls note_access() for every
+// shared location a step reads or writes (a step is what a thread does from
+// one scheduling point to its next). The DPOR scheduler (dpor.h) turns these
+// into the dependency relation: two steps of different threads are
+// dependent when they touch one key and at least one writes it.
+//
+// Keys are logical, not addresses, so that they are the same in every
+// execution of a scenario: a field is (owning object id, field name), an
+// object's liveness is (object id, "alive"), and a few global keys stand for
+// state that lives outside any field (RCU read sections, `order`
+// constraints, the seq_cst fence order, the model's every-step invariants).
+//
+// Blocking (wait_until and retry loops in checker/kernel/kernel.h): a thread
+// whose wait condition is false, or whose retry pass read the same values as
+// the last one and changed nothing, parks with a watch set, the keys it
+// read. A write to one of them by another thread unparks it, and only then
+// does it evaluate its condition again. GenMC calls this spin-assume, Nidhugg
+// await.
+//
+// No Relacy here.
+#pragma once
+
+#include <cstdint>
+
+#include "explore/trace.h"
+
+namespace vfsmc {
+
+using Key = uint32_t;
+
+// Global keys (small numbers; field keys are hashed above them).
+constexpr Key kKeyRcu = 1;        // RCU read-side state and grace periods
+constexpr Key kKeyOrder = 2;      // `order` constraint progress
+constexpr Key kKeyScFence = 3;    // the seq_cst fence order
+constexpr Key kKeyVisible = 4;    // a location the model's every-step invariant reads
+constexpr Key kKeyAll = 6;        // unknown: dependent with everything
+// Thread t finished (order waits and grace periods wait on it).
+inline Key exit_key(int t) { return (Key)(12 + t); }
+
+Key field_key(int owner, const char* name);
+Key alive_key(int owner);
+
+struct Access {
+    Key key;
+    uint8_t write;
+};
+
+constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
+constexpr int kMaxWatch = 64;          // per watch set; more parks on kKeyAll
+
+// The keys a waiting thread read, with the value each had when it was
+// first read.
+struct WatchSet {
+    struct Entry {
+        Key key;
+        const int64_t* value;   // the field's latest value (null: a global key)
+        int64_t first;          // its value when this wait or pass first read it
+    };
+    Entry e[kMaxWatch];
+    int n = 0;
+    bool overflow = false;
+    bool active = false;
+    void clear() { n = 0; overflow = false; }
+    void add(Key key, const int64_t* value, int64_t first) {
+        for (int i = 0; i < n; i++)
+            if (e[i].key == key) return;
+        if (n < kMaxWatch) e[n++] = {key, value, first};
+        else overflow = true;
+    }
+    bool has(Key key) const {
+        if (overflow) return true;
+        for (int i = 0; i < n; i++)
+            if (e[i].key == key) return true;
+        return false;
+    }
+    // A location read here holds another value than it did when it was
+    // first read: looking again could see something new. (Values, not
+    // writes: a pass is a function of the values it reads.)
+    bool stale() const {
+        for (int i = 0; i < n; i++)
+            if (e[i].value && *e[i].value != e[i].first) return true;
+        return false;
+    }
+};
+
+// A retry pass's own writes: the pass changed nothing if every location it
+// wrote holds the value it held before the pass.
+struct PassWrites {
+    struct Entry {
+        const int64_t* value;
+        int64_t before;
+    };
+    Entry e[16];
+    int n = 0;
+    bool overflow = false;
+    void clear() { n = 0; overflow = false; }
+    void add(const int64_t* value, int64_t before) {
+        for (int i = 0; i < n; i++)
+            if (e[i].value == value) return;
+        if (n < 16) e[n++] = {value, before};
+        else overflow = true;
+    }
+    bool net_zero() const {
+        if (overflow) return false;
+        for (int i = 0; i < n; i++)
+            if (*e[i].value != e[i].before) return false;
+        return true;
+    }
+};
+
+struct Deps {
+    bool enabled = false;              // a strategy wants the accesses (dpor)
+    // The running step's accesses.
+    Access step[kMaxStepAccesses];
+    int nstep = 0;
+    bool step_overflow = false;
+
+    // Blocking.
+    WatchSet wait_ws[kMaxThreads];     // a wait_until condition's reads
+    WatchSet pass_ws[kMaxThreads];     // a retry pass's reads
+    PassWrites pass_writes[kMaxThreads];
+    const WatchSet* parked_on[kMaxThreads] = {};
+    int nparked = 0;
+
+    // Scheduling points in the running execution.
+    uint64_t steps = 0;
+
+    void begin_execution();
+};
+
+Deps& deps();
+
+// The running thread's current step touches `key`.
+inline void note_access(Key key, bool write) {
+    Deps& d = deps();
+    if (!d.enabled) return;
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].key == key) {
+            d.step[i].write |= write;
+            return;
+        }
+    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write};
+    else d.step_overflow = true;
+}
+
+// Thread t read `key` (a field with its latest value, or a global key with
+// null) and saw `seen`: it goes into the watch sets that are collecting.
+inline void watch_read(int t, Key key, const int64_t* latest, int64_t seen) {
+    Deps& d = deps();
+    if (d.wait_ws[t].active) d.wait_ws[t].add(key, latest, seen);
+    if (d.pass_ws[t].active) d.pass_ws[t].add(key, latest, seen);
+}
+// Thread t wrote `key`, which held `before`: a retry pass notes the value
+// before its first write.
+inline void watch_own_write(int t, Key key, const int64_t* value, int64_t before) {
+    Deps& d = deps();
+    if (d.pass_ws[t].active) {
+        d.pass_ws[t].add(key, value, before);
+        d.pass_writes[t].add(value, before);
+    }
+}
+
+}  // namespace vfsmc

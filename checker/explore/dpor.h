@@ -1,0 +1,467 @@
+// vfsmc: dynamic partial-order reduction, as a Relacy scheduler.
+//
+// Source-set DPOR with sleep sets (Flanagan and Godefroid, POPL 2005;
+// Abdulla, Aronis, Jonsson and Sagonas, "Optimal dynamic partial order
+// reduction", POPL 2014, Algorithm 1). It explores at least one execution of
+// every Mazurkiewicz trace of the scenario: two interleavings that differ
+// only in the order of independent steps are one trace.
+//
+// - A step is what a thread does from one scheduling point to its next; the
+//   layer reports the keys it touched (explore/deps.h). Steps of different
+//   threads are dependent when they share a key and one of them writes it.
+// - The search is a depth-first walk over a tree of choice nodes, replayed
+//   from the root for every execution (Relacy runs each execution from the
+//   start). A thread-choice node has a backtrack set, a done set and a sleep
+//   set; a data node (a kchoose, or which store a relaxed load reads under
+//   the `kernel` memory model) is explored in full, like the plain search.
+// - After each execution, every race (two dependent steps of different
+//   threads with no happens-before between them but the race itself) adds
+//   to the backtrack set of the node before the first step an initial of
+//   the reversed sequence: notdep(e, E).e'.
+// - Sleep sets: after a thread was explored from a node, it sleeps in the
+//   sibling subtrees until a step dependent with the step it took there
+//   runs. An execution whose every enabled thread sleeps is redundant and is
+//   abandoned (counted as sleep-blocked, not as an execution of its own).
+//
+// A parked thread (blocking waits, kernel.h) is not enabled; it becomes
+// enabled when a write wakes it, and that write is dependent with the
+// re-evaluation it wakes, so the races around a wait are reversed like any
+// other.
+//
+// What is left out: wakeup trees (Optimal-DPOR), so a few sleep-blocked
+// executions remain; plain accesses that race are reported as data races by
+// the layer rather than reversed.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <ostream>
+
+#include "explore/deps.h"
+#include "explore/runtime.h"
+
+namespace vfsmc {
+
+// What a DPOR search did, across its executions.
+struct DporStats {
+    uint64_t sleep_blocked = 0;   // executions abandoned as redundant
+    uint64_t races = 0;           // races found (backtrack candidates)
+    uint64_t max_depth = 0;       // deepest choice path
+    bool replay_mismatch = false; // a replayed path did not fit the execution
+};
+DporStats& dpor_stats();
+
+// A set of accesses (the union of a thread's step from one node).
+struct AccSet {
+    Access a[kMaxStepAccesses];
+    uint8_t n = 0;
+    bool all = false;   // overflowed or unknown: dependent with everything
+    void clear() {
+        n = 0;
+        all = false;
+    }
+    void add(Key k, bool w) {
+        if (k == kKeyAll) {
+            all = true;
+            return;
+        }
+        for (int i = 0; i < n; i++)
+            if (a[i].key == k) {
+                a[i].write |= w;
+                return;
+            }
+        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w};
+        else all = true;
+    }
+    void add(const AccSet& o) {
+        if (o.all) all = true;
+        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write);
+    }
+    bool dependent(const AccSet& o) const {
+        if ((all && (o.n || o.all)) || (o.all && n)) return true;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < o.n; j++)
+                if (a[i].key == o.a[j].key && (a[i].write || o.a[j].write)) return true;
+        return false;
+    }
+};
+
+template <rl::thread_id_t N>
+class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> {
+public:
+    typedef rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> base_t;
+    typedef typename base_t::thread_info_t thread_info_t;
+    typedef typename base_t::shared_context_t shared_context_t;
+    struct task_t {};
+
+    dpor_scheduler(rl::test_params& params, shared_context_t& ctx, rl::thread_id_t dynamic_thread_count)
+        : base_t(params, ctx, dynamic_thread_count) {
+        nodes_.reserve(512);
+        steps_.reserve(512);
+    }
+
+    rl::thread_id_t iteration_begin_impl() {
+        depth_ = 0;
+        steps_.clear();
+        last_sched_ = -1;
+        halted_ = false;
+        deps().nstep = 0;
+        return choose(true);
+    }
+
+    rl::thread_id_t schedule_impl(rl::unpark_reason& reason, unsigned /*yield*/) {
+        reason = rl::unpark_reason_normal;
+        close_step();
+        if (halted_ || rt().pruned) return any_running();
+        return choose(false);
+    }
+
+    unsigned rand_impl(unsigned limit, rl::sched_type t) {
+        if (halted_ || rt().pruned) return 0;
+        if (depth_ < nodes_.size()) {
+            Node& n = nodes_[depth_];
+            if (n.sched || n.count != limit || n.index >= limit) return mismatch();
+            depth_++;
+            return n.index;
+        }
+        if (replay_) return mismatch();
+        Node n;
+        n.sched = false;
+        n.type = (uint8_t)t;
+        n.count = (uint16_t)limit;
+        n.index = 0;
+        nodes_.push_back(n);
+        depth_++;
+        return 0;
+    }
+
+    bool iteration_end_impl() {
+        close_step();
+        if (depth_ > dpor_stats().max_depth) dpor_stats().max_depth = depth_;
+        if (replay_) return true;
+        if (nodes_.size() > depth_) nodes_.resize(depth_);  // a halted execution took fewer choices
+        analyze();
+        return !next_path();
+    }
+
+    rl::iteration_t iteration_count_impl() { return (rl::iteration_t)1 << 40; }
+
+    // The token: the choice path of the running execution, in the format of
+    // Relacy's tree schedulers: SIZE (COUNT INDEX TYPE)*. A thread choice is
+    // COUNT = the thread count, INDEX = the thread.
+    void get_state_impl(std::ostream& ss) {
+        size_t n = depth_ < nodes_.size() ? depth_ : nodes_.size();
+        ss << (unsigned)n << " ";
+        for (size_t i = 0; i < n; i++) {
+            const Node& x = nodes_[i];
+            if (x.sched) ss << (unsigned)N << " " << (unsigned)x.chosen << " " << (unsigned)rl::sched_type_sched << " ";
+            else ss << x.count << " " << x.index << " " << (unsigned)x.type << " ";
+        }
+    }
+    void set_state_impl(std::istream& ss) {
+        size_t size = 0;
+        ss >> size;
+        nodes_.clear();
+        for (size_t i = 0; i < size && ss; i++) {
+            unsigned count = 0, index = 0, type = 0;
+            ss >> count >> index >> type;
+            Node n;
+            n.sched = type == (unsigned)rl::sched_type_sched;
+            if (n.sched) n.chosen = (uint8_t)index;
+            n.count = (uint16_t)count;
+            n.index = (uint16_t)index;
+            n.type = (uint8_t)type;
+            nodes_.push_back(n);
+        }
+        replay_ = true;
+    }
+
+    void on_thread_block(rl::thread_id_t, bool) {}
+
+private:
+    struct Node {
+        bool sched = true;
+        uint8_t type = 0;
+        uint16_t count = 0, index = 0;     // data node
+        uint8_t enabled = 0, chosen = 0, backtrack = 0, done = 0, sleep = 0;
+        int16_t sleep_src[N];              // node whose explored[] holds a sleeper's step
+        AccSet explored[N];                // each thread's step from here (union over its subtree)
+    };
+    struct Step {
+        uint8_t thread;
+        int node;                          // the thread-choice node that chose it
+        AccSet acc;
+    };
+
+    typename rl::vector<Node>::type nodes_;   // Relacy's raw allocator: the simulated heap is per execution
+    typename rl::vector<Step>::type steps_;
+    size_t depth_ = 0;
+    int last_sched_ = -1;
+    bool halted_ = false;
+    bool replay_ = false;
+
+    static uint8_t bit(int t) { return (uint8_t)(1u << t); }
+
+    uint8_t running_mask() const {
+        uint8_t m = 0;
+        for (rl::thread_id_t i = 0; i < this->running_threads_count; i++) m |= bit((int)this->running_threads[i]);
+        return m;
+    }
+    rl::thread_id_t any_running() const {
+        if (this->thread_ && this->thread_->state_ == rl::thread_state_running) return this->thread_->index_;
+        return this->running_threads[0];
+    }
+    unsigned mismatch() {
+        dpor_stats().replay_mismatch = true;
+        halted_ = true;
+        rt().pruned = true;
+        return 0;
+    }
+
+    // The step that ran since the last thread choice is over.
+    void close_step() {
+        Deps& d = deps();
+        if (last_sched_ >= 0 && !steps_.empty()) {
+            Step& s = steps_.back();
+            for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write);
+            if (d.step_overflow) s.acc.all = true;
+            nodes_[last_sched_].explored[s.thread].add(s.acc);
+        }
+        d.nstep = 0;
+        d.step_overflow = false;
+    }
+
+    rl::thread_id_t choose(bool first) {
+        uint8_t enabled = running_mask();
+        int prev = last_sched_;
+        if (depth_ < nodes_.size()) {
+            Node& n = nodes_[depth_];
+            if (!n.sched || !(enabled & bit(n.chosen))) {
+                mismatch();
+                return any_running();
+            }
+            return take(n, depth_++, n.chosen);
+        }
+        if (replay_) {
+            mismatch();
+            return any_running();
+        }
+        Node n;
+        n.sched = true;
+        n.enabled = enabled;
+        for (int u = 0; u < (int)N; u++) n.sleep_src[u] = -1;
+        if (!first && prev >= 0) {
+            // Sleepers of the previous choice node, and the threads already
+            // explored there, sleep on unless the step just taken is
+            // dependent with the step they would take.
+            const Node& a = nodes_[prev];
+            const Step& s = steps_.back();
+            for (int u = 0; u < (int)N; u++) {
+                if (u == s.thread) continue;
+                const AccSet* acc = nullptr;
+                int src = -1;
+                if (a.done & bit(u)) {
+                    acc = &a.explored[u];
+                    src = prev;
+                } else if (a.sleep & bit(u)) {
+                    src = a.sleep_src[u];
+                    acc = &nodes_[src].explored[u];
+                }
+                if (acc && !acc->dependent(s.acc)) {
+                    n.sleep |= bit(u);
+                    n.sleep_src[u] = (int16_t)src;
+                }
+            }
+        }
+        uint8_t awake = enabled & ~n.sleep;
+        if (!awake) {
+            // Every enabled thread sleeps: an equivalent execution was explored.
+            dpor_stats().sleep_blocked++;
+            halted_ = true;
+            rt().pruned = true;
+            rt().sleep_blocked = true;
+            return any_running();
+        }
+        // Stay on the running thread when it may go on: fewer switches.
+        int pick = -1;
+        if (!first && this->thread_ && (awake & bit((int)this->thread_->index_))) pick = (int)this->thread_->index_;
+        for (int u = 0; pick < 0 && u < (int)N; u++)
+            if (awake & bit(u)) pick = u;
+        n.chosen = (uint8_t)pick;
+        n.backtrack = bit(pick);
+        nodes_.push_back(n);
+        return take(nodes_.back(), depth_++, n.chosen);
+    }
+
+    rl::thread_id_t take(Node& n, size_t at, uint8_t t) {
+        last_sched_ = (int)at;
+        Step s;
+        s.thread = t;
+        s.node = (int)at;
+        steps_.push_back(s);
+        return (rl::thread_id_t)t;
+    }
+
+    // Races of the finished execution: vector clocks over the steps, then,
+    // for every race, an initial of the reversed sequence goes into the
+    // backtrack set of the node before the first step.
+    void analyze() {
+        int n = (int)steps_.size();
+        if (n < 2) return;
+        vc_.assign((size_t)n * N, 0);
+        clk_.assign(n, 0);
+        gen_++;
+        overflow_.key = kKeyAll;
+        overflow_.last_write = -1;
+        for (int u = 0; u < (int)N; u++) overflow_.last_read[u] = -1;
+        uint32_t local[N] = {};
+        int last_of[N];
+        for (int u = 0; u < (int)N; u++) last_of[u] = -1;
+        int last_all = -1;  // last step dependent with everything
+        races_.clear();
+        for (int i = 0; i < n; i++) {
+            const Step& s = steps_[i];
+            int p = s.thread;
+            uint32_t* v = &vc_[(size_t)i * N];
+            int prev = last_of[p];
+            if (prev >= 0)
+                for (int u = 0; u < (int)N; u++) v[u] = vc_[(size_t)prev * N + u];
+            preds_.clear();
+            if (s.acc.all) {
+                for (int j = 0; j < i; j++) preds_.push_back(j);
+            } else {
+                if (last_all >= 0) preds_.push_back(last_all);
+                for (int a = 0; a < s.acc.n; a++) {
+                    KeyState& ks = key_state(s.acc.a[a].key);
+                    if (ks.last_write >= 0) preds_.push_back(ks.last_write);
+                    if (s.acc.a[a].write)
+                        for (int u = 0; u < (int)N; u++)
+                            if (ks.last_read[u] >= 0) preds_.push_back(ks.last_read[u]);
+                }
+            }
+            for (int j : preds_) {
+                int q = steps_[j].thread;
+                if (q == p) continue;
+                bool ordered = prev >= 0 && vc_[(size_t)prev * N + q] >= clk_[j];
+                if (!ordered) races_.push_back({j, i});
+                for (int u = 0; u < (int)N; u++) v[u] = std::max(v[u], vc_[(size_t)j * N + u]);
+            }
+            clk_[i] = ++local[p];
+            v[p] = clk_[i];
+            last_of[p] = i;
+            if (s.acc.all) {
+                last_all = i;
+                continue;
+            }
+            for (int a = 0; a < s.acc.n; a++) {
+                KeyState& ks = key_state(s.acc.a[a].key);
+                if (s.acc.a[a].write) {
+                    ks.last_write = i;
+                    for (int u = 0; u < (int)N; u++) ks.last_read[u] = -1;
+                } else {
+                    ks.last_read[p] = i;
+                }
+            }
+        }
+        dpor_stats().races += races_.size();
+        for (const auto& r : races_) reverse(r.first, r.second);
+    }
+
+    bool hb(int a, int b) const { return vc_[(size_t)b * N + steps_[a].thread] >= clk_[a]; }
+
+    void reverse(int j, int i) {
+        Node& A = nodes_[steps_[j].node];
+        // v = notdep(j, E).i: the steps after j that do not happen after
+        // it, then i. Its initials: each thread's first step in v with no
+        // happens-before predecessor in v.
+        uint8_t initials = 0, seen = 0;
+        int first_in_v[N];
+        for (int u = 0; u < (int)N; u++) first_in_v[u] = -1;
+        for (int k = j + 1; k <= i; k++) {
+            if (k != i && hb(j, k)) continue;
+            int t = steps_[k].thread;
+            if (seen & bit(t)) continue;
+            seen |= bit(t);
+            bool initial = true;
+            for (int u = 0; u < (int)N && initial; u++)
+                if (u != t && first_in_v[u] >= 0 && hb(first_in_v[u], k)) initial = false;
+            first_in_v[t] = k;
+            if (initial) initials |= bit(t);
+        }
+        if (initials & (A.backtrack | A.done | bit(A.chosen) | A.sleep)) return;
+        uint8_t cand = initials & A.enabled;
+        if (cand) {
+            for (int u = 0; u < (int)N; u++)
+                if (cand & bit(u)) {
+                    A.backtrack |= bit(u);
+                    return;
+                }
+        }
+        A.backtrack |= A.enabled & ~A.sleep;
+    }
+
+    // The next path: the deepest node with an alternative left.
+    bool next_path() {
+        for (size_t d = nodes_.size(); d-- > 0;) {
+            Node& x = nodes_[d];
+            if (!x.sched) {
+                if (x.index + 1u < x.count) {
+                    x.index++;
+                    nodes_.resize(d + 1);
+                    return true;
+                }
+                continue;
+            }
+            uint8_t cand = x.backtrack & x.enabled & ~x.done & ~bit(x.chosen) & ~x.sleep;
+            if (!cand) continue;
+            x.done |= bit(x.chosen);
+            for (int u = 0; u < (int)N; u++)
+                if (cand & bit(u)) {
+                    x.chosen = (uint8_t)u;
+                    x.backtrack |= bit(u);
+                    break;
+                }
+            nodes_.resize(d + 1);
+            return true;
+        }
+        return false;
+    }
+
+    struct KeyState {
+        Key key;
+        int last_write;
+        int last_read[N];
+    };
+    // Per-key state of the analysis: an open-addressing table, cleared by
+    // generation rather than by writing it.
+    static constexpr size_t kTable = 4096;
+    struct Slot {
+        uint32_t gen = 0;
+        KeyState ks;
+    };
+    typename rl::vector<Slot>::type table_;
+    uint32_t gen_ = 0;
+    KeyState overflow_;
+    KeyState& key_state(Key k) {
+        if (table_.empty()) table_.resize(kTable);
+        size_t h = (k * 2654435761u) & (kTable - 1);
+        for (size_t probe = 0; probe < kTable; probe++, h = (h + 1) & (kTable - 1)) {
+            Slot& sl = table_[h];
+            if (sl.gen != gen_) {
+                sl.gen = gen_;
+                sl.ks.key = k;
+                sl.ks.last_write = -1;
+                for (int u = 0; u < (int)N; u++) sl.ks.last_read[u] = -1;
+                return sl.ks;
+            }
+            if (sl.ks.key == k) return sl.ks;
+        }
+        // Table full: one shared state for the rest (more dependencies, never fewer).
+        return overflow_;
+    }
+    rl::vector<uint32_t>::type vc_, clk_;
+    rl::vector<int>::type preds_;
+    rl::vector<std::pair<int, int>>::type races_;
+};
+
+}  // namespace vfsmc

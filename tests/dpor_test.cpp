@@ -1,0 +1,312 @@
+// The DPOR search (checker/explore/dpor.h) is sound: it reaches what the
+// plain search reaches, and on small programs with a known answer it runs
+// exactly one execution per Mazurkiewicz trace. The number of traces is
+// computed here by brute force: every interleaving of an abstract copy of
+// the program, classed by the order of its dependent steps.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "explore/engine.h"
+#include "cli/cli.h"
+#include "scenario/scenario.h"
+
+using namespace vfsmc;
+
+namespace {
+
+Scenario toy_dpor(const std::vector<std::vector<std::string>>& threads, const std::string& search,
+                  const std::string& expect = "\"holds\"") {
+    std::string th;
+    for (size_t i = 0; i < threads.size(); i++) {
+        std::string ops;
+        for (size_t k = 0; k < threads[i].size(); k++) ops += std::string(k ? "," : "") + "\"" + threads[i][k] + "\"";
+        th += std::string(i ? "," : "") + "{\"name\":\"P" + std::to_string(i) + "\",\"ops\":[" + ops + "]}";
+    }
+    std::string text = "{\"name\":\"t\",\"doc\":\"test\",\"memory_model\":\"sc\",\"model\":\"toy-dpor\",\"threads\":[" + th +
+                       "],\"search\":" + search + ",\"expect\":" + expect + "}";
+    return parse_scenario("t.json", text);
+}
+
+// ---- brute force ----------------------------------------------------------
+// An abstract step: the key it touches and whether it writes. A thread's
+// program is a list of instructions; LOCK is a try: it writes the lock when
+// free, else reads it and parks until another thread writes it.
+enum class Op { W, R, Lock };
+struct Ins {
+    Op op;
+    std::string key;
+};
+struct Acc {
+    int thread, index;  // the thread's index-th step
+    std::string key;
+    bool write;
+};
+
+std::vector<Ins> program(const std::vector<std::string>& ops, int t) {
+    std::vector<Ins> p;
+    for (const auto& o : ops) {
+        if (o == "write_own") p.push_back({Op::W, "x" + std::to_string(t)});
+        else if (o == "write_shared") p.push_back({Op::W, "y"});
+        else {
+            p.push_back({Op::Lock, "l"});
+            p.push_back({Op::R, "cnt"});
+            p.push_back({Op::W, "cnt"});
+            p.push_back({Op::W, "l"});
+        }
+    }
+    return p;
+}
+
+// The class of a complete trace: per key, the writes in order and the set of
+// reads between two writes.
+std::string signature(const std::vector<Acc>& trace) {
+    std::map<std::string, std::vector<std::string>> per_key;
+    std::map<std::string, std::set<std::string>> reads;
+    auto flush = [&](const std::string& k) {
+        if (reads[k].empty()) return;
+        std::string r = "{";
+        for (const auto& x : reads[k]) r += x + ",";
+        per_key[k].push_back(r + "}");
+        reads[k].clear();
+    };
+    for (const Acc& a : trace) {
+        std::string id = std::to_string(a.thread) + "." + std::to_string(a.index);
+        if (a.write) {
+            flush(a.key);
+            per_key[a.key].push_back("W" + id);
+        } else {
+            reads[a.key].insert(id);
+        }
+    }
+    std::string sig;
+    for (auto& kv : reads) flush(kv.first);
+    for (const auto& kv : per_key) {
+        sig += kv.first + ":";
+        for (const auto& x : kv.second) sig += x + " ";
+        sig += "|";
+    }
+    return sig;
+}
+
+size_t mazurkiewicz_traces(const std::vector<std::vector<std::string>>& threads) {
+    int n = (int)threads.size();
+    std::vector<std::vector<Ins>> prog;
+    for (int t = 0; t < n; t++) prog.push_back(program(threads[t], t));
+    std::set<std::string> classes;
+    std::vector<int> pc(n, 0), steps(n, 0);
+    std::vector<bool> parked(n, false);
+    std::map<std::string, int> holder;
+    std::vector<Acc> trace;
+    std::function<void()> dfs = [&]() {
+        bool any = false;
+        for (int t = 0; t < n; t++) {
+            if (parked[t] || pc[t] >= (int)prog[t].size()) continue;
+            any = true;
+            const Ins& in = prog[t][pc[t]];
+            auto saved_holder = holder;
+            auto saved_parked = parked;
+            int saved_pc = pc[t];
+            bool write = in.op == Op::W;
+            if (in.op == Op::Lock) {
+                auto it = holder.find(in.key);
+                if (it == holder.end() || it->second < 0) {
+                    holder[in.key] = t;
+                    write = true;
+                    pc[t]++;
+                } else {
+                    parked[t] = true;  // read, then park
+                }
+            } else {
+                if (in.op == Op::W && in.key == "l") holder[in.key] = -1;  // unlock
+                pc[t]++;
+            }
+            if (write)
+                for (int u = 0; u < n; u++)
+                    if (u != t && parked[u] && prog[u][pc[u]].key == in.key) parked[u] = false;
+            trace.push_back({t, steps[t]++, in.key, write});
+            dfs();
+            trace.pop_back();
+            steps[t]--;
+            pc[t] = saved_pc;
+            parked = saved_parked;
+            holder = saved_holder;
+        }
+        if (!any) classes.insert(signature(trace));
+    };
+    dfs();
+    return classes.size();
+}
+
+uint64_t complete_executions(const RunResult& r) { return r.executions - r.sleep_blocked - r.pruned; }
+
+RunResult run(const Scenario& s) {
+    RunOptions o;
+    o.minimize = false;
+    return run_scenario(s, o);
+}
+
+}  // namespace
+
+TEST_CASE("dpor runs one execution for N writers to N distinct variables", "[dpor]") {
+    for (int n = 2; n <= 4; n++) {
+        std::vector<std::vector<std::string>> th(n, {"write_own"});
+        REQUIRE(mazurkiewicz_traces(th) == 1);
+        RunResult r = run(toy_dpor(th, "{\"strategy\":\"dpor\"}"));
+        INFO(n << " threads");
+        CHECK(r.verdict == "holds");
+        CHECK(r.scope == Scope::complete);
+        CHECK(complete_executions(r) == 1);
+    }
+}
+
+TEST_CASE("dpor runs N! executions for N writers to one variable", "[dpor]") {
+    uint64_t fact = 1;
+    for (int n = 2; n <= 4; n++) {
+        fact *= n;
+        std::vector<std::vector<std::string>> th(n, {"write_shared"});
+        REQUIRE(mazurkiewicz_traces(th) == fact);
+        RunResult r = run(toy_dpor(th, "{\"strategy\":\"dpor\"}"));
+        INFO(n << " threads");
+        CHECK(complete_executions(r) == fact);
+    }
+}
+
+TEST_CASE("dpor runs one execution per Mazurkiewicz trace of a lock-protected counter", "[dpor]") {
+    for (auto th : std::vector<std::vector<std::vector<std::string>>>{
+             {{"locked_inc"}, {"locked_inc"}},
+             {{"locked_inc"}, {"locked_inc"}, {"locked_inc"}},
+             {{"locked_inc", "write_shared"}, {"write_shared", "locked_inc"}},
+             {{"write_own", "locked_inc"}, {"locked_inc", "write_own"}}}) {
+        size_t want = mazurkiewicz_traces(th);
+        RunResult r = run(toy_dpor(th, "{\"strategy\":\"dpor\"}"));
+        INFO(th.size() << " threads, " << want << " traces by brute force, " << th[0][0] << ": executions " << r.executions << ", sleep-blocked " << r.sleep_blocked << ", pruned " << r.pruned);
+        CHECK(r.verdict == "holds");
+        CHECK(complete_executions(r) == want);
+    }
+}
+
+TEST_CASE("dpor and the plain search agree on the toy protocols", "[dpor]") {
+    // toy-lock and toy-mp through the strategies: the same verdicts.
+    auto toy = [](const std::string& model, const std::string& knob, const std::string& value, int threads,
+                  const std::string& search) {
+        std::string th;
+        for (int i = 0; i < threads; i++) {
+            std::string op = model == "toy-lock" ? "critical_section" : (i == 0 ? "produce" : "consume");
+            th += std::string(i ? "," : "") + "{\"name\":\"P" + std::to_string(i) + "\",\"ops\":[\"" + op + "\"]}";
+        }
+        std::string text = "{\"name\":\"t\",\"doc\":\"test\",\"memory_model\":\"kernel\",\"model\":\"" + model +
+                           "\",\"config\":{\"" + knob + "\":\"" + value + "\"},\"threads\":[" + th + "],\"search\":" + search +
+                           ",\"expect\":\"holds\"}";
+        return parse_scenario("t.json", text);
+    };
+    struct Case {
+        const char* model;
+        const char* knob;
+        const char* value;
+        int threads;
+    };
+    for (Case c : {Case{"toy-lock", "variant", "broken", 2}, Case{"toy-lock", "variant", "correct", 2},
+                   Case{"toy-lock", "variant", "correct", 3}, Case{"toy-mp", "ordering", "once", 2},
+                   Case{"toy-mp", "ordering", "release-acquire", 2}, Case{"toy-mp", "ordering", "once", 3}}) {
+        RunResult full = run(toy(c.model, c.knob, c.value, c.threads, "{\"strategy\":\"exhaustive\"}"));
+        RunResult dp = run(toy(c.model, c.knob, c.value, c.threads, "{\"strategy\":\"dpor\"}"));
+        INFO(c.model << " " << c.value << " " << c.threads << " threads");
+        CHECK(full.verdict == dp.verdict);
+        CHECK(full.invariant == dp.invariant);
+        CHECK(dp.executions <= full.executions);
+    }
+}
+
+TEST_CASE("a dpor counterexample replays from its token", "[dpor]") {
+    std::string th = "{\"name\":\"P0\",\"ops\":[\"critical_section\"]},{\"name\":\"P1\",\"ops\":[\"critical_section\"]}";
+    Scenario s = parse_scenario("t.json", "{\"name\":\"t\",\"doc\":\"test\",\"memory_model\":\"kernel\",\"model\":\"toy-lock\","
+                                          "\"config\":{\"variant\":\"broken\"},\"threads\":[" + th +
+                                          "],\"search\":{\"strategy\":\"dpor\"},\"expect\":{\"verdict\":\"violated\","
+                                          "\"invariant\":\"toy-mutual-exclusion\"}}");
+    RunResult r = run(s);
+    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.token.find(":d0k:") != std::string::npos);
+    RunResult again = replay_scenario(s, r.token);
+    CHECK(again.verdict == "violated");
+    CHECK(again.invariant == r.invariant);
+    CHECK(again.steps == r.steps);
+}
+
+// ---- soundness on the real models ------------------------------------------
+namespace {
+
+RunResult run_as(const Scenario& s, Strategy st, long max_executions) {
+    RunOptions o;
+    o.minimize = false;
+    o.collect_outcomes = true;
+    o.override_search = true;
+    o.search.strategy = st;
+    o.search.max_executions = max_executions;
+    return run_scenario(s, o);
+}
+
+// Both searches reach the same verdict and, for a verdict that found
+// nothing, the same set of final states.
+void same_as_plain_search(const std::string& file, long max_executions) {
+    Scenario s = load_scenario(file);
+    RunResult full = run_as(s, Strategy::exhaustive, max_executions);
+    if (full.verdict == "inconclusive") return;  // too large for the plain search
+    RunResult dp = run_as(s, Strategy::dpor, max_executions);
+    INFO(file << ": plain " << full.verdict << " " << full.invariant << " in " << full.executions << ", dpor " << dp.verdict
+              << " " << dp.invariant << " in " << dp.executions);
+    CHECK(dp.verdict == full.verdict);
+    CHECK(dp.invariant == full.invariant);
+    if (full.verdict == "holds") {
+        CHECK(dp.scope == Scope::complete);
+        CHECK(dp.outcomes == full.outcomes);
+        CHECK(dp.executions <= full.executions);
+    }
+}
+
+std::vector<std::string> scenario_files() {
+    std::vector<std::string> out;
+    for (const char* dir : {"chrdev", "dcache", "openref"}) {
+        std::string d = std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + dir;
+        for (const auto& f : collect_scenarios({d})) out.push_back(f);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("dpor reaches the verdicts and final states of the plain search on small scenarios", "[dpor]") {
+    for (const char* f : {"chrdev/cdev-del-vs-first-open-pre-seed", "chrdev/cdev-del-vs-first-open-v2",
+                          "chrdev/cdev-del-vs-reopen-pre-seed", "chrdev/get-unless-zero-vs-release",
+                          "chrdev/pre-seed-fops-get-failure", "chrdev/pre-seed-open-vs-last-close",
+                          "chrdev/rmmod-vs-open-pre-seed", "chrdev/pre-seed-opener-without-inode-ref",
+                          "chrdev/evict-vs-opener-v2"})
+        same_as_plain_search(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json", 200000);
+}
+
+// scripts/test --long: every scenario whose plain search finishes within
+// 2,000,000 executions.
+TEST_CASE("dpor reaches the verdicts and final states of the plain search on every scenario it can finish", "[.long]") {
+    for (const auto& f : scenario_files()) same_as_plain_search(f, 2000000);
+}
+
+TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {
+    for (const auto& f : scenario_files()) {
+        Scenario s = load_scenario(f);
+        if (s.expect.verdict != "violated") continue;
+        RunOptions o;
+        o.minimize = false;
+        o.override_search = true;
+        o.search.strategy = Strategy::dpor;
+        o.search.time_limit_s = 120;
+        RunResult r = run_scenario(s, o);
+        INFO(f << ": " << r.verdict << " " << r.invariant << " after " << r.executions);
+        CHECK(r.verdict == "violated");
+        CHECK(r.invariant == s.expect.invariant);
+    }
+}
