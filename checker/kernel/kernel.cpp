@@ -176,6 +176,7 @@ bool spin_trylock(spinlock_t& l) {
     if (got) l.holder = this_thread();
     return got;
 }
+bool spin_is_locked(spinlock_t& l) { return l.word.load(Acc::ReadOnce) != 0; }
 void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
 void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
 

@@ -69,6 +69,11 @@ enum class Acc : uint8_t {
     FenceMb,        // smp_mb
     FenceRmb,       // smp_rmb
     FenceWmb,       // smp_wmb
+    AtomicRmwRelaxed,  // value-returning _relaxed atomics: atomic_add_return_relaxed, xchg_relaxed, cmpxchg_relaxed
+    AtomicRmwAcquire,  // value-returning _acquire atomics
+    AtomicRmwRelease,  // value-returning _release atomics
+    RcuDereference,    // rcu_dereference
+    RcuAssignPointer,  // rcu_assign_pointer
     kCount
 };
 
@@ -96,7 +101,14 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::FenceMb, "smp_mb", rl::mo_seq_cst, rl::mo_seq_cst, "full fence"},
     {Acc::FenceRmb, "smp_rmb", rl::mo_acquire, rl::mo_seq_cst, "approximated by an acquire fence"},
     {Acc::FenceWmb, "smp_wmb", rl::mo_release, rl::mo_seq_cst, "approximated by a release fence"},
+    {Acc::AtomicRmwRelaxed, "_relaxed atomics", rl::mo_relaxed, rl::mo_seq_cst, "value-returning, unordered"},
+    {Acc::AtomicRmwAcquire, "_acquire atomics", rl::mo_acquire, rl::mo_seq_cst, "ACQUIRE of the read"},
+    {Acc::AtomicRmwRelease, "_release atomics", rl::mo_release, rl::mo_seq_cst, "RELEASE of the write"},
+    {Acc::RcuDereference, "rcu_dereference", rl::mo_relaxed, rl::mo_seq_cst, "like READ_ONCE; the address dependency is not modelled"},
+    {Acc::RcuAssignPointer, "rcu_assign_pointer", rl::mo_release, rl::mo_seq_cst, "like smp_store_release"},
 };
+static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
+              "kMemoryModelTable has one row per Acc, in order");
 
 inline const char* mo_name(rl::memory_order mo) {
     switch (mo) {
@@ -527,6 +539,13 @@ void fence(Acc a, const char* name);
 inline void smp_mb() { fence(Acc::FenceMb, "smp_mb"); }
 inline void smp_rmb() { fence(Acc::FenceRmb, "smp_rmb"); }
 inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
+// The LKMM's special-purpose full barriers: each orders more than smp_mb
+// only in combination with the access it names (an atomic, a lock); here
+// each is a full fence (stronger when that access is absent).
+inline void smp_mb__before_atomic() { fence(Acc::FenceMb, "smp_mb__before_atomic"); }
+inline void smp_mb__after_atomic() { fence(Acc::FenceMb, "smp_mb__after_atomic"); }
+inline void smp_mb__after_spinlock() { fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
+inline void smp_mb__after_unlock_lock() { fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
 
 // ------------------------------------------------------------------------
 // <linux/atomic.h>, <linux/refcount.h>
@@ -582,6 +601,8 @@ struct spinlock_t {
 void spin_lock(spinlock_t& l);
 void spin_unlock(spinlock_t& l);
 bool spin_trylock(spinlock_t& l);
+// A read of the lock word (no ordering, like READ_ONCE).
+bool spin_is_locked(spinlock_t& l);
 // A bit spinlock (hlist_bl bucket lock): the same protocol on its own word.
 using bit_spinlock_t = spinlock_t;
 inline void bit_spin_lock(bit_spinlock_t& l) { spin_lock(l); }
@@ -659,6 +680,9 @@ bool rcu_read_lock_held();
 // Wait for a grace period: until every thread that was inside a read-side
 // section when it started has left that section.
 void synchronize_rcu();
+// Publish and read an RCU-protected pointer (a kfield that holds object ids).
+template <class T> inline T rcu_dereference(kfield<T>& p) { return p.load(Acc::RcuDereference); }
+template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v) { p.store((T)v, Acc::RcuAssignPointer); }
 
 // ------------------------------------------------------------------------
 // <linux/wait.h>
