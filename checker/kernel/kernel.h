@@ -129,6 +129,14 @@ inline rl::memory_order mo_for(Acc a) {
 
 inline const char* acc_name(Acc a) { return kMemoryModelTable[(int)a].kernel_name; }
 
+// The atomic_t/xchg/cmpxchg RMWs (not the lock words, not lockref): each
+// calls atomic_rmw_hook() inside its step (smp_mb__before_atomic, below).
+inline bool is_atomic_rmw(Acc a) {
+    return a == Acc::AtomicRmwVoid || a == Acc::AtomicRmwFull || a == Acc::AtomicRmwRelaxed ||
+           a == Acc::AtomicRmwAcquire || a == Acc::AtomicRmwRelease;
+}
+void atomic_rmw_hook(int t);
+
 // ------------------------------------------------------------------------
 // Threads, steps and the trace hook.
 // ------------------------------------------------------------------------
@@ -484,6 +492,7 @@ public:
         sched_point();
         no_preempt np(rl::ctx());
         alive();
+        if (is_atomic_rmw(a)) atomic_rmw_hook(t);
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
         // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
@@ -539,11 +548,16 @@ void fence(Acc a, const char* name);
 inline void smp_mb() { fence(Acc::FenceMb, "smp_mb"); }
 inline void smp_rmb() { fence(Acc::FenceRmb, "smp_rmb"); }
 inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
-// The LKMM's special-purpose full barriers: each orders more than smp_mb
-// only in combination with the access it names (an atomic, a lock); here
-// each is a full fence (stronger when that access is absent).
-inline void smp_mb__before_atomic() { fence(Acc::FenceMb, "smp_mb__before_atomic"); }
-inline void smp_mb__after_atomic() { fence(Acc::FenceMb, "smp_mb__after_atomic"); }
+// The LKMM's special-purpose full barriers, which order only in
+// combination with the access they name. The lock ones are full fences here
+// (stronger than the LKMM when no lock operation is next to them).
+// smp_mb__before_atomic orders what precedes it only with the next atomic
+// RMW and what follows that RMW: its full fence is deferred to that RMW
+// (atomic_rmw_hook), and with none it orders nothing. smp_mb__after_atomic
+// is a full fence when the thread has done an atomic RMW before it, and
+// nothing otherwise.
+void smp_mb__before_atomic();
+void smp_mb__after_atomic();
 inline void smp_mb__after_spinlock() { fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
 inline void smp_mb__after_unlock_lock() { fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
 

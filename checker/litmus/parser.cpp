@@ -442,9 +442,11 @@ private:
                 R.init = ri.num;
             }
         }
-        for (const auto& v : t_.vars)
-            if (!v.init_addr.empty() && t_.var_index(v.init_addr) < 0)
-                fail(v.line, "undeclared variable `" + v.init_addr + "` in the initial value of " + v.name);
+        // As in herd7, a name in the initial state is a location even when
+        // no thread takes it as a parameter (`p=y`: y is an int location).
+        for (size_t i = 0; i < t_.vars.size(); i++)
+            if (!t_.vars[i].init_addr.empty() && t_.var_index(t_.vars[i].init_addr) < 0)
+                add_var(t_.vars[i].init_addr, VarType::Int, t_.vars[i].line, false);
         // Conditions: `locations [...]`, `filter (...)`, then the quantifier.
         for (;;) {
             if (accept("locations")) {
