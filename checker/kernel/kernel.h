@@ -493,6 +493,7 @@ public:
         no_preempt np(rl::ctx());
         alive();
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
         // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
@@ -511,6 +512,10 @@ public:
             if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a), RL_INFO)) break;
             cur = expect;
         }
+        // A value-returning atomic is fully ordered in the LKMM: smp_mb()
+        // before and after it, which a seq_cst RMW alone is not (a later
+        // relaxed load could still read a stale value).
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);
         if (w) {
