@@ -210,7 +210,10 @@ private:
             char c = s[i];
             if (c == '\n') { line++; i++; continue; }
             if (std::isspace((unsigned char)c)) { i++; continue; }
-            if (depth == 0 && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
+            // `(*` opens an OCaml comment outside code, and never right
+            // after a name (`READ_ONCE(*x)` is a call).
+            bool after_name = !toks_.empty() && toks_.back().kind == Tok::Ident && toks_.back().line == line;
+            if (depth == 0 && !after_name && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
                 int start = line, nest = 0;
                 size_t j = i;
                 for (; j + 1 < s.size(); j++) {
