@@ -143,7 +143,7 @@ TEST_CASE("message passing: Sometimes without ordering, Never with release/acqui
     CHECK(o2.states.size() == 3);
 }
 
-TEST_CASE("--witness gives a trace that ends in the satisfying state", "[litmus]") {
+TEST_CASE("the witness (--witness) is a trace that ends in the satisfying state", "[litmus]") {
     Options opt;
     opt.witness = true;
     Outcome o = run(parse("t.litmus", kMp), kMp, opt);
