@@ -197,3 +197,23 @@ TEST_CASE("docs/memory-model.md carries the litmus agreement table", "[litmus][m
     REQUIRE(table.size() > 1000);
     CHECK_THAT(doc, Catch::Contains(table));
 }
+
+TEST_CASE("~exists and forall: the answer is about the proposition, Ok/No about the quantifier", "[litmus]") {
+    std::string ne = replace(kMp, "exists (", "~exists (");
+    Test t = parse("t.litmus", ne);
+    Outcome o = run(t, ne, Options());
+    CHECK(o.answer == Answer::Sometimes);
+    CHECK(!o.validated);
+    std::string h = herd_report(t, o, true);
+    CHECK_THAT(h, Catch::StartsWith("Test MP+test Forbidden\n"));
+    CHECK_THAT(h, Catch::Contains("\nNo\n"));
+    CHECK_THAT(h, Catch::Contains("Observation MP+test Sometimes "));
+    // Every execution ends with both stores done.
+    std::string fa = replace(kMp, "exists (1:r0=1 /\\ 1:r1=0)", "forall (x=1 /\\ y=1)");
+    Test t2 = parse("t.litmus", fa);
+    Outcome o2 = run(t2, fa, Options());
+    CHECK(o2.answer == Answer::Always);
+    CHECK(o2.validated);
+    CHECK(o2.negative == 0);
+    CHECK_THAT(herd_report(t2, o2, true), Catch::StartsWith("Test MP+test Required\n"));
+}

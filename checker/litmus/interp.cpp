@@ -468,7 +468,8 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
 
 std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     std::string s;
-    const char* kind = t.quant == Quant::Exists ? "Allowed" : "Required";
+    // herd7's kinds: exists is Allowed, ~exists Forbidden, forall Required.
+    const char* kind = t.quant == Quant::Exists ? "Allowed" : t.quant == Quant::NotExists ? "Forbidden" : "Required";
     s += "Test " + t.name + " " + kind + "\n";
     s += "States " + std::to_string(o.states.size()) + "\n";
     for (const auto& st : o.states) s += st.text + "\n";
