@@ -648,7 +648,7 @@ private:
             const Tok& t = peek();
             if (t.kind != Tok::Punct) break;
             int pr = prec(t.s);
-            if (pr < 0 || pr <= min - 1 || pr < min) break;
+            if (pr < 0 || pr < min) break;
             std::string op = next().s;
             auto rhs = binary(pr + 1);
             auto e = std::make_unique<Expr>();
@@ -867,9 +867,9 @@ private:
             case Prop::False: return "false";
             case Prop::Not: return "~" + render(*p.kids[0], false);
             case Prop::And: case Prop::Or: {
-                std::string s = render(*p.kids[0], false) + (p.kind == Prop::And ? " /\\ " : " \\/ ") + render(*p.kids[1], false);
-                bool same = p.kids[0]->kind == p.kind;
-                (void)same;
+                // `a /\ b /\ c` is written flat, as herd7 prints it.
+                auto kid = [&](const Prop& k) { return render(k, k.kind == p.kind); };
+                std::string s = kid(*p.kids[0]) + (p.kind == Prop::And ? " /\\ " : " \\/ ") + kid(*p.kids[1]);
                 return top ? s : "(" + s + ")";
             }
             case Prop::Eq:
