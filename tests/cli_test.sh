@@ -177,5 +177,28 @@ EOF
   fi
 fi
 
+# --- vfsmc litmus: bad litmus input is exit 2 and one line naming the file,
+# the line and the construct; a good test prints herd7's Observation line.
+printf 'C bad\n{}\nP0(int *x)\n{\n\tsmp_store_mb(*x, 1);\n}\nexists (x=1)\n' >"$tmp/bad.litmus"
+run litmus "$tmp/bad.litmus"
+if [ "$rc" -ne 2 ] || [ "$(lines "$err")" -ne 1 ] || [[ $err != "$tmp/bad.litmus:5: unsupported construct \`smp_store_mb\`; accepted: "* ]]; then
+  fail "litmus with an unknown construct: want exit 2 and one line, got exit $rc: $err"
+else
+  ok
+fi
+printf 'C bad\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n\nexists (x=1)\n' >"$tmp/open.litmus"
+run litmus "$tmp/open.litmus"
+if [ "$rc" -ne 2 ] || [ "$(lines "$err")" -ne 1 ] || [[ $err != "$tmp/open.litmus:4: unbalanced braces"* ]]; then
+  fail "litmus with an unclosed brace: want exit 2 and one line, got exit $rc: $err"
+else
+  ok
+fi
+run litmus --stable litmus/MP+pooncerelease+poacquireonce.litmus
+if [ "$rc" -ne 0 ] || ! grep -qx 'Observation MP+pooncerelease+poacquireonce Never 0 [0-9]*' <<<"$out"; then
+  fail "litmus MP+pooncerelease+poacquireonce: want exit 0 and 'Observation ... Never 0 N', got exit $rc: $out $err"
+else
+  ok
+fi
+
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

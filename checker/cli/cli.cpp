@@ -334,6 +334,7 @@ std::string type_text(const FieldSpec& f) {
 
 int cmd_list(bool memory_model);  // list.cpp
 
+
 int cli_main(int argc, char** argv) {
     CLI::App app{"vfsmc: a concurrency model checker for Linux VFS locking and reference counting"};
     app.require_subcommand(1);
@@ -375,6 +376,19 @@ int cli_main(int argc, char** argv) {
     auto* validate = app.add_subcommand("validate", "check scenario files without running them");
     validate->add_option("files", validate_files, "scenario files or directories")->required();
 
+    LitmusFlags lf;
+    std::vector<std::string> litmus_paths;
+    auto* lit = app.add_subcommand("litmus", "run herd7 C litmus tests under the kernel memory model (herd7's Always/Sometimes/Never)");
+    lit->add_option("paths", litmus_paths, "litmus tests (*.litmus) or directories of them")->required();
+    lit->add_flag("--check", lf.check, "compare each answer with the test's `Result:` line: N agree, N differ, N unsupported");
+    lit->add_flag("--table", lf.table, "with --check: print the agreement table (docs/memory-model.md) instead of one line per test");
+    lit->add_flag("--witness", lf.witness, "also print a trace of one execution satisfying the condition");
+    lit->add_flag("--first", lf.first, "the first witness found, not the shortest");
+    lit->add_flag("--stable", lf.stable, "leave out timings");
+    lit->add_option("--format", lf.format, "the witness report: text, email (72 columns) or json")
+        ->check(CLI::IsMember({"text", "email", "json"}));
+    lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
+
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 
     try {
@@ -388,6 +402,7 @@ int cli_main(int argc, char** argv) {
     if (*check) return cmd_check(check_paths, jobs, update_counts);
     if (*replay) return cmd_replay(replay_file, replay_token, rf);
     if (*list) return cmd_list(mm);
+    if (*lit) return cmd_litmus(litmus_paths, lf);
     if (*schema) {
         std::cout << scenario_schema_text(models());
         return 0;

@@ -25,6 +25,18 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 // The shell command that replays a counterexample.
 std::string replay_command(const Scenario& s, const RunResult& r);
 
+// `vfsmc litmus` (litmus_cmd.cpp).
+struct LitmusFlags {
+    bool check = false;    // judge each test against its Result: line
+    bool witness = false;  // print a trace of one satisfying execution
+    bool stable = false;   // no timings
+    bool table = false;    // --check: the agreement table in Markdown
+    bool first = false;    // the first witness, not the shortest
+    std::string format = "text";
+    std::string html;
+};
+int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
+
 // A field's accepted values, for `list` and error messages.
 std::string type_text(const FieldSpec& f);
 

@@ -50,6 +50,9 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"mnt-drop-write-unowned", "openref", "mnt_drop_write is called by a thread that holds no reference on the mount"},
     {"legitimize-stale-dentry", "openref", "a path walk leaves RCU mode holding a dentry that changed after the walk sampled its d_seq (unhashed, killed or its inode changed), without noticing"},
 
+    // litmus: a herd7 C litmus test run by `vfsmc litmus --witness`.
+    {"litmus-condition", "litmus", "no execution ends in a state that satisfies the litmus test's condition (the witness is one that does)"},
+
     // Test-only protocols under tests/.
     {"toy-mutual-exclusion", "test", "test-only: two threads inside the toy critical section at once"},
     {"toy-message-passing", "test", "test-only: the consumer saw the flag but not the data"},

@@ -16,6 +16,8 @@ struct LayerState {
     Pending pending[64];
     int npending = 0;
     RealCond real[kMaxThreads];   // what each parked thread really waits for
+    bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
+    bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
 };
 static LayerState g_ls;
 
@@ -31,6 +33,7 @@ void layer_begin_execution() {
     g_ls.npending = 0;
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
+    for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
 }
 
 void layer_setup_done() {
@@ -97,6 +100,30 @@ void fence(Acc a, const char* name) {
     if (mo_for(a) == rl::mo_seq_cst) note_access(kKeyScFence, true);
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
+}
+
+void smp_mb__before_atomic() {
+    int t = this_thread();
+    g_ls.before_atomic[t] = true;
+    int ev = log_event(t, Ev::Fence, -1, "smp_mb__before_atomic", nullptr, 0, 0, "full fence at the next atomic RMW");
+    if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
+}
+void smp_mb__after_atomic() {
+    int t = this_thread();
+    if (g_ls.did_atomic[t]) {
+        fence(Acc::FenceMb, "smp_mb__after_atomic");
+        return;
+    }
+    log_event(t, Ev::Fence, -1, "smp_mb__after_atomic", nullptr, 0, 0, "no atomic RMW before it: orders nothing");
+}
+// Called by every atomic RMW (inside its step): the deferred fence of an
+// smp_mb__before_atomic comes first.
+void atomic_rmw_hook(int t) {
+    g_ls.did_atomic[t] = true;
+    if (!g_ls.before_atomic[t]) return;
+    g_ls.before_atomic[t] = false;
+    rl::atomic_thread_fence(mo_for(Acc::FenceMb), RL_INFO);
+    note_access(kKeyScFence, true);
 }
 
 void wait_stuck_report(int t) {
@@ -312,6 +339,7 @@ bool spin_trylock(spinlock_t& l) {
     if (got) l.holder = this_thread();
     return got;
 }
+bool spin_is_locked(spinlock_t& l) { return l.word.load(Acc::ReadOnce) != 0; }
 void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
 void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
 

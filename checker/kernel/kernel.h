@@ -76,6 +76,11 @@ enum class Acc : uint8_t {
     FenceMb,        // smp_mb
     FenceRmb,       // smp_rmb
     FenceWmb,       // smp_wmb
+    AtomicRmwRelaxed,  // value-returning _relaxed atomics: atomic_add_return_relaxed, xchg_relaxed, cmpxchg_relaxed
+    AtomicRmwAcquire,  // value-returning _acquire atomics
+    AtomicRmwRelease,  // value-returning _release atomics
+    RcuDereference,    // rcu_dereference
+    RcuAssignPointer,  // rcu_assign_pointer
     kCount
 };
 
@@ -103,7 +108,14 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::FenceMb, "smp_mb", rl::mo_seq_cst, rl::mo_seq_cst, "full fence"},
     {Acc::FenceRmb, "smp_rmb", rl::mo_acquire, rl::mo_seq_cst, "approximated by an acquire fence"},
     {Acc::FenceWmb, "smp_wmb", rl::mo_release, rl::mo_seq_cst, "approximated by a release fence"},
+    {Acc::AtomicRmwRelaxed, "_relaxed atomics", rl::mo_relaxed, rl::mo_seq_cst, "value-returning, unordered"},
+    {Acc::AtomicRmwAcquire, "_acquire atomics", rl::mo_acquire, rl::mo_seq_cst, "ACQUIRE of the read"},
+    {Acc::AtomicRmwRelease, "_release atomics", rl::mo_release, rl::mo_seq_cst, "RELEASE of the write"},
+    {Acc::RcuDereference, "rcu_dereference", rl::mo_relaxed, rl::mo_seq_cst, "like READ_ONCE; the address dependency is not modelled"},
+    {Acc::RcuAssignPointer, "rcu_assign_pointer", rl::mo_release, rl::mo_seq_cst, "like smp_store_release"},
 };
+static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
+              "kMemoryModelTable has one row per Acc, in order");
 
 inline const char* mo_name(rl::memory_order mo) {
     switch (mo) {
@@ -123,6 +135,14 @@ inline rl::memory_order mo_for(Acc a) {
 }
 
 inline const char* acc_name(Acc a) { return kMemoryModelTable[(int)a].kernel_name; }
+
+// The atomic_t/xchg/cmpxchg RMWs (not the lock words, not lockref): each
+// calls atomic_rmw_hook() inside its step (smp_mb__before_atomic, below).
+inline bool is_atomic_rmw(Acc a) {
+    return a == Acc::AtomicRmwVoid || a == Acc::AtomicRmwFull || a == Acc::AtomicRmwRelaxed ||
+           a == Acc::AtomicRmwAcquire || a == Acc::AtomicRmwRelease;
+}
+void atomic_rmw_hook(int t);
 
 // ------------------------------------------------------------------------
 // Threads, steps and the trace hook.
@@ -563,6 +583,11 @@ public:
         sched_point();
         no_preempt np(rl::ctx());
         alive();
+        if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+            rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+            note_access(kKeyScFence, true);
+        }
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
         // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
@@ -580,6 +605,13 @@ public:
             uint64_t expect = cur;
             if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a), RL_INFO)) break;
             cur = expect;
+        }
+        // A value-returning atomic is fully ordered in the LKMM: smp_mb()
+        // before and after it, which a seq_cst RMW alone is not (a later
+        // relaxed load could still read a stale value).
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+            rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+            note_access(kKeyScFence, true);
         }
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);
@@ -623,6 +655,18 @@ void fence(Acc a, const char* name);
 inline void smp_mb() { fence(Acc::FenceMb, "smp_mb"); }
 inline void smp_rmb() { fence(Acc::FenceRmb, "smp_rmb"); }
 inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
+// The LKMM's special-purpose full barriers, which order only in
+// combination with the access they name. The lock ones are full fences here
+// (stronger than the LKMM when no lock operation is next to them).
+// smp_mb__before_atomic orders what precedes it only with the next atomic
+// RMW and what follows that RMW: its full fence is deferred to that RMW
+// (atomic_rmw_hook), and with none it orders nothing. smp_mb__after_atomic
+// is a full fence when the thread has done an atomic RMW before it, and
+// nothing otherwise.
+void smp_mb__before_atomic();
+void smp_mb__after_atomic();
+inline void smp_mb__after_spinlock() { fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
+inline void smp_mb__after_unlock_lock() { fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
 
 // ------------------------------------------------------------------------
 // <linux/atomic.h>, <linux/refcount.h>
@@ -678,6 +722,8 @@ struct spinlock_t {
 void spin_lock(spinlock_t& l);
 void spin_unlock(spinlock_t& l);
 bool spin_trylock(spinlock_t& l);
+// A read of the lock word (no ordering, like READ_ONCE).
+bool spin_is_locked(spinlock_t& l);
 // A bit spinlock (hlist_bl bucket lock): the same protocol on its own word.
 using bit_spinlock_t = spinlock_t;
 inline void bit_spin_lock(bit_spinlock_t& l) { spin_lock(l); }
@@ -755,6 +801,9 @@ bool rcu_read_lock_held();
 // Wait for a grace period: until every thread that was inside a read-side
 // section when it started has left that section.
 void synchronize_rcu();
+// Publish and read an RCU-protected pointer (a kfield that holds object ids).
+template <class T> inline T rcu_dereference(kfield<T>& p) { return p.load(Acc::RcuDereference); }
+template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v) { p.store((T)v, Acc::RcuAssignPointer); }
 
 // ------------------------------------------------------------------------
 // <linux/wait.h>

@@ -190,5 +190,9 @@ Model* find_model(const std::string& name);
 struct ModelRegistrar {
     explicit ModelRegistrar(Model* m) { models().push_back(m); }
 };
+// A model made at run time (a litmus test): found by find_model() while it
+// is registered, but not listed by `list` or the schema.
+void register_runtime_model(Model* m);
+void unregister_runtime_model(Model* m);
 
 }  // namespace vfsmc

@@ -40,7 +40,7 @@ std::string obj_name(const ExecRecord& rec, int id) {
 
 std::string field_name(const ExecRecord& rec, const Event& e) {
     std::string o = obj_name(rec, e.obj);
-    if (!e.field) return o;
+    if (!e.field || !*e.field) return o;  // a word that is the whole object (a litmus location)
     return o.empty() ? e.field : o + "." + e.field;
 }
 
@@ -368,7 +368,7 @@ std::string lock_name(const ExecRecord& rec, const Event& e) {
     if (std::string(e.action) == "rcu_read_lock" || std::string(e.action) == "rcu_read_unlock") return "rcu_read_lock";
     std::string o = obj_name(rec, e.obj);
     if (e.field && std::string(e.field) == "lock_count") return o + ".d_lock";
-    return e.field ? o + "." + e.field : o;
+    return e.field && *e.field ? o + "." + e.field : o;
 }
 
 // held[t] after each shown line, as a sorted list.

@@ -1,0 +1,213 @@
+// vfsmc litmus: run herd7 C litmus tests (`vfsmc litmus FILE...`) and judge
+// a corpus against the LKMM's recorded answers (`vfsmc litmus --check DIR`).
+//
+// --check compares vfsmc's answer with each test's `Result:` line. A
+// difference is a *miss* (vfsmc Never, the LKMM Sometimes: the dangerous
+// direction) or a *false alarm* (vfsmc Sometimes, the LKMM Never). A test
+// whose difference is known says so in a `vfsmc: <answer> (<class>)` line;
+// --check fails on a difference no test declares, and on a declared one that
+// no longer happens (like the exploration-count oracle).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "litmus/litmus.h"
+#include "litmus/parser.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+
+namespace vfsmc {
+
+namespace fs = std::filesystem;
+using namespace litmus;
+
+namespace {
+
+std::string read_text(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable herd7 C litmus test (*.litmus)");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string> collect_litmus(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator(); ++it)
+                if (it->is_regular_file() && it->path().extension() == ".litmus") out.push_back(it->path().string());
+        } else if (fs::exists(p, ec)) {
+            out.push_back(p);
+        } else {
+            throw LoadError(p + ": no such file or directory; accepted: litmus tests (*.litmus) or directories of them");
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+enum class Judgement { Agree, Miss, FalseAlarm, Other, NoResult };
+
+Judgement judge(Answer lkmm, Answer ours) {
+    if (lkmm == Answer::None) return Judgement::NoResult;
+    if (lkmm == ours) return Judgement::Agree;
+    if (ours == Answer::Never && lkmm != Answer::Never) return Judgement::Miss;
+    if (ours != Answer::Never && lkmm == Answer::Never) return Judgement::FalseAlarm;
+    return Judgement::Other;  // Always vs Sometimes
+}
+
+const char* judgement_name(Judgement j) {
+    switch (j) {
+        case Judgement::Agree: return "agree";
+        case Judgement::Miss: return "miss";
+        case Judgement::FalseAlarm: return "false alarm";
+        case Judgement::Other: return "differ";
+        case Judgement::NoResult: return "no Result";
+    }
+    return "?";
+}
+
+}  // namespace
+
+
+int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
+    std::vector<std::string> files = collect_litmus(paths);
+    if (files.empty()) throw LoadError(paths[0] + ": no litmus tests (*.litmus) found; accepted: *.litmus files or directories of them");
+    Options opt;
+    opt.witness = f.witness;
+    opt.minimize = !f.first;
+    if (!f.check) {
+        for (const auto& file : files) {
+            std::string text = read_text(file);
+            Test t = parse(file, text);  // a LoadError is exit 2, one line
+            Outcome o = run(t, text, opt);
+            if (!o.error.empty()) throw LoadError(o.error);
+            std::cout << herd_report(t, o, f.stable);
+            if (f.witness) {
+                ReportOptions ro;
+                ro.stable = f.stable;
+                ro.replay_cmd = "vfsmc litmus --witness " + file;
+                if (!o.has_witness) {
+                    std::cout << "No witness: no execution " << (t.quant == Quant::Forall ? "violates" : "satisfies")
+                              << " the condition.\n";
+                } else if (f.format == "json") {
+                    std::cout << json_report(o.scenario, o.witness, ro).dump(2) << "\n";
+                } else if (f.format == "email") {
+                    std::cout << "\n" << email_report(o.scenario, o.witness, ro);
+                } else {
+                    std::cout << "\n" << text_report(o.scenario, o.witness, ro);
+                }
+                if (o.has_witness && !f.html.empty()) {
+                    std::ofstream out(f.html);
+                    if (!out) throw LoadError(f.html + ": cannot write the HTML page; accepted: a writable file path");
+                    out << html_report(o.scenario, o.witness, ro);
+                }
+            }
+            if (files.size() > 1) std::cout << "\n";
+        }
+        return 0;
+    }
+
+    // --check: each test against its Result: line.
+    int agree = 0, miss = 0, alarm = 0, other = 0, unsupported = 0, errors = 0, unexpected = 0, noresult = 0;
+    struct Row {
+        std::string name, lkmm, ours, verdict, cls;
+    };
+    std::vector<Row> rows;
+    std::map<std::string, std::map<std::string, int>> by_class;  // class -> judgement -> count
+    std::ostringstream lines;  // one per test; --table prints the table instead
+    for (const auto& file : files) {
+        std::string text;
+        Test t;
+        try {
+            text = read_text(file);
+            t = parse(file, text);
+        } catch (const LoadError& e) {
+            std::string m = e.what();
+            bool unsup = m.find("unsupported construct") != std::string::npos;
+            (unsup ? unsupported : errors)++;
+            lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
+            if (unsup) {
+                rows.push_back({fs::path(file).stem().string(), "", "", "unsupported", ""});
+                by_class["unsupported"]["unsupported"]++;
+            }
+            continue;
+        }
+        Outcome o;
+        try {
+            o = run(t, text, opt);
+        } catch (const LoadError& e) {
+            std::string m = e.what();
+            bool unsup = m.find("unsupported construct") != std::string::npos;
+            (unsup ? unsupported : errors)++;
+            lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
+            continue;
+        }
+        if (!o.error.empty()) {
+            errors++;
+            lines << "ERROR  " << o.error << "\n";
+            continue;
+        }
+        Judgement j = judge(t.expected, o.answer);
+        std::string line = file + ": " + answer_name(o.answer) + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
+        bool declared = t.vfsmc_answer != Answer::None;
+        bool ok = true;
+        std::string cls = declared ? t.vfsmc_class : "";
+        switch (j) {
+            case Judgement::Agree: agree++; break;
+            case Judgement::Miss: miss++; break;
+            case Judgement::FalseAlarm: alarm++; break;
+            case Judgement::Other: other++; break;
+            case Judgement::NoResult: noresult++; break;
+        }
+        if (j == Judgement::NoResult) {
+            ok = false;
+            line += " [no `Result:` line]";
+        } else if (j == Judgement::Agree && declared) {
+            ok = false;
+            line += " [the test declares `" + t.vfsmc_expected + "` but vfsmc now agrees with the LKMM: remove the line]";
+        } else if (j != Judgement::Agree && !declared) {
+            ok = false;
+            line += " [undeclared difference: explain it with a `vfsmc: <answer> (<class>)` line, or fix the layer]";
+        } else if (j != Judgement::Agree && t.vfsmc_answer != o.answer) {
+            ok = false;
+            line += " [the test declares `" + t.vfsmc_expected + "`]";
+        } else if (j != Judgement::Agree) {
+            line += " [" + cls + "]";
+        }
+        if (!ok) unexpected++;
+        const char* tag = !ok ? "FAIL   " : j == Judgement::Agree ? "agree  " : j == Judgement::Miss ? "MISS   "
+                        : j == Judgement::FalseAlarm ? "ALARM  " : "DIFFER ";
+        lines << tag << line << "  [" << o.run.executions << " executions]\n";
+        rows.push_back({t.name, t.result_text, answer_name(o.answer), judgement_name(j), cls});
+        by_class[j == Judgement::Agree ? "" : cls.empty() ? "undeclared" : cls][judgement_name(j)]++;
+    }
+    int differ = miss + alarm + other;
+    if (!f.table) std::cout << lines.str();
+    else if (errors || unexpected) std::cerr << lines.str();
+    std::cout << agree << " agree, " << differ << " differ (" << miss << (miss == 1 ? " miss, " : " misses, ") << alarm
+              << (alarm == 1 ? " false alarm" : " false alarms") << (other ? ", " + std::to_string(other) + " Always/Sometimes" : "")
+              << "), " << unsupported << " unsupported\n";
+    if (f.table) {
+        std::cout << "\n| test | LKMM | vfsmc | judgement | class |\n|---|---|---|---|---|\n";
+        for (const auto& r : rows)
+            std::cout << "| " << r.name << " | " << r.lkmm << " | " << r.ours << " | " << r.verdict << " | " << r.cls << " |\n";
+        std::cout << "\n| class | agree | miss | false alarm | unsupported |\n|---|---|---|---|---|\n";
+        for (const auto& kv : by_class) {
+            auto get = [&](const char* k) { auto it = kv.second.find(k); return it == kv.second.end() ? 0 : it->second; };
+            std::cout << "| " << (kv.first.empty() ? "(none)" : kv.first) << " | " << get("agree") << " | " << get("miss") << " | "
+                      << get("false alarm") << " | " << get("unsupported") << " |\n";
+        }
+        std::cout << "| **total** | " << agree << " | " << miss << " | " << alarm << " | " << unsupported << " |\n";
+    }
+    if (errors) return 2;
+    return unexpected ? 1 : 0;
+}
+
+}  // namespace vfsmc

@@ -1,0 +1,136 @@
+// vfsmc litmus: the syntax tree of a herd7 C litmus test (the LKMM format
+// of tools/memory-model/litmus-tests): the initial state, P0..Pn bodies in
+// the kernel's C vocabulary, and the final condition. The parser
+// (parser.cpp) builds it; the interpreter (interp.cpp) runs it on the
+// kernel-vocabulary layer. No Relacy here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vfsmc {
+namespace litmus {
+
+// The type of a shared location, from the P parameters (`int *x`,
+// `int **p`, `atomic_t *v`, `spinlock_t *s`, `struct srcu_struct *ss`).
+enum class VarType { Int, Pointer, Atomic, Lock, Srcu };
+
+struct Var {
+    std::string name;
+    VarType type = VarType::Int;
+    long init = 0;             // an int, or
+    std::string init_addr;     // the name of the location it points to (`p=y`)
+    int line = 0;              // where it is first declared
+};
+
+// The kernel primitives a body may call. Each has a fixed arity; the
+// parser rejects any other function.
+enum class Fn {
+    ReadOnce, WriteOnce, LoadAcquire, StoreRelease,
+    Mb, Rmb, Wmb, MbBeforeAtomic, MbAfterAtomic, MbAfterSpinlock, MbAfterUnlockLock,
+    SpinLock, SpinUnlock, SpinTrylock, SpinIsLocked,
+    RcuReadLock, RcuReadUnlock, SynchronizeRcu, RcuDereference, RcuAssignPointer,
+    SrcuReadLock, SrcuReadUnlock, SynchronizeSrcu,
+    AtomicRead, AtomicSet, AtomicReadAcquire, AtomicSetRelease,
+    AtomicOp,       // atomic_inc/dec/add/sub (no return value)
+    AtomicOpReturn, // atomic_{add,sub,inc,dec}_return, atomic_fetch_*, *_and_test
+    Xchg,           // xchg, atomic_xchg
+    Cmpxchg,        // cmpxchg, atomic_cmpxchg
+};
+
+// The ordering of a value-returning RMW (its name's suffix).
+enum class RmwOrder { Full, Relaxed, Acquire, Release };
+
+// The arithmetic of an atomic op.
+enum class ArithOp { Add, Sub };
+// Which value an AtomicOpReturn returns.
+enum class RetKind { New, Old, IsZero };
+
+struct Expr {
+    enum Kind { Const, Reg, VarAddr, Deref, Unary, Binary, Call } kind = Const;
+    int line = 0;
+    long value = 0;                 // Const
+    int index = -1;                 // Reg: register slot; VarAddr: variable index
+    std::string op;                 // Unary/Binary: "!", "-", "~", "+", "==", ...
+    std::vector<std::unique_ptr<Expr>> args;  // Deref: 1; Unary: 1; Binary: 2; Call: the call's
+    // Call
+    Fn fn = Fn::ReadOnce;
+    std::string name;               // as spelled, for the trace
+    RmwOrder order = RmwOrder::Full;
+    ArithOp arith = ArithOp::Add;
+    RetKind ret = RetKind::New;
+    long imm = 0;                   // inc/dec: the implicit 1
+    bool has_imm = false;
+};
+
+struct Stmt {
+    enum Kind { Assign, Store, Eval, If, Block } kind = Eval;
+    int line = 0;
+    int reg = -1;                   // Assign: the register slot
+    std::unique_ptr<Expr> addr;     // Store: `*addr = value` (a plain store)
+    std::unique_ptr<Expr> value;    // Assign, Store, Eval; If: the condition
+    std::vector<std::unique_ptr<Stmt>> body;  // Block; If: then (body[0]) and else (body[1], may be null)
+};
+
+struct Reg {
+    std::string name;
+    bool pointer = false;           // `int *r0`: prints as a location name
+    long init = 0;
+    std::string init_addr;
+};
+
+struct Proc {
+    int index = 0;                  // N of PN
+    int line = 0;
+    std::vector<int> params;        // variable indices
+    std::vector<Reg> regs;
+    std::vector<std::unique_ptr<Stmt>> body;
+};
+
+// The final condition: a proposition over final register and memory values.
+struct Prop {
+    enum Kind { True, False, Not, And, Or, Eq } kind = True;
+    std::vector<std::unique_ptr<Prop>> kids;
+    // Eq: left is a register (proc >= 0) or a variable (proc = -1); right is
+    // an int or a location's address.
+    int proc = -1;
+    int index = -1;                 // register slot or variable index
+    bool negate = false;            // `!=`
+    long value = 0;
+    int value_addr = -1;            // variable index when right is an address
+};
+
+enum class Quant { Exists, NotExists, Forall };
+
+// What a location list or a condition observes: a register or a variable.
+struct Observed {
+    int proc = -1;
+    int index = -1;
+};
+
+enum class Answer { Always, Sometimes, Never, None };
+const char* answer_name(Answer a);
+
+struct Test {
+    std::string file;
+    std::string name;
+    std::string result_text;        // the `Result:` line's word, "" when absent
+    Answer expected = Answer::None; // the LKMM's answer, from `Result:`
+    std::string vfsmc_expected;     // the `vfsmc:` line: where vfsmc differs, its answer and class
+    Answer vfsmc_answer = Answer::None;
+    std::string vfsmc_class;
+    std::vector<Var> vars;
+    std::vector<Proc> procs;
+    Quant quant = Quant::Exists;
+    std::unique_ptr<Prop> cond;
+    std::string cond_text;          // as written, whitespace normalised
+    std::unique_ptr<Prop> filter;   // may be null
+    std::vector<Observed> observed; // `locations` then the condition's, in order, no duplicates
+    bool uses_rcu = false, uses_srcu = false;
+
+    int var_index(const std::string& n) const;
+};
+
+}  // namespace litmus
+}  // namespace vfsmc

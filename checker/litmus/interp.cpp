@@ -1,0 +1,491 @@
+// vfsmc litmus: the interpreter. A litmus test is a Model registered at run
+// time; each simulated thread walks its P body and performs every access
+// with the kernel-vocabulary layer's own primitives (READ_ONCE,
+// smp_store_release, spin_lock, rcu_read_lock ...), so what `vfsmc litmus`
+// measures is the layer every protocol model runs on, under `kernel`.
+//
+// Locations are objects with one word (object id = variable index + 1; id 0
+// is NULL, so a pointer 0 is NULL as in herd7). Registers are thread-local
+// plain values. Every finished execution records its final state in a
+// fixed-size tally (nothing is allocated inside the simulation).
+#include "litmus/litmus.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "scenario/scenario.h"
+#include "kernel/kernel.h"
+
+namespace vfsmc {
+namespace litmus {
+
+namespace {
+
+constexpr int kMaxVars = 32;
+constexpr int kMaxRegs = 32;
+constexpr int kMaxObserved = 16;
+constexpr int kMaxStates = 4096;
+
+// The final states seen, across the executions of one search.
+struct Tally {
+    int nobs = 0;
+    int nstates = 0;
+    int32_t key[kMaxStates][kMaxObserved];
+    uint64_t count[kMaxStates];
+    bool sat[kMaxStates];
+    bool overflow = false;
+    // The first ill-formed execution: a dereference of a non-location.
+    bool bad = false;
+    int bad_proc = -1, bad_line = 0;
+    long bad_value = 0;
+    void reset(int n) {
+        nobs = n;
+        nstates = 0;
+        overflow = false;
+        bad = false;
+    }
+    void add(const int32_t* k, bool s) {
+        for (int i = 0; i < nstates; i++) {
+            if (std::equal(k, k + nobs, key[i])) {
+                count[i]++;
+                return;
+            }
+        }
+        if (nstates >= kMaxStates) {
+            overflow = true;
+            return;
+        }
+        std::copy(k, k + nobs, key[nstates]);
+        count[nstates] = 1;
+        sat[nstates] = s;
+        nstates++;
+    }
+};
+Tally g_tally;
+
+struct LitVar : kobj {
+    kfield<int> w;
+    LitVar(const char* name, int init, bool pointer) : kobj("location", "%s", name), w(this, "", init) {
+        if (pointer) w.pointer();
+    }
+};
+struct LitLock : kobj {
+    spinlock_t l;
+    explicit LitLock(const char* name) : kobj("spinlock", "%s", name), l(this, "") {}
+};
+
+// Witness mode: what the witness must show.
+enum class Want { Nothing, Satisfies, Violates };
+
+class LitmusRun : public ModelRun {
+public:
+    LitmusRun(const Test& t, Want want) : t_(t), want_(want) {
+        nvars_ = (int)t.vars.size();
+        register_object("null", "NULL");  // id 0: a pointer 0 is NULL
+        for (int i = 0; i < nvars_; i++) {
+            const Var& v = t.vars[i];
+            int init = v.init_addr.empty() ? (int)v.init : t.var_index(v.init_addr) + 1;
+            if (v.type == VarType::Lock) {
+                LitLock* l = kalloc<LitLock>(v.name.c_str());
+                locks_[i] = l;
+                ids_[i] = l->id;
+            } else {
+                LitVar* x = kalloc<LitVar>(v.name.c_str(), init, v.type == VarType::Pointer);
+                vars_[i] = x;
+                ids_[i] = x->id;
+            }
+        }
+        for (size_t p = 0; p < t.procs.size(); p++) {
+            const Proc& P = t.procs[p];
+            for (size_t r = 0; r < P.regs.size(); r++)
+                regs_[p][r] = P.regs[r].init_addr.empty() ? P.regs[r].init : t.var_index(P.regs[r].init_addr) + 1;
+        }
+    }
+
+    void thread(int t) override {
+        for (const auto& s : t_.procs[t].body) exec(*s, t);
+    }
+
+    void check_final() override {
+        int32_t key[kMaxObserved];
+        for (size_t i = 0; i < t_.observed.size(); i++) key[i] = (int32_t)observed(t_.observed[i].proc, t_.observed[i].index);
+        if (t_.filter && !holds(*t_.filter)) return;
+        bool sat = holds(*t_.cond);
+        g_tally.add(key, sat);
+        if ((want_ == Want::Satisfies && sat) || (want_ == Want::Violates && !sat)) {
+            char st[200];
+            state_text(st, sizeof st);
+            violate(this_thread(), "litmus-condition", nullptr, 0, "the final state %s %s", st,
+                    sat ? "satisfies the condition" : "does not satisfy the condition");
+        }
+    }
+
+    void final_state(std::string& out) const override {
+        for (int i = 0; i < nvars_; i++) {
+            if (locks_[i]) {
+                out += t_.vars[i].name + ": " + (locks_[i]->l.peek_locked() ? "locked" : "unlocked") + "\n";
+                continue;
+            }
+            if (t_.vars[i].type == VarType::Srcu) continue;
+            out += t_.vars[i].name + ": " + value_text(vars_[i]->w.peek(), t_.vars[i].type == VarType::Pointer) + "\n";
+        }
+        for (size_t p = 0; p < t_.procs.size(); p++) {
+            const Proc& P = t_.procs[p];
+            if (P.regs.empty()) continue;
+            out += "P" + std::to_string(p) + ":";
+            for (size_t r = 0; r < P.regs.size(); r++)
+                out += " " + P.regs[r].name + "=" + value_text(regs_[p][r], P.regs[r].pointer);
+            out += "\n";
+        }
+    }
+
+private:
+    const Test& t_;
+    Want want_;
+    int nvars_ = 0;
+    LitVar* vars_[kMaxVars] = {};
+    LitLock* locks_[kMaxVars] = {};
+    int ids_[kMaxVars] = {};
+    long regs_[kMaxThreads][kMaxRegs] = {};
+
+    std::string value_text(long v, bool pointer) const {
+        if (pointer) {
+            if (v == 0) return "NULL";
+            if (v >= 1 && v <= nvars_) return t_.vars[v - 1].name;
+        }
+        return std::to_string(v);
+    }
+    // The observed values, into a fixed buffer: this runs inside the
+    // simulation, where nothing may be allocated.
+    void state_text(char* buf, size_t n) const {
+        size_t k = 0;
+        buf[0] = 0;
+        for (const auto& o : t_.observed) {
+            if (k >= n) break;
+            bool ptr = o.proc >= 0 ? t_.procs[o.proc].regs[o.index].pointer : t_.vars[o.index].type == VarType::Pointer;
+            long v = observed(o.proc, o.index);
+            const char* vn = nullptr;
+            if (ptr && v == 0) vn = "NULL";
+            else if (ptr && v >= 1 && v <= nvars_) vn = t_.vars[v - 1].name.c_str();
+            char num[24];
+            std::snprintf(num, sizeof num, "%ld", v);
+            if (o.proc >= 0)
+                k += std::snprintf(buf + k, n - k, "%s%d:%s=%s;", k ? " " : "", o.proc,
+                                   t_.procs[o.proc].regs[o.index].name.c_str(), vn ? vn : num);
+            else
+                k += std::snprintf(buf + k, n - k, "%s%s=%s;", k ? " " : "", t_.vars[o.index].name.c_str(), vn ? vn : num);
+        }
+    }
+    long observed(int proc, int index) const {
+        if (proc >= 0) return regs_[proc][index];
+        if (locks_[index]) return locks_[index]->l.peek_locked();
+        return vars_[index]->w.peek();
+    }
+    bool holds(const Prop& p) const {
+        switch (p.kind) {
+            case Prop::True: return true;
+            case Prop::False: return false;
+            case Prop::Not: return !holds(*p.kids[0]);
+            case Prop::And: return holds(*p.kids[0]) && holds(*p.kids[1]);
+            case Prop::Or: return holds(*p.kids[0]) || holds(*p.kids[1]);
+            case Prop::Eq: {
+                long want = p.value_addr >= 0 ? p.value_addr + 1 : p.value;
+                return (observed(p.proc, p.index) == want) != p.negate;
+            }
+        }
+        return false;
+    }
+
+    [[noreturn]] void bad_pointer(int t, int line, long v) {
+        if (!g_tally.bad) {
+            g_tally.bad = true;
+            g_tally.bad_proc = t;
+            g_tally.bad_line = line;
+            g_tally.bad_value = v;
+        }
+        prune_execution();
+    }
+    kfield<int>& loc(long addr, int t, int line) {
+        if (addr < 1 || addr > nvars_ || !vars_[addr - 1] || t_.vars[addr - 1].type == VarType::Srcu) bad_pointer(t, line, addr);
+        return vars_[addr - 1]->w;
+    }
+    spinlock_t& lock(const Expr& e) { return locks_[e.index]->l; }
+
+    void exec(const Stmt& s, int t) {
+        switch (s.kind) {
+            case Stmt::Assign: regs_[t][s.reg] = eval(*s.value, t); break;
+            case Stmt::Store: {
+                kfield<int>& f = loc(eval(*s.addr, t), t, s.line);
+                plain_store(f, (int)eval(*s.value, t));
+                break;
+            }
+            case Stmt::Eval: eval(*s.value, t); break;
+            case Stmt::If:
+                if (eval(*s.value, t)) exec(*s.body[0], t);
+                else if (s.body[1]) exec(*s.body[1], t);
+                break;
+            case Stmt::Block:
+                for (const auto& b : s.body) exec(*b, t);
+                break;
+        }
+    }
+
+    static Acc rmw_acc(RmwOrder o) {
+        switch (o) {
+            case RmwOrder::Full: return Acc::AtomicRmwFull;
+            case RmwOrder::Relaxed: return Acc::AtomicRmwRelaxed;
+            case RmwOrder::Acquire: return Acc::AtomicRmwAcquire;
+            case RmwOrder::Release: return Acc::AtomicRmwRelease;
+        }
+        return Acc::AtomicRmwFull;
+    }
+
+    long eval(const Expr& e, int t) {
+        switch (e.kind) {
+            case Expr::Const: return e.value;
+            case Expr::Reg: return regs_[t][e.index];
+            case Expr::VarAddr: return e.index + 1;
+            case Expr::Deref: return plain_load(loc(eval(*e.args[0], t), t, e.line));
+            case Expr::Unary: {
+                long v = eval(*e.args[0], t);
+                return e.op == "!" ? !v : e.op == "-" ? -v : ~v;
+            }
+            case Expr::Binary: {
+                const std::string& op = e.op;
+                long a = eval(*e.args[0], t);
+                if (op == "&&") return a && eval(*e.args[1], t);
+                if (op == "||") return a || eval(*e.args[1], t);
+                long b = eval(*e.args[1], t);
+                if (op == "+") return a + b;
+                if (op == "-") return a - b;
+                if (op == "*") return a * b;
+                if (op == "/") return b ? a / b : 0;
+                if (op == "%") return b ? a % b : 0;
+                if (op == "&") return a & b;
+                if (op == "|") return a | b;
+                if (op == "^") return a ^ b;
+                if (op == "<<") return a << (b & 31);
+                if (op == ">>") return a >> (b & 31);
+                if (op == "==") return a == b;
+                if (op == "!=") return a != b;
+                if (op == "<") return a < b;
+                if (op == "<=") return a <= b;
+                if (op == ">") return a > b;
+                if (op == ">=") return a >= b;
+                return 0;
+            }
+            case Expr::Call: return call(e, t);
+        }
+        return 0;
+    }
+
+    long call(const Expr& e, int t) {
+        auto arg = [&](int i) { return eval(*e.args[i], t); };
+        auto at = [&](int i) -> kfield<int>& { return loc(arg(i), t, e.line); };
+        switch (e.fn) {
+            case Fn::ReadOnce: return READ_ONCE(at(0));
+            case Fn::WriteOnce: { kfield<int>& f = at(0); WRITE_ONCE(f, arg(1)); return 0; }
+            case Fn::LoadAcquire: return smp_load_acquire(at(0));
+            case Fn::StoreRelease: { kfield<int>& f = at(0); smp_store_release(f, arg(1)); return 0; }
+            case Fn::Mb: smp_mb(); return 0;
+            case Fn::Rmb: smp_rmb(); return 0;
+            case Fn::Wmb: smp_wmb(); return 0;
+            case Fn::MbBeforeAtomic: smp_mb__before_atomic(); return 0;
+            case Fn::MbAfterAtomic: smp_mb__after_atomic(); return 0;
+            case Fn::MbAfterSpinlock: smp_mb__after_spinlock(); return 0;
+            case Fn::MbAfterUnlockLock: smp_mb__after_unlock_lock(); return 0;
+            case Fn::SpinLock: spin_lock(lock(*e.args[0])); return 0;
+            case Fn::SpinUnlock: spin_unlock(lock(*e.args[0])); return 0;
+            case Fn::SpinTrylock: return spin_trylock(lock(*e.args[0]));
+            case Fn::SpinIsLocked: return spin_is_locked(lock(*e.args[0]));
+            case Fn::RcuReadLock: rcu_read_lock(); return 0;
+            case Fn::RcuReadUnlock: rcu_read_unlock(); return 0;
+            case Fn::SynchronizeRcu: synchronize_rcu(); return 0;
+            case Fn::RcuDereference: return rcu_dereference(at(0));
+            case Fn::RcuAssignPointer: { kfield<int>& f = at(0); rcu_assign_pointer(f, arg(1)); return 0; }
+            // One SRCU domain (the parser rejects a second, and SRCU mixed
+            // with RCU): the layer's RCU.
+            case Fn::SrcuReadLock: rcu_read_lock(); return 0;
+            case Fn::SrcuReadUnlock: arg(1); rcu_read_unlock(); return 0;
+            case Fn::SynchronizeSrcu: synchronize_rcu(); return 0;
+            case Fn::AtomicRead: return at(0).load(Acc::AtomicRead);
+            case Fn::AtomicSet: { kfield<int>& f = at(0); f.store((int)arg(1), Acc::AtomicSet); return 0; }
+            case Fn::AtomicReadAcquire: return at(0).load(Acc::LoadAcquire);
+            case Fn::AtomicSetRelease: { kfield<int>& f = at(0); f.store((int)arg(1), Acc::StoreRelease); return 0; }
+            case Fn::AtomicOp: case Fn::AtomicOpReturn: {
+                long i = e.has_imm ? e.imm : arg(0);
+                kfield<int>& f = at((int)e.args.size() - 1);
+                int d = (int)(e.arith == ArithOp::Add ? i : -i);
+                Acc a = e.fn == Fn::AtomicOp ? Acc::AtomicRmwVoid : rmw_acc(e.order);
+                int old = f.rmw(a, e.name.c_str(), [d](int& v) { v += d; return true; });
+                if (e.ret == RetKind::Old) return old;
+                if (e.ret == RetKind::IsZero) return old + d == 0;
+                return old + d;
+            }
+            case Fn::Xchg: {
+                kfield<int>& f = at(0);
+                int nv = (int)arg(1);
+                return f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; });
+            }
+            case Fn::Cmpxchg: {
+                kfield<int>& f = at(0);
+                int ov = (int)arg(1), nv = (int)arg(2);
+                return f.rmw(rmw_acc(e.order), e.name.c_str(), [ov, nv](int& v) { if (v != ov) return false; v = nv; return true; });
+            }
+        }
+        return 0;
+    }
+};
+
+class LitmusModel : public Model {
+public:
+    LitmusModel(const Test& t, Want w) : t_(t), want_(w) {
+        spec_.name = "litmus";
+        spec_.doc = "a herd7 C litmus test, interpreted on the kernel-vocabulary layer";
+        spec_.follows = "tools/memory-model (the LKMM's litmus format)";
+        spec_.invariants = {"litmus-condition"};
+        spec_.min_threads = 1;
+        spec_.max_threads = kMaxThreads;
+    }
+    const ModelSpec& spec() const override { return spec_; }
+    void prepare(const Scenario&) override {}
+    ModelRun* start() override { return make_run<LitmusRun>(t_, want_); }
+
+private:
+    const Test& t_;
+    Want want_;
+    ModelSpec spec_;
+};
+
+void check_limits(const Test& t) {
+    if ((int)t.vars.size() > kMaxVars)
+        throw LoadError(t.file + ":" + std::to_string(t.vars[kMaxVars].line) + ": unsupported construct `more than " +
+                        std::to_string(kMaxVars) + " locations`; accepted: at most " + std::to_string(kMaxVars));
+    for (const auto& P : t.procs)
+        if ((int)P.regs.size() > kMaxRegs)
+            throw LoadError(t.file + ":" + std::to_string(P.line) + ": unsupported construct `more than " +
+                            std::to_string(kMaxRegs) + " registers in P" + std::to_string(P.index) + "`");
+    if ((int)t.observed.size() > kMaxObserved)
+        throw LoadError(t.file + ": unsupported construct `more than " + std::to_string(kMaxObserved) +
+                        " observed locations in the condition`");
+}
+
+Scenario scenario_of(const Test& t, const std::string& text, bool witness) {
+    Scenario s;
+    s.file = t.file;
+    s.name = t.name;
+    s.doc = "herd7 C litmus test " + t.name;
+    s.model = "litmus";
+    for (const auto& P : t.procs) s.threads.push_back({"P" + std::to_string(P.index), {}});
+    // What makes a litmus run ill-formed: a lock misused, a thread stuck.
+    s.invariants = {"deadlock", "lost-wakeup", "livelock", "lock-misuse"};
+    if (witness) s.invariants.push_back("litmus-condition");
+    s.search.strategy = Strategy::exhaustive;
+    s.memory_model = MemModel::kernel;
+    s.memory_model_given = true;
+    s.expect.verdict = witness ? "violated" : "holds";
+    if (witness) s.expect.invariant = "litmus-condition";
+    s.canonical = text;
+    return s;
+}
+
+std::string state_line(const Test& t, const int32_t* key) {
+    std::string s;
+    for (size_t i = 0; i < t.observed.size(); i++) {
+        const Observed& o = t.observed[i];
+        bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
+        long v = key[i];
+        std::string val = std::to_string(v);
+        if (ptr) val = v == 0 ? "NULL" : (v >= 1 && v <= (long)t.vars.size()) ? t.vars[v - 1].name : val;
+        s += (s.empty() ? "" : " ") + (o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name) + "=" + val + ";";
+    }
+    return s;
+}
+
+}  // namespace
+
+Outcome run(const Test& t, const std::string& text, const Options& opt) {
+    check_limits(t);
+    Outcome out;
+    Want want = Want::Nothing;
+    LitmusModel counting(t, want);
+    register_runtime_model(&counting);
+    out.scenario = scenario_of(t, text, false);
+    g_tally.reset((int)t.observed.size());
+    RunOptions ro;
+    ro.minimize = false;
+    out.run = run_scenario(out.scenario, ro);
+    unregister_runtime_model(&counting);
+    if (g_tally.bad) {
+        out.error = t.file + ": P" + std::to_string(g_tally.bad_proc) + " line " + std::to_string(g_tally.bad_line) +
+                    " dereferences " + std::to_string(g_tally.bad_value) + ", which is not a location of the test";
+        return out;
+    }
+    if (out.run.verdict != "holds") {
+        out.error = t.file + ": the test is ill-formed: " + out.run.invariant + ": " + out.run.message;
+        return out;
+    }
+    if (g_tally.overflow) {
+        out.error = t.file + ": more than " + std::to_string(kMaxStates) + " distinct final states";
+        return out;
+    }
+    for (int i = 0; i < g_tally.nstates; i++) {
+        State st;
+        st.text = state_line(t, g_tally.key[i]);
+        st.executions = g_tally.count[i];
+        st.satisfies = g_tally.sat[i];
+        (st.satisfies ? out.positive : out.negative) += st.executions;
+        out.states.push_back(st);
+    }
+    std::sort(out.states.begin(), out.states.end(), [](const State& a, const State& b) { return a.text < b.text; });
+    uint64_t total = out.positive + out.negative;
+    out.answer = total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
+    switch (t.quant) {
+        case Quant::Exists: out.validated = out.positive > 0; break;
+        case Quant::NotExists: out.validated = out.positive == 0; break;
+        case Quant::Forall: out.validated = out.negative == 0; break;
+    }
+    if (opt.witness) {
+        Want w = t.quant == Quant::Forall ? Want::Violates : Want::Satisfies;
+        bool exists = w == Want::Satisfies ? out.positive > 0 : out.negative > 0;
+        if (exists) {
+            LitmusModel wm(t, w);
+            register_runtime_model(&wm);
+            Scenario ws = scenario_of(t, text, true);
+            g_tally.reset((int)t.observed.size());
+            RunOptions wo;
+            wo.minimize = opt.minimize;
+            out.witness = run_scenario(ws, wo);
+            unregister_runtime_model(&wm);
+            out.has_witness = out.witness.verdict == "violated" && out.witness.invariant == "litmus-condition";
+            out.scenario = ws;
+        }
+    }
+    return out;
+}
+
+std::string herd_report(const Test& t, const Outcome& o, bool stable) {
+    std::string s;
+    // herd7's kinds: exists is Allowed, ~exists Forbidden, forall Required.
+    const char* kind = t.quant == Quant::Exists ? "Allowed" : t.quant == Quant::NotExists ? "Forbidden" : "Required";
+    s += "Test " + t.name + " " + kind + "\n";
+    s += "States " + std::to_string(o.states.size()) + "\n";
+    for (const auto& st : o.states) s += st.text + "\n";
+    s += o.validated ? "Ok\n" : "No\n";
+    s += "Witnesses\n";
+    s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
+    s += "Condition " + t.cond_text + "\n";
+    s += "Observation " + t.name + " " + answer_name(o.answer) + " " + std::to_string(o.positive) + " " +
+         std::to_string(o.negative) + "\n";
+    if (!stable) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2f", o.run.seconds);
+        s += "Time " + t.name + " " + buf + "\n";
+    }
+    return s;
+}
+
+}  // namespace litmus
+}  // namespace vfsmc

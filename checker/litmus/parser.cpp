@@ -1,0 +1,905 @@
+// vfsmc litmus: the parser (see parser.h). A hand-written tokenizer and
+// recursive-descent parser for the subset of herd7's C litmus format that
+// the LKMM's own tests use; docs/litmus.md lists it.
+#include "litmus/parser.h"
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "scenario/scenario.h"
+
+namespace vfsmc {
+namespace litmus {
+
+const char* answer_name(Answer a) {
+    switch (a) {
+        case Answer::Always: return "Always";
+        case Answer::Sometimes: return "Sometimes";
+        case Answer::Never: return "Never";
+        case Answer::None: return "-";
+    }
+    return "?";
+}
+
+int Test::var_index(const std::string& n) const {
+    for (size_t i = 0; i < vars.size(); i++)
+        if (vars[i].name == n) return (int)i;
+    return -1;
+}
+
+namespace {
+
+const char* kAcceptedConstructs =
+    "READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
+    "smp_mb__{before,after}_atomic, smp_mb__after_spinlock, smp_mb__after_unlock_lock, "
+    "spin_{lock,unlock,trylock,is_locked}, rcu_read_{lock,unlock}, synchronize_rcu, rcu_dereference, "
+    "rcu_assign_pointer, srcu_read_{lock,unlock}, synchronize_srcu, atomic_t ops, xchg, cmpxchg, if/else";
+
+struct Tok {
+    enum Kind { Ident, Num, Punct, Str, End } kind = End;
+    std::string s;
+    long num = 0;
+    int line = 0;
+};
+
+struct Named {
+    Fn fn;
+    int nargs;
+    RmwOrder order = RmwOrder::Full;
+    ArithOp arith = ArithOp::Add;
+    RetKind ret = RetKind::New;
+    long imm = 0;
+    bool has_imm = false;
+};
+
+const std::map<std::string, Named>& functions() {
+    static std::map<std::string, Named> m = [] {
+        std::map<std::string, Named> t;
+        t["READ_ONCE"] = {Fn::ReadOnce, 1};
+        t["WRITE_ONCE"] = {Fn::WriteOnce, 2};
+        t["smp_load_acquire"] = {Fn::LoadAcquire, 1};
+        t["smp_store_release"] = {Fn::StoreRelease, 2};
+        t["smp_mb"] = {Fn::Mb, 0};
+        t["smp_rmb"] = {Fn::Rmb, 0};
+        t["smp_wmb"] = {Fn::Wmb, 0};
+        t["smp_mb__before_atomic"] = {Fn::MbBeforeAtomic, 0};
+        t["smp_mb__after_atomic"] = {Fn::MbAfterAtomic, 0};
+        t["smp_mb__after_spinlock"] = {Fn::MbAfterSpinlock, 0};
+        t["smp_mb__after_unlock_lock"] = {Fn::MbAfterUnlockLock, 0};
+        t["spin_lock"] = {Fn::SpinLock, 1};
+        t["spin_unlock"] = {Fn::SpinUnlock, 1};
+        t["spin_trylock"] = {Fn::SpinTrylock, 1};
+        t["spin_is_locked"] = {Fn::SpinIsLocked, 1};
+        t["rcu_read_lock"] = {Fn::RcuReadLock, 0};
+        t["rcu_read_unlock"] = {Fn::RcuReadUnlock, 0};
+        t["synchronize_rcu"] = {Fn::SynchronizeRcu, 0};
+        t["synchronize_rcu_expedited"] = {Fn::SynchronizeRcu, 0};
+        t["rcu_dereference"] = {Fn::RcuDereference, 1};
+        t["rcu_assign_pointer"] = {Fn::RcuAssignPointer, 2};
+        t["srcu_read_lock"] = {Fn::SrcuReadLock, 1};
+        t["srcu_read_unlock"] = {Fn::SrcuReadUnlock, 2};
+        t["synchronize_srcu"] = {Fn::SynchronizeSrcu, 1};
+        t["atomic_read"] = {Fn::AtomicRead, 1};
+        t["atomic_set"] = {Fn::AtomicSet, 2};
+        t["atomic_read_acquire"] = {Fn::AtomicReadAcquire, 1};
+        t["atomic_set_release"] = {Fn::AtomicSetRelease, 2};
+        t["atomic_inc"] = {Fn::AtomicOp, 1, RmwOrder::Relaxed, ArithOp::Add, RetKind::New, 1, true};
+        t["atomic_dec"] = {Fn::AtomicOp, 1, RmwOrder::Relaxed, ArithOp::Sub, RetKind::New, 1, true};
+        t["atomic_add"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Add};
+        t["atomic_sub"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Sub};
+        t["atomic_inc_and_test"] = {Fn::AtomicOpReturn, 1, RmwOrder::Full, ArithOp::Add, RetKind::IsZero, 1, true};
+        t["atomic_dec_and_test"] = {Fn::AtomicOpReturn, 1, RmwOrder::Full, ArithOp::Sub, RetKind::IsZero, 1, true};
+        t["atomic_sub_and_test"] = {Fn::AtomicOpReturn, 2, RmwOrder::Full, ArithOp::Sub, RetKind::IsZero};
+        const std::pair<const char*, RmwOrder> sfx[] = {
+            {"", RmwOrder::Full}, {"_relaxed", RmwOrder::Relaxed}, {"_acquire", RmwOrder::Acquire}, {"_release", RmwOrder::Release}};
+        for (const auto& s : sfx) {
+            std::string x = s.first;
+            t["atomic_add_return" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::New};
+            t["atomic_sub_return" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Sub, RetKind::New};
+            t["atomic_inc_return" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Add, RetKind::New, 1, true};
+            t["atomic_dec_return" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Sub, RetKind::New, 1, true};
+            t["atomic_fetch_add" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::Old};
+            t["atomic_fetch_sub" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Sub, RetKind::Old};
+            t["atomic_fetch_inc" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Add, RetKind::Old, 1, true};
+            t["atomic_fetch_dec" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Sub, RetKind::Old, 1, true};
+            t["xchg" + x] = {Fn::Xchg, 2, s.second};
+            t["atomic_xchg" + x] = {Fn::Xchg, 2, s.second};
+            t["cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
+            t["atomic_cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
+        }
+        return t;
+    }();
+    return m;
+}
+
+bool is_type_word(const std::string& s) {
+    return s == "int" || s == "long" || s == "unsigned" || s == "intptr_t" || s == "bool" || s == "atomic_t" ||
+           s == "spinlock_t" || s == "struct" || s == "u32" || s == "u64" || s == "const" || s == "volatile";
+}
+
+class Parser {
+public:
+    Parser(const std::string& file, const std::string& text) : file_(file), text_(text) {}
+
+    Test run() {
+        t_.file = file_;
+        header();
+        tokenize();
+        balance();
+        body();
+        return std::move(t_);
+    }
+
+private:
+    std::string file_, text_;
+    std::vector<Tok> toks_;
+    size_t p_ = 0;
+    Test t_;
+    int start_line_ = 1;
+    struct PendingRegInit {
+        int proc;
+        std::string reg, value;
+        long num;
+        bool addr;
+        int line;
+    };
+    std::vector<PendingRegInit> reg_inits_;
+    Proc* cur_ = nullptr;  // the proc being parsed
+
+    [[noreturn]] void fail(int line, const std::string& what) const {
+        throw LoadError(file_ + ":" + std::to_string(line) + ": " + what);
+    }
+    [[noreturn]] void unsupported(int line, const std::string& construct) const {
+        fail(line, "unsupported construct `" + construct + "`; accepted: " + kAcceptedConstructs);
+    }
+
+    // The first line: `C <name>`. Then the comments' Result: and vfsmc: lines.
+    void header() {
+        std::istringstream in(text_);
+        std::string line;
+        int n = 0;
+        while (std::getline(in, line)) {
+            n++;
+            size_t a = line.find_first_not_of(" \t\r");
+            if (a == std::string::npos) continue;
+            if (line.compare(a, 2, "C ") != 0 && line.compare(a, 2, "C\t") != 0)
+                fail(n, "expected `C <test name>` on the first line, found `" + line.substr(a, 40) +
+                            "`; accepted: a herd7 C litmus test (only the C dialect)");
+            std::string name = line.substr(a + 2);
+            name.erase(0, name.find_first_not_of(" \t"));
+            name.erase(name.find_last_not_of(" \t\r") + 1);
+            if (name.empty()) fail(n, "the test has no name after `C`; accepted: `C <name>`");
+            t_.name = name;
+            start_line_ = n + 1;
+            // The rest of the text is tokenized from the next line.
+            std::string rest;
+            std::getline(in, rest, '\0');
+            text_ = rest;
+            break;
+        }
+        if (t_.name.empty()) fail(1, "empty file; accepted: a herd7 C litmus test starting with `C <name>`");
+    }
+
+    void comment_text(const std::string& c) {
+        static const std::regex result(R"(Result:\s*(\w+))");
+        static const std::regex vf(R"(vfsmc:\s*(\w+)\s*\(([^)]*)\))");
+        std::smatch m;
+        if (t_.result_text.empty() && std::regex_search(c, m, result)) {
+            t_.result_text = m[1];
+            t_.expected = m[1] == "Always" ? Answer::Always : m[1] == "Sometimes" ? Answer::Sometimes
+                        : m[1] == "Never" ? Answer::Never : Answer::None;
+        }
+        if (t_.vfsmc_expected.empty() && std::regex_search(c, m, vf)) {
+            t_.vfsmc_expected = m[0];
+            t_.vfsmc_answer = m[1] == "Always" ? Answer::Always : m[1] == "Sometimes" ? Answer::Sometimes
+                            : m[1] == "Never" ? Answer::Never : Answer::None;
+            t_.vfsmc_class = m[2];
+        }
+    }
+
+    void tokenize() {
+        const std::string& s = text_;
+        int line = start_line_;
+        int depth = 0;  // braces and parentheses: `(*` opens a comment only outside code
+        size_t i = 0;
+        auto push = [&](Tok::Kind k, std::string v, long num = 0) { toks_.push_back({k, std::move(v), num, line}); };
+        while (i < s.size()) {
+            char c = s[i];
+            if (c == '\n') { line++; i++; continue; }
+            if (std::isspace((unsigned char)c)) { i++; continue; }
+            // `(*` opens an OCaml comment outside code, and never right
+            // after a name (`READ_ONCE(*x)` is a call).
+            bool after_name = !toks_.empty() && toks_.back().kind == Tok::Ident && toks_.back().line == line;
+            if (depth == 0 && !after_name && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
+                int start = line, nest = 0;
+                size_t j = i;
+                for (; j + 1 < s.size(); j++) {
+                    if (s[j] == '\n') line++;
+                    if (s[j] == '(' && s[j + 1] == '*') { nest++; j++; }
+                    else if (s[j] == '*' && s[j + 1] == ')') { if (--nest == 0) break; j++; }
+                }
+                if (nest != 0) fail(start, "unterminated comment `(*`; accepted: `(* ... *)`");
+                comment_text(s.substr(i, j + 2 - i));
+                i = j + 2;
+                continue;
+            }
+            if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
+                size_t j = s.find("*/", i + 2);
+                if (j == std::string::npos) fail(line, "unterminated comment `/*`; accepted: `/* ... */`");
+                std::string cm = s.substr(i, j + 2 - i);
+                comment_text(cm);
+                for (char x : cm) line += x == '\n';
+                i = j + 2;
+                continue;
+            }
+            if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+                size_t j = s.find('\n', i);
+                if (j == std::string::npos) j = s.size();
+                comment_text(s.substr(i, j - i));
+                i = j;
+                continue;
+            }
+            if (std::isalpha((unsigned char)c) || c == '_') {
+                size_t j = i;
+                while (j < s.size() && (std::isalnum((unsigned char)s[j]) || s[j] == '_')) j++;
+                push(Tok::Ident, s.substr(i, j - i));
+                i = j;
+                continue;
+            }
+            if (std::isdigit((unsigned char)c)) {
+                size_t j = i;
+                while (j < s.size() && std::isalnum((unsigned char)s[j])) j++;
+                std::string num = s.substr(i, j - i);
+                char* end = nullptr;
+                long v = std::strtol(num.c_str(), &end, 0);
+                if (*end) fail(line, "bad number `" + num + "`; accepted: decimal or 0x hexadecimal integers");
+                push(Tok::Num, num, v);
+                i = j;
+                continue;
+            }
+            if (c == '"') {
+                size_t j = s.find('"', i + 1);
+                if (j == std::string::npos) fail(line, "unterminated string; accepted: \"...\"");
+                push(Tok::Str, s.substr(i + 1, j - i - 1));
+                i = j + 1;
+                continue;
+            }
+            static const char* two[] = {"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "->", "<<", ">>", "++", "--", "+=", "-="};
+            bool done = false;
+            for (const char* t : two)
+                if (s.compare(i, 2, t) == 0) {
+                    push(Tok::Punct, t);
+                    i += 2;
+                    done = true;
+                    break;
+                }
+            if (done) continue;
+            if (c == '{' || c == '(' || c == '[') depth++;
+            if (c == '}' || c == ')' || c == ']') depth = depth > 0 ? depth - 1 : 0;
+            push(Tok::Punct, std::string(1, c));
+            i++;
+        }
+        toks_.push_back({Tok::End, "", 0, line});
+    }
+
+    // Braces and parentheses are balanced, or one line names the first that is not.
+    void balance() const {
+        std::vector<const Tok*> st;
+        for (const Tok& t : toks_) {
+            if (t.kind != Tok::Punct) continue;
+            if (t.s == "{" || t.s == "(" || t.s == "[") st.push_back(&t);
+            else if (t.s == "}" || t.s == ")" || t.s == "]") {
+                char open = t.s == "}" ? '{' : t.s == ")" ? '(' : '[';
+                if (st.empty())
+                    fail(t.line, "unbalanced braces: `" + t.s + "` has no matching `" + std::string(1, open) + "`");
+                if (st.back()->s[0] != open)
+                    fail(t.line, "unbalanced braces: `" + t.s + "` closes `" + st.back()->s + "` opened at line " +
+                                     std::to_string(st.back()->line));
+                st.pop_back();
+            }
+        }
+        if (!st.empty())
+            fail(st.back()->line, "unbalanced braces: `" + st.back()->s + "` is never closed");
+    }
+
+    const Tok& peek(int k = 0) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
+    const Tok& next() { const Tok& t = peek(); if (p_ < toks_.size() - 1) p_++; return t; }
+    bool is(const char* s, int k = 0) const { return peek(k).kind != Tok::End && peek(k).kind != Tok::Str && peek(k).s == s; }
+    bool accept(const char* s) { if (is(s)) { next(); return true; } return false; }
+    std::string shown(const Tok& t) const { return t.kind == Tok::End ? "end of file" : "`" + t.s + "`"; }
+    void expect(const char* s, const char* where) {
+        if (!accept(s)) fail(peek().line, std::string("expected `") + s + "` " + where + ", found " + shown(peek()));
+    }
+    std::string ident(const char* what) {
+        if (peek().kind != Tok::Ident) fail(peek().line, std::string("expected ") + what + ", found " + shown(peek()));
+        return next().s;
+    }
+
+    int add_var(const std::string& name, VarType type, int line, bool typed) {
+        int i = t_.var_index(name);
+        if (i < 0) {
+            Var v;
+            v.name = name;
+            v.type = type;
+            v.line = line;
+            t_.vars.push_back(v);
+            return (int)t_.vars.size() - 1;
+        }
+        if (typed) t_.vars[i].type = type;
+        return i;
+    }
+
+    // A type: its words, then stars. Returns the kind a location of that type
+    // (pointed to by the last star) has, and the number of stars.
+    VarType type(int& stars, int line, bool param) {
+        std::string base;
+        while (peek().kind == Tok::Ident && is_type_word(peek().s)) {
+            std::string w = next().s;
+            if (w == "struct") {
+                std::string tag = ident("a struct tag");
+                if (tag != "srcu_struct") unsupported(line, "struct " + tag);
+                base = "srcu_struct";
+            } else if (w != "const" && w != "volatile" && w != "unsigned") {
+                base = w;
+            } else if (base.empty() && w == "unsigned") {
+                base = "int";
+            }
+        }
+        stars = 0;
+        while (accept("*")) stars++;
+        VarType k = VarType::Int;
+        if (base == "atomic_t") k = VarType::Atomic;
+        else if (base == "spinlock_t") k = VarType::Lock;
+        else if (base == "srcu_struct") k = VarType::Srcu;
+        if (param) {
+            if (stars == 0) fail(line, "parameter without `*`; accepted: pointer parameters such as `int *x`");
+            if (stars == 2 && k == VarType::Int) k = VarType::Pointer;
+            else if (stars != 1) unsupported(line, std::string(stars, '*') + " parameter");
+        }
+        return k;
+    }
+
+    // The initial state: `x=1; int y=2; p=x; int *q=&y; 0:r1=x;`.
+    void init() {
+        expect("{", "to open the initial state");
+        while (!accept("}")) {
+            if (accept(";")) continue;
+            int line = peek().line;
+            if (peek().kind == Tok::Num && is(":", 1)) {
+                PendingRegInit ri;
+                ri.proc = (int)next().num;
+                next();
+                ri.reg = ident("a register name");
+                ri.line = line;
+                expect("=", "in a register's initial value");
+                init_value(ri.num, ri.value, ri.addr);
+                reg_inits_.push_back(ri);
+            } else {
+                int stars = 0;
+                bool typed = peek().kind == Tok::Ident && is_type_word(peek().s);
+                VarType k = type(stars, line, false);
+                if (typed && stars == 1 && k == VarType::Int) k = VarType::Pointer;
+                std::string name = ident("a location name in the initial state");
+                int vi = add_var(name, k, line, typed);
+                if (accept("=")) {
+                    long num;
+                    std::string addr;
+                    bool is_addr;
+                    init_value(num, addr, is_addr);
+                    if (is_addr) {
+                        t_.vars[vi].init_addr = addr;
+                        if (!typed) t_.vars[vi].type = VarType::Pointer;
+                    } else {
+                        t_.vars[vi].init = num;
+                    }
+                }
+            }
+            if (!is("}")) expect(";", "after an initial value");
+        }
+    }
+    void init_value(long& num, std::string& addr, bool& is_addr) {
+        is_addr = false;
+        num = 0;
+        bool neg = accept("-");
+        if (peek().kind == Tok::Num) {
+            num = neg ? -next().num : next().num;
+            return;
+        }
+        if (neg) fail(peek().line, "expected a number after `-`, found " + shown(peek()));
+        if (accept("ATOMIC_INIT")) {
+            expect("(", "after ATOMIC_INIT");
+            bool n2 = accept("-");
+            if (peek().kind != Tok::Num) fail(peek().line, "expected a number in ATOMIC_INIT, found " + shown(peek()));
+            num = n2 ? -next().num : next().num;
+            expect(")", "after ATOMIC_INIT's value");
+            return;
+        }
+        if (accept("NULL")) return;
+        accept("&");
+        addr = ident("an initial value (a number or a location name)");
+        is_addr = true;
+    }
+
+    void body() {
+        if (peek().kind == Tok::Str) next();  // herd's optional doc string
+        init();
+        while (peek().kind == Tok::Ident && peek().s.size() > 1 && peek().s[0] == 'P' &&
+               std::isdigit((unsigned char)peek().s[1]))
+            proc();
+        if (t_.procs.empty()) fail(peek().line, "no P0(...) { ... } thread found, found " + shown(peek()));
+        for (size_t i = 0; i < t_.procs.size(); i++)
+            if (t_.procs[i].index != (int)i) fail(t_.procs[i].line, "threads must be P0, P1, ... in order");
+        if ((int)t_.procs.size() > 4)
+            unsupported(t_.procs[4].line, "P4 (more than 4 threads; vfsmc runs at most 4)");
+        for (const auto& ri : reg_inits_) {
+            int r = reg_of(ri.proc, ri.reg, ri.line);
+            Reg& R = t_.procs[ri.proc].regs[r];
+            if (ri.addr) {
+                if (t_.var_index(ri.value) < 0) fail(ri.line, "undeclared variable `" + ri.value + "` in a register's initial value");
+                R.init_addr = ri.value;
+                R.pointer = true;
+            } else {
+                R.init = ri.num;
+            }
+        }
+        // As in herd7, a name in the initial state is a location even when
+        // no thread takes it as a parameter (`p=y`: y is an int location).
+        for (size_t i = 0; i < t_.vars.size(); i++)
+            if (!t_.vars[i].init_addr.empty() && t_.var_index(t_.vars[i].init_addr) < 0)
+                add_var(t_.vars[i].init_addr, VarType::Int, t_.vars[i].line, false);
+        // Conditions: `locations [...]`, `filter (...)`, then the quantifier.
+        for (;;) {
+            if (accept("locations")) {
+                expect("[", "after locations");
+                while (!accept("]")) {
+                    if (accept(";")) continue;
+                    Observed o = observed_loc();
+                    add_observed(o);
+                }
+                continue;
+            }
+            if (accept("filter")) {
+                t_.filter = prop();
+                continue;
+            }
+            break;
+        }
+        int line = peek().line;
+        if (accept("exists")) t_.quant = Quant::Exists;
+        else if (accept("~")) {
+            if (!accept("exists")) fail(line, "expected `exists` after `~`, found " + shown(peek()));
+            t_.quant = Quant::NotExists;
+        } else if (accept("forall")) t_.quant = Quant::Forall;
+        else if (peek().kind == Tok::End) fail(line, "no final condition; accepted: exists, ~exists or forall");
+        else unsupported(line, peek().s);
+        t_.cond = prop();
+        t_.cond_text = std::string(t_.quant == Quant::Exists ? "exists" : t_.quant == Quant::NotExists ? "~exists" : "forall") +
+                       " (" + render(*t_.cond, true) + ")";
+        collect_observed(*t_.cond);
+        if (peek().kind != Tok::End) fail(peek().line, "unexpected " + shown(peek()) + " after the final condition");
+    }
+
+    int reg_of(int proc, const std::string& name, int line) const {
+        if (proc < 0 || proc >= (int)t_.procs.size())
+            fail(line, "bad register `" + std::to_string(proc) + ":" + name + "`: there is no thread P" + std::to_string(proc) +
+                           "; accepted: P0 to P" + std::to_string((int)t_.procs.size() - 1));
+        const Proc& P = t_.procs[proc];
+        for (size_t i = 0; i < P.regs.size(); i++)
+            if (P.regs[i].name == name) return (int)i;
+        std::string have;
+        for (const auto& r : P.regs) have += (have.empty() ? "" : ", ") + r.name;
+        fail(line, "bad register `" + std::to_string(proc) + ":" + name + "`: P" + std::to_string(proc) +
+                       " declares no such register; accepted: " + (have.empty() ? "none" : have));
+    }
+
+    void proc() {
+        Proc P;
+        P.line = peek().line;
+        std::string pn = next().s;
+        P.index = std::atoi(pn.c_str() + 1);
+        expect("(", ("after " + pn).c_str());
+        while (!accept(")")) {
+            int line = peek().line;
+            int stars = 0;
+            if (!(peek().kind == Tok::Ident && is_type_word(peek().s)))
+                fail(line, "expected a parameter type such as `int *x`, found " + shown(peek()));
+            VarType k = type(stars, line, true);
+            std::string name = ident("a parameter name");
+            P.params.push_back(add_var(name, k, line, true));
+            if (!is(")")) expect(",", "between parameters");
+        }
+        t_.procs.push_back(std::move(P));
+        cur_ = &t_.procs.back();
+        expect("{", ("to open " + pn + "'s body").c_str());
+        while (!accept("}")) {
+            auto s = stmt();
+            if (s) cur_->body.push_back(std::move(s));
+        }
+        cur_ = nullptr;
+    }
+
+    int find_reg(const std::string& n) const {
+        for (size_t i = 0; i < cur_->regs.size(); i++)
+            if (cur_->regs[i].name == n) return (int)i;
+        return -1;
+    }
+
+    std::unique_ptr<Stmt> stmt() {
+        int line = peek().line;
+        if (accept(";")) return nullptr;
+        if (is("{")) {
+            next();
+            auto b = std::make_unique<Stmt>();
+            b->kind = Stmt::Block;
+            b->line = line;
+            while (!accept("}")) {
+                auto s = stmt();
+                if (s) b->body.push_back(std::move(s));
+            }
+            return b;
+        }
+        if (peek().kind == Tok::Ident) {
+            const std::string& w = peek().s;
+            if (w == "while" || w == "for" || w == "do" || w == "switch" || w == "return" || w == "goto" ||
+                w == "break" || w == "continue" || w == "case" || w == "else")
+                unsupported(line, w);
+            if (w == "if") {
+                next();
+                expect("(", "after if");
+                auto s = std::make_unique<Stmt>();
+                s->kind = Stmt::If;
+                s->line = line;
+                s->value = expr();
+                expect(")", "to close the if condition");
+                s->body.push_back(stmt_or_empty());
+                if (accept("else")) s->body.push_back(stmt_or_empty());
+                else s->body.push_back(nullptr);
+                return s;
+            }
+            if (is_type_word(w)) return decl();
+        }
+        auto lhs = expr();
+        if (accept("=")) {
+            auto s = std::make_unique<Stmt>();
+            s->line = line;
+            if (lhs->kind == Expr::Reg) {
+                s->kind = Stmt::Assign;
+                s->reg = lhs->index;
+            } else if (lhs->kind == Expr::Deref) {
+                s->kind = Stmt::Store;
+                s->addr = std::move(lhs->args[0]);
+            } else {
+                fail(line, "cannot assign to this expression; accepted: a register (`r0 = ...`) or a location (`*x = ...`)");
+            }
+            s->value = expr();
+            expect(";", "after an assignment");
+            return s;
+        }
+        if (is("++") || is("--") || is("+=") || is("-=")) unsupported(line, peek().s);
+        auto s = std::make_unique<Stmt>();
+        s->kind = Stmt::Eval;
+        s->line = line;
+        s->value = std::move(lhs);
+        expect(";", "after a statement");
+        return s;
+    }
+    std::unique_ptr<Stmt> stmt_or_empty() {
+        auto s = stmt();
+        if (!s) {
+            s = std::make_unique<Stmt>();
+            s->kind = Stmt::Block;
+        }
+        return s;
+    }
+
+    std::unique_ptr<Stmt> decl() {
+        int line = peek().line;
+        std::string base;
+        while (peek().kind == Tok::Ident && is_type_word(peek().s)) {
+            std::string w = next().s;
+            if (w == "atomic_t" || w == "spinlock_t" || w == "struct") unsupported(line, w + " local variable");
+        }
+        auto block = std::make_unique<Stmt>();
+        block->kind = Stmt::Block;
+        block->line = line;
+        for (;;) {
+            int stars = 0;
+            while (accept("*")) stars++;
+            if (stars > 1) unsupported(line, "** register");
+            std::string name = ident("a register name");
+            if (find_reg(name) >= 0) fail(line, "register `" + name + "` is declared twice in P" + std::to_string(cur_->index));
+            if (t_.var_index(name) >= 0)
+                for (int p : cur_->params)
+                    if (t_.vars[p].name == name) fail(line, "register `" + name + "` has the name of a parameter");
+            Reg R;
+            R.name = name;
+            R.pointer = stars == 1;
+            cur_->regs.push_back(R);
+            if (accept("=")) {
+                auto s = std::make_unique<Stmt>();
+                s->kind = Stmt::Assign;
+                s->line = line;
+                s->reg = (int)cur_->regs.size() - 1;
+                s->value = expr();
+                block->body.push_back(std::move(s));
+            }
+            if (accept(";")) break;
+            expect(",", "between declarations");
+        }
+        return block;
+    }
+
+    // Expressions, by precedence.
+    std::unique_ptr<Expr> expr() { return binary(0); }
+    static int prec(const std::string& op) {
+        static const std::map<std::string, int> p = {{"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4}, {"&", 5},
+                                                     {"==", 6}, {"!=", 6}, {"<", 7}, {"<=", 7}, {">", 7},
+                                                     {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9},
+                                                     {"*", 10}, {"/", 10}, {"%", 10}};
+        auto it = p.find(op);
+        return it == p.end() ? -1 : it->second;
+    }
+    std::unique_ptr<Expr> binary(int min) {
+        auto lhs = unary();
+        for (;;) {
+            const Tok& t = peek();
+            if (t.kind != Tok::Punct) break;
+            int pr = prec(t.s);
+            if (pr < 0 || pr < min) break;
+            std::string op = next().s;
+            auto rhs = binary(pr + 1);
+            auto e = std::make_unique<Expr>();
+            e->kind = Expr::Binary;
+            e->line = t.line;
+            e->op = op;
+            e->args.push_back(std::move(lhs));
+            e->args.push_back(std::move(rhs));
+            lhs = std::move(e);
+        }
+        if (is("?")) unsupported(peek().line, "?:");
+        return lhs;
+    }
+    std::unique_ptr<Expr> unary() {
+        int line = peek().line;
+        if (is("!") || is("-") || is("~") || is("*")) {
+            std::string op = next().s;
+            auto e = std::make_unique<Expr>();
+            e->line = line;
+            e->kind = op == "*" ? Expr::Deref : Expr::Unary;
+            e->op = op;
+            e->args.push_back(unary());
+            return e;
+        }
+        if (is("&")) unsupported(line, "&");
+        if (is("(")) {
+            next();
+            if (peek().kind == Tok::Ident && is_type_word(peek().s)) unsupported(line, "cast");
+            auto e = expr();
+            expect(")", "to close a parenthesis");
+            return e;
+        }
+        if (peek().kind == Tok::Num) {
+            auto e = std::make_unique<Expr>();
+            e->line = line;
+            e->value = next().num;
+            return e;
+        }
+        if (peek().kind != Tok::Ident) fail(line, "expected an expression, found " + shown(peek()));
+        std::string n = next().s;
+        if (n == "NULL" || n == "false" || n == "true") {
+            auto e = std::make_unique<Expr>();
+            e->line = line;
+            e->value = n == "true" ? 1 : 0;
+            return e;
+        }
+        if (is("(")) return call(n, line);
+        if (is("->") || is(".") || is("[")) unsupported(line, n + peek().s);
+        int r = find_reg(n);
+        auto e = std::make_unique<Expr>();
+        e->line = line;
+        if (r >= 0) {
+            e->kind = Expr::Reg;
+            e->index = r;
+            return e;
+        }
+        for (int p : cur_->params)
+            if (t_.vars[p].name == n) {
+                e->kind = Expr::VarAddr;
+                e->index = p;
+                return e;
+            }
+        if (t_.var_index(n) >= 0)
+            fail(line, "undeclared variable `" + n + "`: not a parameter of P" + std::to_string(cur_->index) +
+                           " nor one of its registers; accepted: add it to P" + std::to_string(cur_->index) + "'s parameters");
+        fail(line, "undeclared variable `" + n + "`: not a parameter of P" + std::to_string(cur_->index) +
+                       " nor one of its registers (declare registers before use: `int " + n + ";`)");
+    }
+
+    std::unique_ptr<Expr> call(const std::string& n, int line) {
+        auto it = functions().find(n);
+        if (it == functions().end()) unsupported(line, n);
+        const Named& f = it->second;
+        expect("(", "after a function name");
+        auto e = std::make_unique<Expr>();
+        e->kind = Expr::Call;
+        e->line = line;
+        e->fn = f.fn;
+        e->name = n;
+        e->order = f.order;
+        e->arith = f.arith;
+        e->ret = f.ret;
+        e->imm = f.imm;
+        e->has_imm = f.has_imm;
+        while (!accept(")")) {
+            e->args.push_back(expr());
+            if (!is(")")) expect(",", "between arguments");
+        }
+        if ((int)e->args.size() != f.nargs)
+            fail(line, n + " takes " + std::to_string(f.nargs) + " argument" + (f.nargs == 1 ? "" : "s") + ", given " +
+                           std::to_string(e->args.size()));
+        // The location argument: `*x` for the ONCE and RCU-pointer forms, a
+        // pointer for the rest (as in the kernel).
+        bool star = f.fn == Fn::ReadOnce || f.fn == Fn::WriteOnce || f.fn == Fn::RcuDereference ||
+                    f.fn == Fn::RcuAssignPointer;
+        if (star) {
+            if (e->args[0]->kind != Expr::Deref)
+                fail(line, n + " needs a dereferenced location as its first argument; accepted: " + n + "(*x" +
+                               (f.nargs == 2 ? ", v)" : ")"));
+            auto inner = std::move(e->args[0]->args[0]);
+            e->args[0] = std::move(inner);
+        }
+        // The location is the last argument of atomic_add(i, v) and friends.
+        int loc = -1;
+        switch (f.fn) {
+            case Fn::Mb: case Fn::Rmb: case Fn::Wmb: case Fn::MbBeforeAtomic: case Fn::MbAfterAtomic:
+            case Fn::MbAfterSpinlock: case Fn::MbAfterUnlockLock: case Fn::RcuReadLock: case Fn::RcuReadUnlock:
+            case Fn::SynchronizeRcu:
+                break;
+            case Fn::AtomicOp: case Fn::AtomicOpReturn:
+                loc = (int)e->args.size() - 1;
+                break;
+            default:
+                loc = 0;
+        }
+        if (loc >= 0 && e->args[loc]->kind == Expr::Const)
+            fail(line, n + ": a number is not a location; accepted: a location parameter or a pointer register");
+        if (f.fn == Fn::SpinLock || f.fn == Fn::SpinUnlock || f.fn == Fn::SpinTrylock || f.fn == Fn::SpinIsLocked) {
+            if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Lock)
+                fail(line, n + " needs a spinlock_t parameter; accepted: `spinlock_t *s` in the thread's parameters");
+        }
+        if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuReadUnlock || f.fn == Fn::SynchronizeSrcu) {
+            if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Srcu)
+                fail(line, n + " needs a struct srcu_struct parameter; accepted: `struct srcu_struct *s`");
+            int prev = -1;
+            for (size_t i = 0; i < t_.vars.size(); i++)
+                if (t_.vars[i].type == VarType::Srcu && (int)i != e->args[0]->index) prev = (int)i;
+            if (prev >= 0) unsupported(line, "a second srcu_struct (vfsmc has one RCU domain)");
+            t_.uses_srcu = true;
+        }
+        if (f.fn == Fn::RcuReadLock || f.fn == Fn::RcuReadUnlock || f.fn == Fn::SynchronizeRcu) t_.uses_rcu = true;
+        if (t_.uses_rcu && t_.uses_srcu) unsupported(line, n + " with both RCU and SRCU (vfsmc has one RCU domain)");
+        return e;
+    }
+
+    // Conditions.
+    std::unique_ptr<Prop> prop() { return disj(); }
+    std::unique_ptr<Prop> disj() {
+        auto l = conj();
+        while (accept("\\/")) {
+            auto p = std::make_unique<Prop>();
+            p->kind = Prop::Or;
+            p->kids.push_back(std::move(l));
+            p->kids.push_back(conj());
+            l = std::move(p);
+        }
+        return l;
+    }
+    std::unique_ptr<Prop> conj() {
+        auto l = patom();
+        while (accept("/\\")) {
+            auto p = std::make_unique<Prop>();
+            p->kind = Prop::And;
+            p->kids.push_back(std::move(l));
+            p->kids.push_back(patom());
+            l = std::move(p);
+        }
+        return l;
+    }
+    Observed observed_loc() {
+        int line = peek().line;
+        Observed o;
+        if (peek().kind == Tok::Num && is(":", 1)) {
+            o.proc = (int)next().num;
+            next();
+            std::string r = ident("a register name");
+            o.index = reg_of(o.proc, r, line);
+            return o;
+        }
+        accept("*");
+        std::string n = ident("a location or a register (N:rK)");
+        o.index = t_.var_index(n);
+        if (o.index < 0)
+            fail(line, "undeclared variable `" + n + "` in the condition; accepted: a location of the test or N:register");
+        return o;
+    }
+    std::unique_ptr<Prop> patom() {
+        int line = peek().line;
+        auto p = std::make_unique<Prop>();
+        if (accept("~") || accept("not")) {
+            p->kind = Prop::Not;
+            p->kids.push_back(patom());
+            return p;
+        }
+        if (accept("(")) {
+            auto q = prop();
+            expect(")", "to close a parenthesis in the condition");
+            return q;
+        }
+        if (accept("true")) { p->kind = Prop::True; return p; }
+        if (accept("false")) { p->kind = Prop::False; return p; }
+        Observed o = observed_loc();
+        p->kind = Prop::Eq;
+        p->proc = o.proc;
+        p->index = o.index;
+        if (accept("!=")) p->negate = true;
+        else if (!accept("=") && !accept("==")) fail(line, "expected `=` in the condition, found " + shown(peek()));
+        bool neg = accept("-");
+        if (peek().kind == Tok::Num) {
+            p->value = neg ? -next().num : next().num;
+        } else if (accept("NULL")) {
+            p->value = 0;
+        } else {
+            std::string n = ident("a value (a number or a location name)");
+            p->value_addr = t_.var_index(n);
+            if (p->value_addr < 0) fail(line, "undeclared variable `" + n + "` in the condition");
+        }
+        return p;
+    }
+    std::string obs_name(int proc, int index) const {
+        return proc >= 0 ? std::to_string(proc) + ":" + t_.procs[proc].regs[index].name : t_.vars[index].name;
+    }
+    std::string render(const Prop& p, bool top) const {
+        switch (p.kind) {
+            case Prop::True: return "true";
+            case Prop::False: return "false";
+            case Prop::Not: return "~" + render(*p.kids[0], false);
+            case Prop::And: case Prop::Or: {
+                // `a /\ b /\ c` is written flat, as herd7 prints it.
+                auto kid = [&](const Prop& k) { return render(k, k.kind == p.kind); };
+                std::string s = kid(*p.kids[0]) + (p.kind == Prop::And ? " /\\ " : " \\/ ") + kid(*p.kids[1]);
+                return top ? s : "(" + s + ")";
+            }
+            case Prop::Eq:
+                return obs_name(p.proc, p.index) + (p.negate ? "!=" : "=") +
+                       (p.value_addr >= 0 ? t_.vars[p.value_addr].name : std::to_string(p.value));
+        }
+        return "?";
+    }
+    void add_observed(Observed o) {
+        for (const auto& x : t_.observed)
+            if (x.proc == o.proc && x.index == o.index) return;
+        t_.observed.push_back(o);
+    }
+    void collect_observed(const Prop& p) {
+        if (p.kind == Prop::Eq) add_observed({p.proc, p.index});
+        for (const auto& k : p.kids) collect_observed(*k);
+    }
+};
+
+}  // namespace
+
+Test parse(const std::string& file, const std::string& text) { return Parser(file, text).run(); }
+
+Test parse_file(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable herd7 C litmus test (*.litmus)");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse(file, ss.str());
+}
+
+}  // namespace litmus
+}  // namespace vfsmc
