@@ -3,6 +3,8 @@
 // counterexamples" and "memory model per scenario").
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -259,4 +261,68 @@ TEST_CASE("issue 14: a holds page shows its scope, counts, coverage and one chec
     CHECK_THAT(html, Catch::Contains("class=\"coverage\""));
     CHECK_THAT(html, Catch::Contains("One execution that was checked"));
     CHECK_THAT(html, Catch::Contains("step-row"));
+}
+
+namespace {
+
+// A hand-made counterexample in which only P0 steps (P1 never runs): a
+// write, a read of it, the violation.
+RunResult one_thread_record() {
+    RunResult r;
+    r.verdict = "violated";
+    r.invariant = "data-race";
+    r.message = "P0 raced with itself";
+    r.memory_model = "kernel";
+    r.thread_names = {"P0", "P1"};
+    r.preemptions = 0;
+    r.trace = std::make_shared<ExecRecord>();
+    ExecRecord& rec = *r.trace;
+    std::snprintf(rec.objects[0].name, kNameLen, "%s", "obj");
+    rec.objects[0].kind = "obj";
+    rec.objects[0].alloc_event = -1;
+    rec.objects[0].free_event = -1;
+    rec.nobjects = 1;
+    auto ev = [&](Ev k, const char* action, const char* field, int64_t before, int64_t after, int rf) {
+        Event& e = rec.events[rec.nevents++];
+        std::memset(&e, 0, sizeof e);
+        e.kind = k;
+        e.thread = 0;
+        e.obj = 0;
+        e.func = "f";
+        e.action = action;
+        e.field = field;
+        e.before = before;
+        e.after = after;
+        e.rf = rf;
+        e.latest = -1;
+    };
+    ev(Ev::Write, "WRITE_ONCE", "x", 0, 1, -1);
+    ev(Ev::Read, "READ_ONCE", "x", 1, 0, 0);
+    ev(Ev::Violation, "data-race", nullptr, 0, 0, -1);
+    std::snprintf(rec.events[2].text, kTextLen, "%s", "raced");
+    rec.violation.set = true;
+    rec.violation.event = 2;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("issue 14: the HTML page says a thread took no step, and links every read to its write", "[review]") {
+    Scenario s = toy_lock_broken(2, "{\"strategy\":\"exhaustive\"}");
+    RunResult r = one_thread_record();
+    ReportOptions o;
+    o.replay_cmd = "vfsmc replay toy.json v1:x";
+    std::string html = html_report(s, r, o);
+    CHECK_THAT(html, Catch::Contains("Thread P1 took no step in this execution."));
+    CHECK_THAT(html, !Catch::Contains("Thread P0 took no step"));
+    CHECK_THAT(html, Catch::Contains("(read from <a class=\"step-link\" href=\"#step-1\">P0 #1</a>)"));
+    CHECK_THAT(html, Catch::Contains("id=\"step-1\""));
+    CHECK_THAT(html, Catch::Contains("class=\"legend\""));
+    // The conflict is listed first, in "In short", linked to its row.
+    auto in_short = html.find("id=\"in-short\"");
+    auto table = html.find("class=\"swimlane\"");
+    auto conflict = html.find("<li class=\"conflict\">");
+    REQUIRE(in_short != std::string::npos);
+    CHECK(in_short < conflict);
+    CHECK(conflict < table);
 }
