@@ -141,6 +141,9 @@ bool is_noise(const ExecRecord& rec, const TraceLine& L, const std::set<int>& co
     if (e.obj >= 0 && conflict_objs.count(e.obj)) return false;
     if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.before == e.after) return true;
     if (e.kind == Ev::Read) return true;
+    // Locks and fences on objects the conflict does not touch.
+    if (e.kind == Ev::Lock || e.kind == Ev::Unlock || e.kind == Ev::Fence) return true;
+    if (is_acquire(a) || is_release(a)) return true;  // bit spinlocks and rwsems are read-modify-writes
     return false;
 }
 
@@ -172,6 +175,7 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
     // Reads-from marks: a read of another thread's write gets a mark in the
     // writer's lane; the write, one in each reader's lane.
     std::map<size_t, std::map<int, std::string>> marks;  // line -> lane -> html
+    std::set<size_t> order_rows;  // rows with an `order` mark: never folded
     for (size_t i = 0; i < lines.size(); i++) {
         const Event& e = rec.events[lines[i].event];
         if ((e.kind != Ev::Read && e.kind != Ev::Rmw) || e.rf < 0 || !number.count(e.rf)) continue;
@@ -192,6 +196,8 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
             if (e.thread == oc.after_t && f == oc.after_step && first_after < 0) first_after = (int)i;
         }
         if (last_before < 0 || first_after < 0) continue;
+        order_rows.insert(first_after);
+        order_rows.insert(last_before);
         marks[first_after][oc.after_t] += "<span class=\"order-mark\">order: " + esc(oc.after_step) + " starts after " +
             step_link(lines[last_before].number, esc(oc.before_thread) + " #" + std::to_string(lines[last_before].number)) +
             " ends " + esc(oc.before_step) + "</span>";
@@ -237,7 +243,9 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
     const size_t kMinFold = 3;
     for (size_t i = 0; i < lines.size();) {
         size_t j = i;
-        while (j < lines.size() && marks.count(j) == 0 && is_noise(rec, lines[j], conflict_objs, keep)) j++;
+        // A fold may hold reads-from marks (a link into it opens it), but
+        // not an `order` mark.
+        while (j < lines.size() && !order_rows.count(j) && is_noise(rec, lines[j], conflict_objs, keep)) j++;
         if (j - i >= kMinFold) {
             h << "<tr class=\"collapsed\"><td class=\"num\"></td><td colspan=\"" << nt << "\"><details><summary>" << (j - i)
               << " steps (" << lines[i].number << "&ndash;" << lines[j - 1].number
