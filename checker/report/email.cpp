@@ -119,46 +119,50 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     // step, wrapped with a hanging indent; at most kShortLines lines. When
     // it is longer, the earliest entries that are not the conflict go first.
     const size_t kShortLines = 34;  // "about 30"
-    struct Entry {
-        std::vector<std::string> lines;
-        bool conflict;
-    };
-    std::vector<Entry> entries;
-    size_t total = 0;
+    std::vector<const TraceLine*> story;
     for (const auto& L : lines) {
         const Event& e = r.trace->events[L.event];
-        if (e.kind != Ev::Step && e.kind != Ev::Violation && !L.conflict) continue;
-        std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
-        std::string head = (L.conflict ? ">>" : "  ") + pad(std::to_string(L.number), 4) + "[" + tn + "] ";
-        std::string body = (L.func.empty() ? "" : L.func + "(): ") + L.text;
-        Entry en{{}, L.conflict};
-        // The first line after the step's number and thread; continuation
-        // lines start at column 7, under the thread name.
-        auto first = wrap(body, W - head.size());
-        en.lines.push_back(head + first[0]);
-        std::string rest;
-        for (size_t i = 1; i < first.size(); i++) rest += (rest.empty() ? "" : " ") + first[i];
-        if (!rest.empty())
-            for (const auto& l : wrap(rest, W - 6)) en.lines.push_back(std::string(6, ' ') + l);
-        total += en.lines.size();
-        entries.push_back(en);
+        if (e.kind == Ev::Step || e.kind == Ev::Violation || L.conflict) story.push_back(&L);
     }
-    if (!entries.empty()) {
-        os << "In short (the model's named steps; >> marks the conflict):\n";
-        size_t dropped = 0;
-        std::vector<bool> keep(entries.size(), true);
-        for (size_t i = 0; i < entries.size() && total + (dropped ? 1 : 0) > kShortLines; i++) {
-            if (entries[i].conflict) continue;
-            keep[i] = false;
-            total -= entries[i].lines.size();
-            dropped++;
+    // The kept entries as lines: a thread's function is named when it
+    // changes (as in the interleaving); continuation lines start at column
+    // 7, under the thread name.
+    auto render = [&](const std::vector<bool>& keep) {
+        std::vector<std::string> out;
+        std::vector<std::string> func(r.thread_names.size());
+        for (size_t k = 0; k < story.size(); k++) {
+            if (!keep[k]) continue;
+            const TraceLine& L = *story[k];
+            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
+            std::string head = (L.conflict ? ">>" : "  ") + pad(std::to_string(L.number), 4) + "[" + tn + "] ";
+            bool same = L.thread < (int)func.size() && func[L.thread] == L.func;
+            if (L.thread < (int)func.size()) func[L.thread] = L.func;
+            std::string body = (L.func.empty() || same ? "" : L.func + "(): ") + L.text;
+            auto first = wrap(body, W - head.size());
+            out.push_back(head + first[0]);
+            std::string rest;
+            for (size_t i = 1; i < first.size(); i++) rest += (rest.empty() ? "" : " ") + first[i];
+            if (!rest.empty())
+                for (const auto& l : wrap(rest, W - 6)) out.push_back(std::string(6, ' ') + l);
         }
+        return out;
+    };
+    if (!story.empty()) {
+        // Too long: the earliest entries that are not the conflict give way.
+        std::vector<bool> keep(story.size(), true);
+        std::vector<std::string> shown_lines = render(keep);
+        size_t dropped = 0;
+        for (size_t k = 0; k < story.size() && shown_lines.size() + 1 > kShortLines; k++) {
+            if (story[k]->conflict) continue;
+            keep[k] = false;
+            dropped++;
+            shown_lines = render(keep);
+        }
+        os << "In short (the model's named steps; >> marks the conflict):\n";
         if (dropped)
             os << "  (" << dropped << " earlier named step" << (dropped == 1 ? "" : "s")
                << " left out here: see the interleaving)\n";
-        for (size_t i = 0; i < entries.size(); i++)
-            if (keep[i])
-                for (const auto& l : entries[i].lines) os << l << "\n";
+        for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
     for (const auto& l : wrap(paragraph(s, r), W)) os << l << "\n";
