@@ -181,3 +181,12 @@ copy_scenario() {
   [ "$status" -eq 2 ]
   [ "$output" = 'vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema (vfsmc --help)' ]
 }
+
+@test "a long search shows progress, with percent and time left when its size is known" {
+  command -v script >/dev/null || skip "script (util-linux) is not installed: progress needs a terminal"
+  f=scenarios/dcache/three-shared-d-splice-alias.json
+  run script -qec "'$VFSMC' run --strategy exhaustive --time-limit 3.5 $f" /dev/null
+  [[ $output =~ vfsmc:\ three-shared-d-splice-alias:\ [0-9]+\ executions,\ [0-9]+/s,\ [0-9.]+s\ elapsed,\ [0-9]+%,\ about\ [0-9]+s\ left ]]
+  run script -qec "'$VFSMC' run --no-progress --strategy exhaustive --time-limit 3.5 $f" /dev/null
+  [[ $output != *"elapsed"* ]]
+}
