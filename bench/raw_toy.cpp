@@ -5,7 +5,12 @@
 #include <chrono>
 #include <fstream>
 
+#pragma GCC diagnostic push  // Relacy's warnings are not ours (see checker/kernel/kernel.h)
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <relacy/relacy.hpp>
+#pragma GCC diagnostic pop
 
 #undef new
 #undef delete

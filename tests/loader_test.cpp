@@ -309,7 +309,7 @@ TEST_CASE("a mistyped field names its path, its value and the accepted type", "[
     CHECK_ERROR(error_of(j), "t.json: config[\"c\\nfig\"]: unknown knob of model toy-lock; accepted: variant");
     j = base();
     j["expected"] = "holds";
-    CHECK_ERROR(error_of(j), "t.json: expected: unknown field; accepted: $schema, name, doc, model, memory_model, config, "
+    CHECK_ERROR(error_of(j), "t.json: expected: unknown field; did you mean \"expect\"? accepted: $schema, name, doc, model, memory_model, config, "
                              "init, threads, invariants, search, order, expect");
 }
 
@@ -326,7 +326,7 @@ TEST_CASE("an unknown model is named with the models there are", "[loader]") {
 TEST_CASE("an unknown op is named by its JSON path, with the model's ops", "[loader]") {
     json j = base();
     j["threads"][1]["ops"][2]["op"] = "critical_sectoin";
-    CHECK_ERROR(error_of(j), "t.json: threads[1].ops[2].op: bad value \"critical_sectoin\"; accepted: critical_section");
+    CHECK_ERROR(error_of(j), "t.json: threads[1].ops[2].op: bad value \"critical_sectoin\"; did you mean \"critical_section\"? accepted: critical_section");
     j = base();
     j["threads"][1]["ops"][1] = "produce";
     CHECK_ERROR(error_of(j), "t.json: threads[1].ops[1].op: bad value \"produce\"; accepted: critical_section");
@@ -349,7 +349,7 @@ TEST_CASE("an unknown op is named by its JSON path, with the model's ops", "[loa
 TEST_CASE("an unknown knob or init field is named with the model's knobs", "[loader]") {
     json j = base();
     j["config"] = {{"varient", "broken"}};
-    CHECK_ERROR(error_of(j), "t.json: config.varient: unknown knob of model toy-lock; accepted: variant");
+    CHECK_ERROR(error_of(j), "t.json: config.varient: unknown knob of model toy-lock; did you mean \"variant\"? accepted: variant");
     j = base();
     j["init"] = {{"inside", 1}};
     CHECK_ERROR(error_of(j), "t.json: init.inside: unknown init field of model toy-lock; accepted: none");
@@ -384,7 +384,7 @@ TEST_CASE("an unknown invariant is named with the invariants the model and the e
                                  "relacy-check, toy-mutual-exclusion";
     json j = base();
     j["invariants"] = {"deadlock", "toy-deadlock"};
-    CHECK_ERROR(error_of(j), "t.json: invariants[1]: bad value \"toy-deadlock\"; accepted: " + accepted);
+    CHECK_ERROR(error_of(j), "t.json: invariants[1]: bad value \"toy-deadlock\"; did you mean \"deadlock\"? accepted: " + accepted);
     // Another model's invariant is unknown here.
     j["invariants"] = {"toy-message-passing"};
     CHECK_ERROR(error_of(j), "t.json: invariants[0]: bad value \"toy-message-passing\"; accepted: " + accepted);
@@ -392,7 +392,7 @@ TEST_CASE("an unknown invariant is named with the invariants the model and the e
     CHECK_ERROR(error_of(j), "t.json: invariants: bad value []; accepted: a non-empty array of invariant names");
     j = base();
     j["expect"]["invariant"] = "mutual-exclusion";
-    CHECK_ERROR(error_of(j), "t.json: expect.invariant: bad value \"mutual-exclusion\"; accepted: " + accepted);
+    CHECK_ERROR(error_of(j), "t.json: expect.invariant: bad value \"mutual-exclusion\"; did you mean \"toy-mutual-exclusion\"? accepted: " + accepted);
     // Every name in the table is known to the loader for its owner.
     for (const auto& inv : kInvariants) CHECK(std::string(inv.name).find(' ') == std::string::npos);
 }
@@ -466,7 +466,7 @@ TEST_CASE("a search that would explore nothing, or has bad limits, is rejected",
     CHECK_ERROR(with({{"strategy", "dfs"}}),
                 "t.json: search.strategy: bad value \"dfs\"; accepted: dpor, exhaustive, bounded, random, pct");
     CHECK_ERROR(with({{"strategy", "random"}, {"iterations", 10}, {"seeds", 1}}),
-                "t.json: search.seeds: unknown field; accepted: strategy, preemption_bound, iterations, seed, depth, "
+                "t.json: search.seeds: unknown field; did you mean \"seed\"? accepted: strategy, preemption_bound, iterations, seed, depth, "
                 "max_executions, time_limit_s");
     CHECK_ERROR(with("exhaustive"),
                 "t.json: search: bad value \"exhaustive\"; accepted: an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
@@ -537,9 +537,11 @@ TEST_CASE("the schema carries each model's ops, argument types, knobs, invariant
     CHECK(invs == scenario_invariants(wf.m.spec()));
     CHECK(invs.back() == "ref-leak");
     // "open" needs an argument, so only "close" may be written as a bare name.
-    const auto& op = defs["op-toy-fields"]["anyOf"];
-    CHECK(op[0]["enum"] == nlohmann::ordered_json::array({"close"}));
-    const auto& open_then = op[1]["allOf"][0]["then"];
+    // Discriminated by type (if/then/else), so editors name the bad field.
+    const auto& op = defs["op-toy-fields"];
+    CHECK(op["if"] == nlohmann::ordered_json({{"type", "string"}}));
+    CHECK(op["then"]["enum"] == nlohmann::ordered_json::array({"close"}));
+    const auto& open_then = op["else"]["allOf"][0]["then"];
     CHECK(open_then["required"] == nlohmann::ordered_json::array({"name"}));
     CHECK(open_then["properties"]["flags"]["maximum"] == 3);
     CHECK(open_then["additionalProperties"] == false);

@@ -3,11 +3,14 @@
 // counterexamples" and "memory model per scenario").
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "cli/cli.h"
+#include "kernel/invariants.h"
 #include "explore/engine.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
@@ -174,4 +177,157 @@ TEST_CASE("every read in a kernel-model trace names the write it read from", "[m
     CHECK(reads == 2);
     CHECK(stale == 1);
     CHECK_THAT(text_report(s, r, o), Catch::Contains("STALE: the latest write is P0 #1"));
+}
+
+// Issue 14: what the reports say must be true.
+
+TEST_CASE("issue 14: steps are counted one way: the first counterexample's count is the lines its replay shows", "[review]") {
+    Scenario s = toy_lock_broken(3, "{\"strategy\":\"exhaustive\",\"max_executions\":100000}");
+    RunOptions first_only;
+    first_only.minimize = false;
+    RunResult first = run_scenario(s, first_only);
+    REQUIRE(first.verdict == "violated");
+    CHECK(first.steps == (int)trace_lines(first).size());
+    RunResult mini = run_scenario(s, RunOptions());
+    REQUIRE(mini.minimized);
+    CHECK(mini.first.steps == (int)trace_lines(first).size());
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, mini);
+    std::string text = text_report(s, mini, o);
+    CHECK_THAT(text, Catch::Contains("The execution has " + std::to_string(trace_lines(mini).size()) + " steps"));
+    CHECK_THAT(text, Catch::Contains("the first counterexample found had " + std::to_string(mini.first.steps) + " steps"));
+    // The bound and the preemption count are not confused: the text says
+    // what the bound counts.
+    if (mini.minimal_bound > 0) CHECK_THAT(text, Catch::Contains("finds none allowing at most " + preemption_text(mini.minimal_bound - 1)));
+    else CHECK_THAT(text, Catch::Contains("with no preemption allowed"));
+    CHECK_THAT(text, !Catch::Contains("none exists with a preemption bound"));
+}
+
+TEST_CASE("issue 14: an invariant that describes the bad event is said to forbid it", "[review]") {
+    const InvariantInfo* race = find_invariant("data-race");
+    REQUIRE(race);
+    CHECK(std::string(race->verb) == "forbids");
+    const InvariantInfo* one = find_invariant("one-hashed-dentry-per-name");
+    REQUIRE(one);
+    CHECK(std::string(one->verb) == "requires");
+}
+
+TEST_CASE("issue 14: only an order constraint prunes: a scenario without order has no pruned executions", "[review]") {
+    // Blocking waits replaced spinning: no execution is pruned for spin
+    // starvation any more, so "pruned by order" is the only label.
+    Scenario s = toy_lock_broken(2, "{\"strategy\":\"bounded\",\"preemption_bound\":1}");
+    CHECK(s.order.empty());
+    RunOptions o;
+    o.minimize = false;
+    RunResult r = run_scenario(s, o);
+    CHECK(r.pruned == 0);
+    CHECK(summary_line(s, r, true).find("pruned") == std::string::npos);
+    CHECK(pruned_label(s) == "pruned by order");
+}
+
+TEST_CASE("issue 14: formatted report text is never cut at a fixed buffer size", "[review]") {
+    std::string long_name(3000, 'x');
+    CHECK(strprintf("%s = %d", long_name.c_str(), 7) == long_name + " = 7");
+}
+
+TEST_CASE("issue 14: the email opens with In short and the step number is on a wrapped step's first line", "[review]") {
+    Scenario s = toy_lock_broken(3, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    ReportOptions o;
+    o.replay_cmd = replay_command(s, r);
+    auto lines = lines_of(email_report(s, r, o));
+    REQUIRE(lines.size() > 3);
+    CHECK(lines[2].rfind("In short", 0) == 0);
+    // In the interleaving, a numbered line is never preceded by an
+    // unnumbered continuation of the same step: numbers come first.
+    auto trace = trace_lines(r);
+    size_t numbered = 0;
+    for (const auto& l : lines) numbered += std::regex_search(l, std::regex("^(>>|  ) ?[0-9]+ "));
+    CHECK(numbered >= trace.size());
+    o.brief = true;
+    auto brief = lines_of(email_report(s, r, o));
+    CHECK(brief.size() < lines.size());
+    for (const auto& l : brief) CHECK(l.size() <= 72);
+}
+
+TEST_CASE("issue 14: a holds page shows its scope, counts, coverage and one checked execution", "[review]") {
+    Scenario s = parse_scenario("toy-ok.json", "{\"name\":\"toy-ok\",\"doc\":\"correct lock\",\"model\":\"toy-lock\","
+                                               "\"config\":{\"variant\":\"correct\"},\"threads\":[{\"name\":\"P0\",\"ops\":[\"critical_section\"]},"
+                                               "{\"name\":\"P1\",\"ops\":[\"critical_section\"]}],\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "holds");
+    REQUIRE(r.sample);
+    ReportOptions o;
+    o.stable = true;
+    std::string html = html_report(s, r, o);
+    CHECK_THAT(html, Catch::Contains("Scope: <b>complete</b>"));
+    CHECK_THAT(html, Catch::Contains(std::to_string(r.executions) + " executions explored"));
+    CHECK_THAT(html, Catch::Contains("class=\"coverage\""));
+    CHECK_THAT(html, Catch::Contains("One execution that was checked"));
+    CHECK_THAT(html, Catch::Contains("step-row"));
+}
+
+namespace {
+
+// A hand-made counterexample in which only P0 steps (P1 never runs): a
+// write, a read of it, the violation.
+RunResult one_thread_record() {
+    RunResult r;
+    r.verdict = "violated";
+    r.invariant = "data-race";
+    r.message = "P0 raced with itself";
+    r.memory_model = "kernel";
+    r.thread_names = {"P0", "P1"};
+    r.preemptions = 0;
+    r.trace = std::make_shared<ExecRecord>();
+    ExecRecord& rec = *r.trace;
+    std::snprintf(rec.objects[0].name, kNameLen, "%s", "obj");
+    rec.objects[0].kind = "obj";
+    rec.objects[0].alloc_event = -1;
+    rec.objects[0].free_event = -1;
+    rec.nobjects = 1;
+    auto ev = [&](Ev k, const char* action, const char* field, int64_t before, int64_t after, int rf) {
+        Event& e = rec.events[rec.nevents++];
+        std::memset(&e, 0, sizeof e);
+        e.kind = k;
+        e.thread = 0;
+        e.obj = 0;
+        e.func = "f";
+        e.action = action;
+        e.field = field;
+        e.before = before;
+        e.after = after;
+        e.rf = rf;
+        e.latest = -1;
+    };
+    ev(Ev::Write, "WRITE_ONCE", "x", 0, 1, -1);
+    ev(Ev::Read, "READ_ONCE", "x", 1, 0, 0);
+    ev(Ev::Violation, "data-race", nullptr, 0, 0, -1);
+    std::snprintf(rec.events[2].text, kTextLen, "%s", "raced");
+    rec.violation.set = true;
+    rec.violation.event = 2;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("issue 14: the HTML page says a thread took no step, and links every read to its write", "[review]") {
+    Scenario s = toy_lock_broken(2, "{\"strategy\":\"exhaustive\"}");
+    RunResult r = one_thread_record();
+    ReportOptions o;
+    o.replay_cmd = "vfsmc replay toy.json v1:x";
+    std::string html = html_report(s, r, o);
+    CHECK_THAT(html, Catch::Contains("Thread P1 took no step in this execution."));
+    CHECK_THAT(html, !Catch::Contains("Thread P0 took no step"));
+    CHECK_THAT(html, Catch::Contains("(read from <a class=\"step-link\" href=\"#step-1\">P0 #1</a>)"));
+    CHECK_THAT(html, Catch::Contains("id=\"step-1\""));
+    CHECK_THAT(html, Catch::Contains("class=\"legend\""));
+    // The conflict is listed first, in "In short", linked to its row.
+    auto in_short = html.find("id=\"in-short\"");
+    auto table = html.find("class=\"swimlane\"");
+    auto conflict = html.find("<li class=\"conflict\">");
+    REQUIRE(in_short != std::string::npos);
+    CHECK(in_short < conflict);
+    CHECK(conflict < table);
 }

@@ -9,9 +9,9 @@ interpreter, which may not be the first python3 on PATH):
 - docs/scenario.schema.json is a valid draft 2020-12 schema and is exactly
   what `vfsmc schema` prints now (regenerate: vfsmc schema > docs/scenario.schema.json);
 - every scenario in scenarios/ validates against it (the loader accepts them
-  too: `vfsmc validate scenarios/` in tests/cli_test.sh);
+  too: `vfsmc validate scenarios/` in tests/cli.bats);
 - every file in tests/bad/schema/ is rejected by it (the loader rejects them
-  too, with exit 2: tests/cli_test.sh);
+  too, with exit 2: tests/cli.bats);
 - every file in tests/bad/semantic/ is accepted by it, and rejected by the
   loader: those errors are the ones only the loader can see.
 """
@@ -95,6 +95,39 @@ class SchemaTest(unittest.TestCase):
                 r = subprocess.run([VFSMC, "validate", path], capture_output=True, text=True)
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+
+    def test_the_schema_has_an_id(self):
+        self.assertEqual(self.schema["$id"], "urn:vfsmc:scenario-schema:1")
+
+    def test_every_scenario_names_its_schema_and_the_path_resolves(self):
+        files = sorted(glob.glob(os.path.join(SRC, "scenarios", "**", "*.json"), recursive=True))
+        self.assertGreater(len(files), 0)
+        for path in files:
+            with self.subTest(scenario=os.path.relpath(path, SRC)):
+                doc = load(path)
+                self.assertEqual(doc.get("$schema"), "../../docs/scenario.schema.json")
+                target = os.path.normpath(os.path.join(os.path.dirname(path), doc["$schema"]))
+                self.assertEqual(target, os.path.normpath(self.schema_path))
+
+    def test_an_editor_is_told_which_field_is_wrong(self):
+        # The op and expect rules are discriminated (if/then/else), so the
+        # best error names the bad field instead of "is not valid under any
+        # of the given schemas".
+        path = sorted(glob.glob(os.path.join(SRC, "scenarios", "**", "*.json"), recursive=True))[0]
+        doc = load(path)
+        op = doc["threads"][0]["ops"][0]
+        name = op if isinstance(op, str) else op["op"]
+        bad_op = json.loads(json.dumps(doc))
+        bad_op["threads"][0]["ops"][0] = {"op": name, "no_such_argument": 1}
+        bad_expect = json.loads(json.dumps(doc))
+        bad_expect["expect"] = {"verdict": "violated", "invariant": 7}
+        bad_name = json.loads(json.dumps(doc))
+        bad_name["threads"][0]["ops"][0] = name + "x"
+        for d, want in ((bad_op, "no_such_argument"), (bad_expect, "7"), (bad_name, name + "x")):
+            best = jsonschema.exceptions.best_match(self.validator.iter_errors(d))
+            self.assertIsNotNone(best)
+            self.assertNotIn("is not valid under any of the given schemas", best.message)
+            self.assertIn(want, best.message)
 
     def test_a_scenario_may_name_the_schema_for_editors(self):
         # Editors follow "$schema"; the loader accepts it. Take a real scenario,

@@ -6,6 +6,7 @@
 
 #include "explore/engine.h"
 #include "kernel/model.h"
+#include "report/report.h"  // vacuous_steps
 
 namespace vfsmc {
 
@@ -16,11 +17,6 @@ bool as_expected(const Scenario& s, const RunResult& r);
 
 // All scenario files under the given files and directories, sorted.
 std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths);
-
-// A `holds` verdict is vacuous when the scenario names a model step that no
-// explored execution reached: in a config value, or in the doc as a call
-// (`d_wait_lookup()`). Returns those steps.
-std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 
 // The shell command that replays a counterexample.
 std::string replay_command(const Scenario& s, const RunResult& r);

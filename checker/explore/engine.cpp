@@ -57,6 +57,7 @@ struct EngineState {
     bool replay = false;
     uint64_t sim_executions = 0;   // executions in this simulate() call
     uint64_t max_executions = 0;
+    uint64_t total_executions = 0; // the search's size when known (random, max_executions), for progress
     double time_limit = 0;
     clk::time_point start, last_progress;
     bool progress = false;
@@ -73,6 +74,7 @@ struct EngineState {
     bool in_after = false;
     bool collect_outcomes = false;
     std::shared_ptr<ExecRecord> best;
+    std::shared_ptr<ExecRecord> replayed;  // replay: the replayed execution, kept when it ends without a violation
     uint64_t best_k = 0;
     int best_steps = 0;
 };
@@ -166,6 +168,32 @@ void fail_hook(const char* desc) {
     rl::ctx().fail_test(desc, rl::test_result_user_assert_failed, RL_INFO);
 }
 
+// A progress line on stderr. Where the size of the search is known (a
+// random search's iterations, max_executions, a time limit) it says how far
+// along it is and when it will end; an exhaustive or bounded search's size is
+// not known in advance, so it says so.
+void print_progress(double el) {
+    double rate = g.sim_executions / el;
+    double eta = -1, frac = -1;
+    if (g.total_executions > 0) {
+        frac = (double)g.sim_executions / g.total_executions;
+        eta = rate > 0 ? (g.total_executions - (double)g.sim_executions) / rate : -1;
+    }
+    if (g.time_limit > 0) {
+        double left = g.time_limit - el;
+        if (eta < 0 || left < eta) {
+            eta = left;
+            frac = el / g.time_limit;
+        }
+    }
+    if (eta >= 0)
+        std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, %.0f%%, about %.0fs left\n",
+                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el, frac * 100, eta < 0 ? 0 : eta);
+    else
+        std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed (search size not known in advance)\n",
+                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el);
+}
+
 void engine_before() {
     Runtime& r = rt();
     g.sim_executions++;
@@ -175,6 +203,7 @@ void engine_before() {
     // it: a search stopped by a limit must stop at the same place again.
     if (g.limit_hit || g.replay_overrun) rl::ctx().rl_until("search limit", RL_INFO);
     if (g.replay && g.sim_executions > 1 && !history_run) {
+        if (g.replayed && !g.replay_overrun) *g.replayed = *g.rec;  // allocated before the search
         g.replay_overrun = true;
         rl::ctx().rl_until("replay token did not reproduce", RL_INFO);
     }
@@ -194,8 +223,7 @@ void engine_before() {
         if (g.limit_hit) rl::ctx().rl_until("search limit", RL_INFO);
         if (g.progress && el > 2.0 && std::chrono::duration<double>(now - g.last_progress).count() > 1.0) {
             g.last_progress = now;
-            std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed\n", g.sc->name.c_str(),
-                         (unsigned long long)g.sim_executions, g.sim_executions / el, el);
+            print_progress(el);
         }
     }
     r.begin_execution(g.rec);
@@ -427,7 +455,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
         }
         out.token = make_token(s, ss, std::string(p.final_state.c_str()));
         out.preemptions = count_preemptions(*out.trace);
-        out.steps = out.trace->nevents;
+        out.steps = shown_steps(*out.trace);  // the numbered lines a report shows
         if (g.run) {
             // The failing execution stopped where it failed: its objects are
             // still there to be read (peek only).
@@ -442,6 +470,12 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
         out.verdict = "inconclusive";
     } else {
         out.verdict = "holds";
+    }
+    if (!failed && !g.collect && !g.replay && g.rec && g.rec->nevents > 0) {
+        // One execution that was checked, for the reports of a verdict
+        // without a counterexample: the last one explored.
+        out.sample = std::make_shared<ExecRecord>(*g.rec);
+        out.sample_pruned = r.pruned;
     }
     return out;
 }
@@ -458,6 +492,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
     g.collect_outcomes = collect_outcomes;
     if (collect_outcomes) g_outcomes.reset();
     if (g.collect) g.best = std::make_shared<ExecRecord>();
+    if (replay) g.replayed = std::make_shared<ExecRecord>();
     g.rec = &rec;
     setup_runtime(s, m);
     rl::test_params p;
@@ -500,6 +535,9 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
     g.replay = replay;
     g.progress = progress;
     g.max_executions = (uint64_t)ss.max_executions;
+    g.total_executions = g.max_executions;
+    if (ss.strategy == Strategy::random && (g.total_executions == 0 || (uint64_t)ss.iterations < g.total_executions))
+        g.total_executions = (uint64_t)ss.iterations;
     g.time_limit = ss.time_limit_s;
     g.start = g.last_progress = clk::now();
     if (ss.strategy == Strategy::pct && !replay) {
@@ -652,7 +690,18 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     return first;
 }
 
-RunResult replay_scenario(const Scenario& s, const std::string& token) {
+namespace {
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds);
+}
+
+RunResult replay_scenario(const Scenario& s, const std::string& token) { return replay_impl(s, s, token, false); }
+
+RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token) {
+    return replay_impl(checked, run_on, token, true);
+}
+
+namespace {
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds) {
     auto bad = [&](const std::string& why) {
         throw LoadError(s.file + ": replay token: " + why +
                         "; accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
@@ -687,10 +736,59 @@ RunResult replay_scenario(const Scenario& s, const std::string& token) {
     }
     ss.max_executions = 0;
     ss.time_limit_s = 0;
-    Scenario s2 = s;
+    Scenario s2 = run_on;
     s2.memory_model = head.back() == 's' ? MemModel::sc : MemModel::kernel;
     // The state is "iteration tree...": the iteration is its first number.
-    return run_with(s2, ss, st, true, false);
+    if (!allow_holds) return run_with(s2, ss, st, true, false);
+    // The schedule as turns: the threads in the order they ran, a run of
+    // steps by one thread counted once. The changed code follows the token's
+    // schedule when it takes the same turns (up to its violation, if any).
+    auto turns = [](const ExecRecord& rec) {
+        std::vector<int> t;
+        for (int i = 0; i < rec.nevents; i++)
+            if (rec.events[i].kind != Ev::Enter && (t.empty() || t.back() != rec.events[i].thread)) t.push_back(rec.events[i].thread);
+        return t;
+    };
+    Scenario orig = s;
+    orig.memory_model = s2.memory_model;
+    RunResult o = run_with(orig, ss, st, true, false);
+    if (o.verdict != "violated" || !o.trace) {
+        o.replay_followed = false;
+        o.replay_note = "the token does not reproduce its violation on the scenario itself";
+        return o;
+    }
+    std::vector<int> want = turns(*o.trace);
+    RunResult r = run_with(s2, ss, st, true, false);
+    std::vector<int> got;
+    if (r.verdict == "violated" && r.trace) {
+        got = turns(*r.trace);
+    } else if (r.verdict == "error" && g.rec) {
+        // No violation: the one replayed execution ran to its end (a random
+        // replay stops there; the others start a second one, cut at once).
+        got = turns(g.replay_overrun && g.replayed ? *g.replayed : *g.rec);
+        r.verdict = "holds";
+        r.message.clear();
+        r.executions = 1;
+    } else {
+        r.replay_followed = false;
+        r.replay_note = "the replay stopped before the changed code finished";
+        return r;
+    }
+    auto name = [&](int t) { return t >= 0 && t < (int)s.threads.size() ? s.threads[t].name : std::string("?"); };
+    bool prefix = got.size() <= want.size() && std::equal(got.begin(), got.end(), want.begin());
+    bool ok = r.verdict == "violated" ? prefix : got == want;
+    if (!ok) {
+        size_t k = 0;
+        while (k < got.size() && k < want.size() && got[k] == want[k]) k++;
+        r.replay_followed = false;
+        r.replay_note = "the token's schedule gives turn " + std::to_string(k + 1) + " to " +
+                        (k < want.size() ? name(want[k]) : std::string("no thread (it has ended)")) +
+                        ", but the changed code ran " + (k < got.size() ? name(got[k]) : std::string("no thread (it had ended)")) +
+                        " there (" + std::to_string(want.size()) + " turns in the token's schedule, " +
+                        std::to_string(got.size()) + " taken)";
+    }
+    return r;
 }
+}  // namespace
 
 }  // namespace vfsmc

@@ -44,6 +44,8 @@ struct RunResult {
     std::string completeness;       // a phrase for humans
     std::string token;              // replay token (violated)
     std::shared_ptr<ExecRecord> trace;  // the counterexample (violated)
+    std::shared_ptr<ExecRecord> sample; // holds/unsatisfiable: the last execution explored, as an example of what was checked
+    bool sample_pruned = false;         // that execution was pruned (order), not judged
     std::vector<std::string> thread_names;
     std::string final_state;
     std::vector<std::string> coverage;  // steps reached in at least one execution
@@ -52,8 +54,10 @@ struct RunResult {
     // state (the model's final_state() text), sorted, without repeats.
     std::vector<uint64_t> outcomes;
     int preemptions = -1;           // in the counterexample
-    int steps = 0;                  // events in the counterexample
+    int steps = 0;                  // steps in the counterexample, as a report numbers them (Enter events left out)
     std::string memory_model;
+    bool replay_followed = true;    // replay_on: the token's schedule was followed to its end
+    std::string replay_note;        // replay_on: why it was not
 
     // Shortest counterexample (RunOptions::minimize): the trace and token
     // above are then the minimal ones, found by raising the preemption bound
@@ -84,6 +88,12 @@ bool scope_at_least(Scope got, const std::string& least);
 // Replay a token from a previous run. Throws LoadError for a token that is
 // not well formed or not for this scenario.
 RunResult replay_scenario(const Scenario& s, const std::string& token);
+
+// Replay a token checked against `checked` (its scenario) on `run_on`, the
+// same scenario with another config (`replay --config`). The result may hold
+// (no invariant broke along the schedule); replay_followed is false when the
+// schedule could not be followed (replay_note says why).
+RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token);
 
 // Count the preemptions in a trace: switches away from a thread that could
 // have gone on (it was not waiting and had more to do).

@@ -14,6 +14,9 @@ struct InvariantInfo {
     const char* name;
     const char* owner;  // "engine" or the model that raises it
     const char* doc;
+    // How the doc reads: "requires" (doc states what must hold) or
+    // "forbids" (doc describes the bad event itself).
+    const char* verb = "forbids";
 };
 
 inline constexpr InvariantInfo kInvariants[] = {
@@ -28,9 +31,9 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"relacy-check", "engine", "any other failure Relacy reports (uninitialised access, leaked resource)"},
 
     // dcache: O_CREAT with the parent lock shared (seed 001).
-    {"one-hashed-dentry-per-name", "dcache", "at most one dentry per (parent, name) is in the main dentry hash, at every step"},
-    {"create-exclusion", "dcache", "no two O_CREAT ->atomic_open calls overlap on names the filesystem treats as one entry"},
-    {"atomic-open-in-lookup", "dcache", "->atomic_open with O_CREAT under a shared parent lock is handed an in-lookup dentry (the seed's VFS_WARN_ON_ONCE)"},
+    {"one-hashed-dentry-per-name", "dcache", "at most one dentry per (parent, name) is in the main dentry hash, at every step", "requires"},
+    {"create-exclusion", "dcache", "no two O_CREAT ->atomic_open calls overlap on names the filesystem treats as one entry", "requires"},
+    {"atomic-open-in-lookup", "dcache", "->atomic_open with O_CREAT under a shared parent lock is handed an in-lookup dentry (the seed's VFS_WARN_ON_ONCE)", "requires"},
     {"dentry-use-after-free", "dcache,openref", "a freed dentry is accessed"},
     {"dentry-ref-underflow", "dcache,openref", "a dentry's lockref count goes below zero (or is put when dead)"},
     {"ref-leak", "dcache,openref", "a reference count does not balance once every thread has finished"},
@@ -38,10 +41,10 @@ inline constexpr InvariantInfo kInvariants[] = {
     // chrdev: chrdev_open without cdev_lock (seed 002).
     {"cdev-use-after-free", "chrdev", "a freed cdev is accessed (cdev_get after the release freed it)"},
     {"kref-underflow", "chrdev", "a cdev kobject kref is put below zero, or taken from zero (kobject_get on a released kobject)"},
-    {"kref-balance", "chrdev", "at the end the cdev kref is one per open file, plus one while registered"},
+    {"kref-balance", "chrdev", "at the end the cdev kref is one per open file, plus one while registered", "requires"},
     {"inode-on-freed-cdev-list", "chrdev", "an inode is still on a cdev's list when the cdev is freed, or freed while still on a list"},
-    {"chrdev-open-icount", "chrdev", "the seed's assertion: icount_read(inode) >= 1 in chrdev_open"},
-    {"cdev-forget-freeing", "chrdev", "the seed's assertion: I_FREEING is set in inode_cdev_forget"},
+    {"chrdev-open-icount", "chrdev", "the seed's assertion: icount_read(inode) >= 1 in chrdev_open", "requires"},
+    {"cdev-forget-freeing", "chrdev", "the seed's assertion: I_FREEING is set in inode_cdev_forget", "requires"},
 
     // openref: dentry and mount references on open (seed 000).
     {"mount-use-after-free", "openref", "a freed mount is accessed"},

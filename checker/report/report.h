@@ -16,6 +16,10 @@ constexpr const char* kResultSchema = "vfsmc-result/1";
 struct ReportOptions {
     bool stable = false;       // leave out timings and rates (golden files)
     std::string replay_cmd;    // the command that replays it
+    bool brief = false;        // leave out the full interleaving (email, text)
+    // Command-line changes to the scenario's search or config ("--bound 1"):
+    // the result is then not the scenario's own, and every report says so.
+    std::vector<std::string> overrides;
 };
 
 // One shown line of a trace.
@@ -38,6 +42,23 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
 // One self-contained HTML page: a lane per thread, time flowing down.
 std::string html_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
 nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
+
+// A `holds` verdict is vacuous when the scenario names a model step that no
+// explored execution reached: in a config value, or in the doc as a call
+// (`d_wait_lookup()`). Returns those steps.
+std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
+
+// printf into a std::string of any length (no fixed buffer, nothing cut).
+std::string strprintf(const char* f, ...) __attribute__((format(printf, 1, 2)));
+// "1 preemption", "2 preemptions".
+std::string preemption_text(int n);
+// What a pruned execution was pruned by, for this scenario.
+std::string pruned_label(const Scenario& s);
+// The minimal-counterexample sentence(s), in shown steps.
+std::string minimality_text(const RunResult& r);
+
+// "note: not the scenario's own result: ..." for ReportOptions::overrides.
+std::string override_note(const ReportOptions& o);
 
 // One line for `run` and `check`: "holds: name (N executions, ...)".
 std::string summary_line(const Scenario& s, const RunResult& r, bool stable);

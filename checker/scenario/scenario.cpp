@@ -1,6 +1,7 @@
 // vfsmc: the scenario loader (see scenario.h and docs/scenario-format.md).
 #include "scenario/scenario.h"
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdio>
@@ -147,8 +148,55 @@ std::string member(const std::string& path, const std::string& key) {
     return path.empty() ? key : path + "." + key;
 }
 
+// Levenshtein distance, for "did you mean".
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++) row[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); j++) {
+            size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The accepted name closest to `got`, if it is close enough to be a typo
+// (at most a third of its letters differ: "seeds" -> "seed", but not
+// "P2" -> "P0" or "tso" -> "sc"), else "".
+std::string closest(const std::string& got, const std::vector<std::string>& names) {
+    std::string best;
+    size_t best_d = got.size() / 3 + 1;
+    for (const auto& n : names) {
+        size_t d = edit_distance(got, n);
+        if (d < best_d) {
+            best_d = d;
+            best = n;
+        }
+    }
+    return best;
+}
+
+// "accepted: ..." for a name list: with a close match, the suggestion, and
+// the list only when it is short.
+std::string did_you_mean(const json& got, const std::vector<std::string>& names, const std::string& what) {
+    std::string hint = got.is_string() ? closest(got.get<std::string>(), names) : "";
+    if (hint.empty()) return "; accepted: " + (names.empty() ? std::string("none") : join(names));
+    std::string list = names.size() > 12 ? "one of " + std::to_string(names.size()) + " " + what + " (`vfsmc list` shows them)"
+                                         : join(names);
+    return "; did you mean \"" + hint + "\"? accepted: " + list;
+}
+
 struct Ctx {
     std::string file;
+    // A bad name among `names`, with "did you mean" for a likely typo.
+    [[noreturn]] void bad_name(const std::string& path, const json& value, const std::vector<std::string>& names,
+                               const std::string& what) const {
+        fail(path, "bad value " + show(value) + did_you_mean(value, names, what));
+    }
     [[noreturn]] void fail(const std::string& path, const std::string& what) const {
         throw LoadError(file + ": " + path + ": " + what);
     }
@@ -168,7 +216,7 @@ struct Ctx {
         for (auto it = obj.begin(); it != obj.end(); ++it) {
             bool ok = false;
             for (const auto& k : keys) ok |= (k == it.key());
-            if (!ok) fail(member(path, it.key()), "unknown field; accepted: " + join(keys));
+            if (!ok) fail(member(path, it.key()), "unknown field" + did_you_mean(json(it.key()), keys, "fields"));
         }
     }
 };
@@ -205,7 +253,7 @@ Value to_value(const Ctx& c, const FieldSpec& f, const json& j, const std::strin
             v.s = j.get<std::string>();
             bool ok = false;
             for (const auto& a : f.allowed) ok |= (a == v.s);
-            if (!ok) c.bad(path, j, acc);
+            if (!ok) c.bad_name(path, j, f.allowed, "values");
             break;
         }
     }
@@ -232,7 +280,7 @@ std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const st
             for (const auto& s : specs)
                 if (s.name == it.key()) f = &s;
             if (!f)
-                c.fail(member(path, it.key()), "unknown " + what + "; accepted: " + (names.empty() ? "none" : join(names)));
+                c.fail(member(path, it.key()), "unknown " + what + did_you_mean(json(it.key()), names, what + "s"));
             out[f->name] = to_value(c, *f, it.value(), path + "." + it.key());
         }
     }
@@ -245,6 +293,36 @@ std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const st
 }
 
 }  // namespace
+
+// The one table of strategy names: `search.strategy` and `run --strategy`.
+const std::vector<std::pair<std::string, Strategy>>& strategy_table() {
+    static const std::vector<std::pair<std::string, Strategy>> t = {
+        {"dpor", Strategy::dpor},     {"exhaustive", Strategy::exhaustive}, {"bounded", Strategy::bounded},
+        {"random", Strategy::random}, {"pct", Strategy::pct}};
+    return t;
+}
+std::vector<std::string> strategy_list() {
+    std::vector<std::string> out;
+    for (const auto& kv : strategy_table()) out.push_back(kv.first);
+    return out;
+}
+std::string strategy_names() { return join(strategy_list()); }
+bool parse_strategy(const std::string& name, Strategy& out) {
+    for (const auto& kv : strategy_table())
+        if (kv.first == name) {
+            out = kv.second;
+            return true;
+        }
+    return false;
+}
+std::vector<std::string> memory_model_list() { return {"sc", "kernel"}; }
+bool parse_memory_model(const std::string& name, MemModel& out) {
+    if (name == "sc") out = MemModel::sc;
+    else if (name == "kernel") out = MemModel::kernel;
+    else return false;
+    return true;
+}
+std::string suggest_name(const std::string& got, const std::vector<std::string>& names) { return closest(got, names); }
 
 const Value& Scenario::knob(const std::string& k) const {
     static const Value empty;
@@ -308,14 +386,12 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     const json& jm = c.need(j, "", "model", models_text);
     s.model = c.str(jm, "model", models_text);
     Model* model = find_model(s.model);
-    if (!model) c.bad("model", jm, models_text);
+    if (!model) c.bad_name("model", jm, model_names, "models");
     const ModelSpec& ms = model->spec();
 
     if (j.contains("memory_model")) {
         std::string mm = c.str(j["memory_model"], "memory_model", "sc, kernel");
-        if (mm == "sc") s.memory_model = MemModel::sc;
-        else if (mm == "kernel") s.memory_model = MemModel::kernel;
-        else c.bad("memory_model", j["memory_model"], "sc, kernel");
+        if (!parse_memory_model(mm, s.memory_model)) c.bad_name("memory_model", j["memory_model"], memory_model_list(), "memory models");
         s.memory_model_given = true;
     }
 
@@ -358,7 +434,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             int idx = -1;
             for (size_t k = 0; k < ms.ops.size(); k++)
                 if (ms.ops[k].name == on) idx = (int)k;
-            if (idx < 0) c.bad(op_path + ".op", jn, join(op_names));
+            if (idx < 0) c.bad_name(op_path + ".op", jn, op_names, "ops of the " + s.model + " model");
             const OpSpec& os = ms.ops[idx];
             OpCall call;
             call.op = idx;
@@ -396,7 +472,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             std::string n = c.str(ji[k], p, join(accepted_inv));
             bool ok = false;
             for (const auto& a : accepted_inv) ok |= a == n;
-            if (!ok) c.bad(p, ji[k], join(accepted_inv));
+            if (!ok) c.bad_name(p, ji[k], accepted_inv, "invariants");
             s.invariants.push_back(n);
         }
     } else {
@@ -406,11 +482,10 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     // search
     if (j.contains("search")) {
         const json& js = j["search"];
-        const char* strategies = "dpor, exhaustive, bounded, random, pct";
         if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
         c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "depth", "max_executions", "time_limit_s"});
-        std::string st = c.str(c.need(js, "search", "strategy", strategies), "search.strategy", strategies);
-        if (!parse_strategy(st, s.search.strategy)) c.bad("search.strategy", js["strategy"], strategies);
+        std::string st = c.str(c.need(js, "search", "strategy", strategy_names()), "search.strategy", strategy_names());
+        if (!parse_strategy(st, s.search.strategy)) c.bad_name("search.strategy", js["strategy"], strategy_list(), "strategies");
         auto int_field = [&](const char* k, long lo, long hi, long& out) {
             if (!js.contains(k)) return;
             const json& v = js[k];
@@ -471,11 +546,11 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
                 tidx = -1;
                 for (size_t q = 0; q < tnames.size(); q++)
                     if (tnames[q] == thread) tidx = (int)q;
-                if (tidx < 0) c.bad(sp + ".thread", sj["thread"], join(tnames));
+                if (tidx < 0) c.bad_name(sp + ".thread", sj["thread"], tnames, "threads");
                 step = c.str(c.need(sj, sp, "step", join(ms.steps)), sp + ".step", join(ms.steps));
                 bool ok = false;
                 for (const auto& st : ms.steps) ok |= st == step;
-                if (!ok) c.bad(sp + ".step", sj["step"], join(ms.steps));
+                if (!ok) c.bad_name(sp + ".step", sj["step"], ms.steps, "steps of the " + s.model + " model");
             };
             side("before", os.before_thread, os.before_step, os.before_t);
             side("after", os.after_thread, os.after_step, os.after_t);
@@ -511,7 +586,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             c.fail("expect.invariant", "missing required field of a violated expectation; accepted: " + join(accepted_inv));
         bool ok = false;
         for (const auto& a : accepted_inv) ok |= a == s.expect.invariant;
-        if (!ok) c.bad("expect.invariant", je["invariant"], join(accepted_inv));
+        if (!ok) c.bad_name("expect.invariant", je["invariant"], accepted_inv, "invariants");
         if (!s.memory_model_given)
             c.fail("memory_model", "missing: a scenario that expects a violation states its memory model; accepted: sc, kernel");
         bool enabled = false;
@@ -532,7 +607,10 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     for (const auto& t : s.threads) total_ops += (int)t.ops.size();
     if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
 
-    s.canonical = j.dump();
+    // The replay token's checksum covers the scenario, not the editor hint.
+    json jc = j;
+    jc.erase("$schema");
+    s.canonical = jc.dump();
     return s;
 }
 

@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kernel/model.h"
 
@@ -14,6 +16,17 @@ namespace vfsmc {
 struct LoadError : std::runtime_error {
     explicit LoadError(const std::string& m) : std::runtime_error(m) {}
 };
+
+// The search strategies by name: the one table `search.strategy` and
+// `vfsmc run --strategy` both parse with.
+const std::vector<std::pair<std::string, Strategy>>& strategy_table();
+std::vector<std::string> strategy_list();
+std::string strategy_names();  // "exhaustive, bounded, random"
+bool parse_strategy(const std::string& name, Strategy& out);
+std::vector<std::string> memory_model_list();
+bool parse_memory_model(const std::string& name, MemModel& out);
+// The name in `names` closest to `got` when it looks like a typo, else "".
+std::string suggest_name(const std::string& got, const std::vector<std::string>& names);
 
 // Load and validate. Throws LoadError.
 Scenario load_scenario(const std::string& file);

@@ -26,8 +26,13 @@ constexpr long kMaxExecutionsLimit = 1000000000;
 constexpr double kMaxTimeLimitS = 86400;
 constexpr size_t kMaxThreadName = 16;
 
-// "dpor" -> Strategy::dpor, ...; false for an unknown name.
-bool parse_strategy(const std::string& name, Strategy& out);
+// The schema's `$id`: a name, not a download address (the file is
+// docs/scenario.schema.json; scenarios point editors at it with
+// "$schema": "../../docs/scenario.schema.json"). Bump the number when a
+// change would reject scenarios the previous schema accepted.
+constexpr const char* kScenarioSchemaId = "urn:vfsmc:scenario-schema:1";
+// What scenarios under scenarios/<model>/ put in "$schema".
+constexpr const char* kScenarioSchemaRef = "../../docs/scenario.schema.json";
 
 // The invariants a scenario of this model may name: the engine's, then the
 // model's.

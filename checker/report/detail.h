@@ -1,0 +1,20 @@
+// vfsmc reports: helpers the text, email and HTML renderers share.
+#pragma once
+
+#include <string>
+
+#include "explore/engine.h"
+#include "kernel/model.h"
+
+namespace vfsmc {
+namespace report_detail {
+
+std::string obj_name(const ExecRecord& rec, int id);
+// "obj.field", or the object's or field's name alone.
+std::string field_name(const ExecRecord& rec, const Event& e);
+// The counterexample in words: what broke, the invariant, the step count
+// and minimality.
+std::string paragraph(const Scenario& s, const RunResult& r);
+
+}  // namespace report_detail
+}  // namespace vfsmc

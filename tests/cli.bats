@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# The vfsmc command line: exit codes and the one-line errors.
+#   0  every verdict as expected      1  a verdict differs from `expect`
+#   2  bad input (one line)           3  internal error
+# Run by CTest (label "cli"):  VFSMC=... SRC=... bats tests/cli.bats
+# (was tests/cli_test.sh, a home-made harness; bats is Debian's package bats)
+
+setup() {
+  : "${VFSMC:?set VFSMC to the vfsmc binary}" "${SRC:?set SRC to the source tree}"
+  cd "$SRC"
+  tmp=$(mktemp -d)
+}
+
+teardown() { rm -rf "$tmp"; }
+
+# vf ARGS...: runs vfsmc, leaving rc, out and err (stdout and stderr apart,
+# which bats' `run` does not keep).
+vf() {
+  "$VFSMC" "$@" >"$tmp/out" 2>"$tmp/err" && rc=0 || rc=$?
+  out=$(<"$tmp/out")
+  err=$(<"$tmp/err")
+}
+nlines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
+
+# The shape of a bad-input line: the file, then either the JSON position of
+# invalid JSON, or the JSON path, what is wrong and what is accepted.
+shape_ok() {
+  local file=$1 line=$2
+  [[ $line == "$file: line "[0-9]*", column "[0-9]*": invalid JSON: "* ]] && return 0
+  [[ $line == "$file: "*": "*"; accepted: "?* ]] && return 0
+  [[ $line == "$file: "*": "*"? accepted: "?* ]] && return 0  # after "did you mean ...?"
+  return 1
+}
+
+# A violated scenario small enough to run here.
+violated_scenario() {
+  local s
+  for s in scenarios/chrdev/kref-balance-skip-cdev-put-new.json $(grep -l '"violated"' $(find scenarios -name '*.json' | sort)); do
+    [ -f "$s" ] && { echo "$s"; return; }
+  done
+}
+
+@test "every bad-input file: exit 2 and one line, from validate, run and check" {
+  local nbad=0 f line
+  for f in tests/bad/schema/*.json tests/bad/semantic/*.json; do
+    nbad=$((nbad + 1))
+    vf validate "$f"
+    if [ "$rc" -ne 2 ] || [ "$(nlines "$err")" -ne 1 ] || [ -n "$out" ] || ! shape_ok "$f" "$err"; then
+      echo "validate $f: want exit 2 and one line on stderr, got exit $rc, stderr: $err, stdout: $out"; return 1
+    fi
+    line=$err
+    vf run --no-progress "$f"
+    if [ "$rc" -ne 2 ] || [ "$err" != "$line" ] || [ -n "$out" ]; then
+      echo "run $f: want exit 2 and the line '$line' on stderr, got exit $rc, stderr: $err, stdout: $out"; return 1
+    fi
+    # check lists one line per scenario on stdout, then the counts.
+    vf check "$f"
+    if [ "$rc" -ne 2 ] || [ "$out" != "$line"$'\n'"0 passed, 1 failed" ]; then
+      echo "check $f: want exit 2, the line '$line' and '0 passed, 1 failed', got exit $rc, stdout: $out, stderr: $err"; return 1
+    fi
+  done
+  [ "$nbad" -ge 60 ] || { echo "only $nbad files in tests/bad"; return 1; }
+}
+
+@test "a directory of bad files stops at the first, still one line" {
+  vf validate tests/bad/semantic
+  [ "$rc" -eq 2 ]
+  [ "$(nlines "$err")" -eq 1 ]
+}
+
+@test "every scenario in scenarios/ is valid" {
+  nscen=$(find scenarios -name '*.json' | wc -l)
+  vf validate scenarios/
+  [ "$rc" -eq 0 ]
+  [ "$(nlines "$out")" -eq "$nscen" ]
+  [ -z "$err" ]
+}
+
+@test "list: every model that has scenarios, with its ops, knobs and invariants" {
+  vf list
+  [ "$rc" -eq 0 ]
+  grep -q '^engine invariants (every model): deadlock' <<<"$out"
+  for d in scenarios/*/; do
+    m=$(basename "$d")
+    ls "$d"*.json >/dev/null 2>&1 || continue
+    grep -q "^model $m: " <<<"$out" || { echo "list: no model $m"; return 1; }
+  done
+  grep -q "^  ops:" <<<"$out"
+  grep -q "^  invariants:" <<<"$out"
+}
+
+@test "usage errors are bad input too" {
+  for args in "frobnicate" "run" "check" "replay scenarios" "check -j 0 scenarios" "run --format xml x.json"; do
+    # shellcheck disable=SC2086
+    vf $args
+    [ "$rc" -eq 2 ] || { echo "vfsmc $args: want exit 2, got $rc"; return 1; }
+  done
+  vf validate no/such/file.json
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ]
+  mkdir "$tmp/empty"
+  vf check "$tmp/empty"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ]
+}
+
+@test "a garbage replay token: exit 2, one clear line" {
+  scenario=$(violated_scenario)
+  vf replay "$scenario" garbage
+  [ "$rc" -eq 2 ]
+  [ "$(nlines "$err")" -eq 1 ]
+  [[ $err == "$scenario: replay token: "*"; accepted: "* ]]
+}
+
+@test "a counterexample's own token replays it (exit 0); a damaged one is refused (exit 2)" {
+  scenario=$(violated_scenario)
+  name=$(basename "$scenario" .json)
+  vf run --first --json --no-progress "$scenario"
+  [ "$rc" -eq 0 ]
+  token=$(/usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["replay_token"])' <"$tmp/out")
+  [ -n "$token" ]
+  vf replay "$scenario" "$token"
+  [ "$rc" -eq 0 ]
+  grep -q "^\[counterexample\] $name: " <<<"$out"
+  vf replay "$scenario" "${token%?}x"
+  [ "$rc" -eq 2 ]
+  [ "$(nlines "$err")" -eq 1 ]
+}
+
+@test "a scenario whose verdict differs from expect: exit 1 from run and from check" {
+  scenario=$(violated_scenario)
+  name=$(basename "$scenario" .json)
+  mkdir "$tmp/flipped"
+  /usr/bin/python3 - "$scenario" "$tmp/flipped/$name.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["expect"] = "holds"
+json.dump(j, open(sys.argv[2], "w"), indent=2)
+PY
+  vf run --first --no-progress "$tmp/flipped/$name.json"
+  [ "$rc" -eq 1 ]
+  grep -q "expected holds, got violated" <<<"$err"
+  vf check "$tmp/flipped"
+  [ "$rc" -eq 1 ]
+  [ "$(tail -n 1 <<<"$out")" = "0 passed, 1 failed" ]
+  grep -q "(expected holds)" <<<"$out"
+}
+
+@test "a passing scenario with its exploration count recorded: exit 0, 1 passed" {
+  scenario=$(violated_scenario)
+  mkdir "$tmp/same"
+  cp "$scenario" "$tmp/same/"
+  vf check --update-counts "$tmp/same"
+  vf check "$tmp/same"
+  [ "$rc" -eq 0 ]
+  [ "$(tail -n 1 <<<"$out")" = "1 passed, 0 failed" ]
+}
+
+@test "an internal error, honestly triggered: no file descriptors for check's pipe, exit 3" {
+  # With no file descriptors left for check's result pipe, pipe() fails;
+  # that is the checker's failure, not the input's.
+  scenario=$(violated_scenario)
+  (exec <&- >"$tmp/out" 2>"$tmp/err" && ulimit -n 3 && exec "$VFSMC" check "$scenario") && rc=0 || rc=$?
+  [ "$rc" -eq 3 ]
+  grep -q '^internal error: ' "$tmp/err"
+}
+
+# --- vfsmc litmus: bad litmus input is exit 2 and one line naming the file,
+# the line and the construct; a good test prints herd7's Observation line.
+@test "litmus with an unknown construct: exit 2 and one line naming file, line and construct" {
+  printf 'C bad\n{}\nP0(int *x)\n{\n\tsmp_store_mb(*x, 1);\n}\nexists (x=1)\n' >"$tmp/bad.litmus"
+  vf litmus "$tmp/bad.litmus"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/bad.litmus:5: unsupported construct \`smp_store_mb\`; accepted: "* ]] || {
+    echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
+}
+
+@test "litmus with an unclosed brace: exit 2 and one line" {
+  printf 'C bad\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n\nexists (x=1)\n' >"$tmp/open.litmus"
+  vf litmus "$tmp/open.litmus"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/open.litmus:4: unbalanced braces"* ]] || {
+    echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
+}
+
+@test "litmus MP+pooncerelease+poacquireonce: Never, in herd7's Observation line" {
+  vf litmus --stable litmus/MP+pooncerelease+poacquireonce.litmus
+  [ "$rc" -eq 0 ] && grep -qx 'Observation MP+pooncerelease+poacquireonce Never 0 [0-9]*' <<<"$out" || {
+    echo "want exit 0 and 'Observation ... Never 0 N', got exit $rc: $out $err"; return 1; }
+}

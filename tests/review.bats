@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# The reviewer's and CI's command line (issue 14): --version and --help,
+# "did you mean", changing the search without editing JSON, replay against a
+# changed config, the email form, JUnit XML and GitHub annotations.
+# Run by CTest (label "cli"):  VFSMC=... SRC=... bats tests/review.bats
+
+setup() {
+  : "${VFSMC:?set VFSMC to the vfsmc binary}" "${SRC:?set SRC to the source tree}"
+  cd "$SRC"
+  tmp=$(mktemp -d)
+  flagship=scenarios/dcache/shared-d-rehash-notes-race.json
+  small=scenarios/dcache/broken-double-dput.json
+}
+
+teardown() { rm -rf "$tmp"; }
+
+# A copy of scenario $1 under $tmp/<dir>/ with its explorations.lock entry.
+copy_scenario() {
+  local d
+  d=$tmp/$(basename "$(dirname "$1")")
+  mkdir -p "$d"
+  cp "$1" "$d/"
+  cp "$(dirname "$1")/explorations.lock" "$d/"
+  echo "$d/$(basename "$1")"
+}
+
+@test "--version prints the project version" {
+  run "$VFSMC" --version
+  [ "$status" -eq 0 ]
+  [[ $output =~ ^vfsmc\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "--help shows examples and the exit codes" {
+  run "$VFSMC" --help
+  [ "$status" -eq 0 ]
+  [[ $output == *"Examples:"* ]]
+  [[ $output == *"vfsmc run --format email --brief FILE"* ]]
+  [[ $output == *"Exit codes:"* ]]
+}
+
+@test "a misspelt step says which one was meant instead of listing every step" {
+  sed 's/"d_alloc_parallel:lookup"/"d_alloc_paralel:lookup"/' "$flagship" > "$tmp/shared-d-rehash-notes-race.json"
+  run "$VFSMC" validate "$tmp/shared-d-rehash-notes-race.json"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ $output == *'did you mean "d_alloc_parallel:lookup"? accepted: one of '*' steps of the dcache model (`vfsmc list` shows them)' ]]
+}
+
+@test "a misspelt op and a misspelt field are corrected too" {
+  sed 's/"open_creat"/"open_creta"/' "$flagship" > "$tmp/shared-d-rehash-notes-race.json"
+  run "$VFSMC" validate "$tmp/shared-d-rehash-notes-race.json"
+  [ "$status" -eq 2 ]
+  [[ $output == *'did you mean "open_creat"?'* ]]
+  sed 's/"threads"/"thread"/' "$flagship" > "$tmp/shared-d-rehash-notes-race.json"
+  run "$VFSMC" validate "$tmp/shared-d-rehash-notes-race.json"
+  [ "$status" -eq 2 ]
+  [[ $output == *'unknown field; did you mean "threads"?'* ]]
+}
+
+@test "run --bound changes the search and says the result is not the scenario's own" {
+  run "$VFSMC" run --no-progress --first --bound 0 --json "$small"
+  [[ $output == *'"overrides": ['* ]]
+  [[ $output == *'"--bound 0"'* ]]
+  [[ $output == *'"preemption_bound": 0'* ]]
+  run "$VFSMC" run --no-progress --first --strategy exhaustive "$small"
+  [[ ${lines[0]} == "note: not the scenario's own result: changed on the command line with --strategy exhaustive;"* ]]
+  [[ $output == *"exhaustive search"* ]]
+}
+
+@test "run --strategy takes the loader's names and corrects a typo" {
+  run "$VFSMC" run --no-progress --strategy boundd "$small"
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ "$output" = 'vfsmc run: --strategy: bad value "boundd"; accepted: did you mean "bounded"? exhaustive, bounded, random' ]
+}
+
+@test "run --without leaves an invariant out, and rejects one the scenario does not enable" {
+  run "$VFSMC" run --no-progress --first --without dentry-ref-underflow --json "$small"
+  [[ $output == *'"--without dentry-ref-underflow"'* ]]
+  [[ $output != *'"invariant": "dentry-ref-underflow"'* ]]
+  run "$VFSMC" run --no-progress --without dentry-ref-undreflow "$small"
+  [ "$status" -eq 2 ]
+  [[ $output == *'did you mean "dentry-ref-underflow"?'* ]]
+}
+
+@test "run --memory-model, --seed and --time-limit are taken and reported" {
+  run "$VFSMC" run --no-progress --first --memory-model kernel --seed 3 --time-limit 20 --json "$small"
+  [[ $output == *'"memory_model": "kernel"'* ]]
+  [[ $output == *'"strategy": "random"'* ]]
+  [[ $output == *'"--seed 3"'* ]]
+  [[ $output == *'"--time-limit 20"'* ]]
+  run "$VFSMC" run --no-progress --strategy exhaustive --seed 3 "$small"
+  [ "$status" -eq 2 ]
+}
+
+@test "replay --config replays a counterexample's schedule against another version" {
+  f=scenarios/chrdev/v2-fast-path-vs-last-close.json
+  token=$("$VFSMC" run --no-progress --first --json "$f" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["replay_token"])')
+  run "$VFSMC" replay "$f" "$token" --config version=pre-seed
+  [[ $output == *"--config version=pre-seed"* ]]
+  # Either the schedule is followed (and the result is said), or it is said
+  # that it cannot be.
+  [[ $output == *"The schedule was followed to its end"* || $output == *"cannot be followed"* || $output == *"[counterexample]"* ]]
+  run "$VFSMC" replay "$f" "$token" --config version=pre_sed
+  [ "$status" -eq 2 ]
+  [[ $output == *'did you mean "pre-seed"?'* ]]
+}
+
+@test "the email form: In short first, 72 columns, --brief leaves the interleaving out" {
+  run "$VFSMC" run --no-progress --stable --format email "$flagship"
+  [[ ${lines[0]} == "[counterexample] shared-d-rehash-notes-race:" ]]
+  [[ ${lines[1]} == "  one-hashed-dentry-per-name violated" ]]
+  [[ ${lines[2]} == "In short"* ]]
+  while IFS= read -r l; do [ "${#l}" -le 72 ] || { echo "too long: $l"; false; }; done <<<"$output"
+  [[ $output == *"Interleaving (one column per thread):"* ]]
+  full=${#lines[@]}
+  run "$VFSMC" run --no-progress --stable --format email --brief "$flagship"
+  [[ $output != *"Interleaving (one column per thread):"* ]]
+  [[ $output == *"is left out: run the replay command"* ]]
+  [ "${#lines[@]}" -lt 60 ]
+  [ "${#lines[@]}" -lt "$full" ]
+}
+
+@test "every golden email report keeps to 72 columns and never splits bit_lock" {
+  for f in reports/*.email.txt; do
+    while IFS= read -r l; do [ "${#l}" -le 72 ] || { echo "$f: too long: $l"; false; }; done < "$f"
+    ! grep -q 'bit_lo$' "$f"
+  done
+}
+
+@test "check --junit writes JUnit XML that validates against tests/junit.xsd" {
+  command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+  pass=$(copy_scenario "$small")
+  failing=$(copy_scenario scenarios/chrdev/evict-vs-opener-v2.json)
+  sed -i 's/"expect": "holds"/"expect": {"verdict": "violated", "invariant": "kref-balance"}/' "$failing"
+  run "$VFSMC" check --junit "$tmp/junit.xml" "$pass" "$failing"
+  [ "$status" -eq 1 ]
+  run xmllint --noout --schema tests/junit.xsd "$tmp/junit.xml"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '<testcase ' "$tmp/junit.xml")" -eq 2 ]
+  [ "$(grep -c '<failure ' "$tmp/junit.xml")" -eq 1 ]
+  grep -q '<testcase name="broken-double-dput"' "$tmp/junit.xml"
+  grep -q 'failures="1"' "$tmp/junit.xml"
+}
+
+@test "the JUnit schema rejects what it should (the test can fail)" {
+  command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+  printf '<testsuites name="x" tests="1" failures="0" errors="0" time="0"><testsuite name="s" tests="1" failures="0" errors="0" skipped="0" time="0"><testcase classname="c" time="0"/></testsuite></testsuites>\n' > "$tmp/bad.xml"
+  run xmllint --noout --schema tests/junit.xsd "$tmp/bad.xml"
+  [ "$status" -ne 0 ]
+  [[ $output == *"attribute 'name' is required"* ]]
+  [[ $output == *"fails to validate"* ]]
+}
+
+@test "check --format github prints an ::error annotation for each failing scenario" {
+  pass=$(copy_scenario "$small")
+  failing=$(copy_scenario scenarios/chrdev/evict-vs-opener-v2.json)
+  sed -i 's/"expect": "holds"/"expect": {"verdict": "violated", "invariant": "kref-balance"}/' "$failing"
+  run "$VFSMC" check --format github "$pass" "$failing"
+  [ "$status" -eq 1 ]
+  [ "$(grep -c '^::error ' <<<"$output")" -eq 1 ]
+  grep -q "^::error file=$failing,line=1,title=vfsmc%3A evict-vs-opener-v2::FAIL  $failing: holds (expected violated kref-balance)" <<<"$output"
+}
+
+@test "the catalogue test fails on a scenario with no entry" {
+  mkdir -p "$tmp/src/scenarios/dcache"
+  cp scenarios/README.md "$tmp/src/scenarios/"
+  cp scenarios/dcache/*.json "$tmp/src/scenarios/dcache/"
+  cp "$small" "$tmp/src/scenarios/dcache/uncatalogued.json"
+  run /usr/bin/python3 tests/catalogue_test.py "$tmp/src"
+  [ "$status" -eq 1 ]
+  [[ $output == *"scenarios/dcache/uncatalogued.json: no entry"* ]]
+  [[ $output == *"entry \`"*"names a file that does not exist"* ]]
+}
+
+@test "a misspelt command says which one was meant" {
+  run "$VFSMC" chek "$small"
+  [ "$status" -eq 2 ]
+  [ "$output" = 'vfsmc: unknown command "chek"; did you mean "check"? accepted: run, check, replay, list, validate, schema (vfsmc --help)' ]
+  run "$VFSMC" frobnicate
+  [ "$status" -eq 2 ]
+  [ "$output" = 'vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema (vfsmc --help)' ]
+}
+
+@test "a long search shows progress, with percent and time left when its size is known" {
+  command -v script >/dev/null || skip "script (util-linux) is not installed: progress needs a terminal"
+  f=scenarios/dcache/three-shared-d-splice-alias.json
+  run script -qec "'$VFSMC' run --strategy exhaustive --time-limit 3.5 $f" /dev/null
+  [[ $output =~ vfsmc:\ three-shared-d-splice-alias:\ [0-9]+\ executions,\ [0-9]+/s,\ [0-9.]+s\ elapsed,\ [0-9]+%,\ about\ [0-9]+s\ left ]]
+  run script -qec "'$VFSMC' run --no-progress --strategy exhaustive --time-limit 3.5 $f" /dev/null
+  [[ $output != *"elapsed"* ]]
+}
