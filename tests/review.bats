@@ -176,10 +176,10 @@ copy_scenario() {
 @test "a misspelt command says which one was meant" {
   run "$VFSMC" chek "$small"
   [ "$status" -eq 2 ]
-  [ "$output" = 'vfsmc: unknown command "chek"; did you mean "check"? accepted: run, check, replay, list, validate, schema (vfsmc --help)' ]
+  [ "$output" = 'vfsmc: unknown command "chek"; did you mean "check"? accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
   run "$VFSMC" frobnicate
   [ "$status" -eq 2 ]
-  [ "$output" = 'vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema (vfsmc --help)' ]
+  [ "$output" = 'vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
 }
 
 @test "a long search shows progress, with percent and time left when its size is known" {

@@ -617,12 +617,12 @@ int cli_main(int argc, char** argv) {
 
     // An unknown command: say which one was meant.
     if (argc > 1 && argv[1][0] != '-') {
-        std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema"};
+        std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema", "litmus"};
         if (std::find(cmds.begin(), cmds.end(), argv[1]) == cmds.end()) {
             std::string hint = suggest_name(argv[1], cmds);
             throw LoadError(std::string("vfsmc: unknown command \"") + argv[1] + "\"" +
                             (hint.empty() ? ";" : "; did you mean \"" + hint + "\"?") +
-                            " accepted: run, check, replay, list, validate, schema (vfsmc --help)");
+                            " accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)");
         }
     }
     try {
