@@ -350,7 +350,7 @@ struct DcacheRun : ModelRun {
             // __d_drop took off the chain skips it (ordered by __d_drop's
             // smp_wmb before the d_seq bump, and __d_rehash's pprev store
             // before its rcu_assign_pointer).
-            if (READ_ONCE(d->d_hash_pprev) == 0) continue;
+            if (!MUTATION("d-lookup-rcu-no-unhashed-test") && READ_ONCE(d->d_hash_pprev) == 0) continue;
             *dseq = seq;
             return id;
         }

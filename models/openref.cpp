@@ -931,7 +931,7 @@ struct OpenrefRun : ModelRun {
         // a dentry __d_drop took off the chain; if the d_seq sample is the
         // invalidated one, only this test (ordered by __d_drop's smp_wmb
         // and the sample's acquire) keeps the walk off it.
-        if (!READ_ONCE(dentry->d_hash)) return nullptr;
+        if (!MUTATION("d-lookup-rcu-no-unhashed-test") && !READ_ONCE(dentry->d_hash)) return nullptr;
         *seqp = seq;
         return dentry;
     }

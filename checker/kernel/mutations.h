@@ -36,6 +36,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"v5-no-mntget", "openref", "do_open v5: the mntget(mnt) for O_TRUNC (and its mntput)"},
     {"lockref-get-not-dead-no-dead-test", "layer", "lockref_get_not_dead: the dead test (it takes a reference from a dead count)"},
     {"waiter-no-dput-new", "dcache", "d_alloc_parallel: the waiter's dput(new) after it found the in-lookup dentry"},
+    {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match (issue 11 item 6)"},
 };
 
 // The mutation this process runs with, or nullptr. Bad input (a name not in
