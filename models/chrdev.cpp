@@ -58,12 +58,12 @@
 //   READ_ONCE(inode->i_cdev) and cdev_get()'s plain load of p->owner: the
 //   layer glues a plain load to the step before it (right under a lock),
 //   which would hide the free landing just before that load.
-// - The race check is C++11 happens-before. Under the kernel memory model a
-//   plain load of inode->i_cdev (in __fput, evict) by a thread that took the
-//   v2 fast path, having read another thread's WRITE_ONCE install, is
-//   reported as a race although LKMM orders it (rfe, then the full barriers
-//   of the close() path). No scenario here has that shape: a fast-path
-//   opener that reads a WRITE_ONCE made during the run does not close.
+// - The race check is C++11 happens-before plus one LKMM rule (kernel.h,
+//   kfield::race_check): a plain read after a marked read of the same
+//   store and a barrier is ordered after that store. A v2 fast-path opener
+//   that read another opener's WRITE_ONCE install and then closes loads
+//   inode->i_cdev plainly in __fput: ordered by fput's task_work atomics
+//   (the smp_mb in fput_final), not a race (concurrent-first-open-v2-close).
 #include <cstdio>
 
 #include "kernel/model.h"
@@ -106,6 +106,7 @@ constexpr int kMaxFiles = 8;
 struct ChrdevCfg {
     // knobs
     bool v2 = false;
+    bool v1 = false;  // seed 002 v1: v2 without `new = NULL` after the install
     bool historic_get = false;
     int driver_open = OPEN_SUCCEED;
     bool opener_ref = true;
@@ -298,7 +299,7 @@ struct ChrdevRun : ModelRun {
         int owner = plain_load(p->owner);  // p must still be valid memory
         if (!try_module_get(owner)) return false;
         bool ok;
-        if (cfg.historic_get) {
+        if (cfg.historic_get || MUTATION("cdev-get-no-unless-zero")) {
             KFUNC("kobject_get");
             refcount_inc(p->kref);  // kref_get: "addition on 0; use-after-free"
             ok = true;
@@ -439,7 +440,7 @@ struct ChrdevRun : ModelRun {
                 spin_lock(cdev_lock);
                 // Check i_cdev again: another opener may have installed it
                 // while the lock was dropped.
-                cur = plain_load(inode->i_cdev);
+                if (!MUTATION("pre-seed-no-i-cdev-recheck")) cur = plain_load(inode->i_cdev);
                 if (cur == NONE) {
                     plain_store(inode->i_cdev, nw->id);
                     p = nw;
@@ -474,7 +475,11 @@ struct ChrdevRun : ModelRun {
                     p = nw;
                     WRITE_ONCE(inode->i_cdev, p->id);  // pairs with the READ_ONCE above
                     install_list_add(p);
-                    nw = nullptr;
+                    // v1 lost this line in the refactoring (v2: "add back
+                    // new = NULL"): cdev_put(new) below then drops the
+                    // reference the file was to keep.
+                    if (!cfg.v1) nw = nullptr;
+                    else kstep("chrdev_open:v1-no-new-null", inode->id, "v1: new still points to %s after the install", p->name());
                 } else {
                     p = cdev;
                     kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
@@ -522,6 +527,13 @@ struct ChrdevRun : ModelRun {
         }
     }
     void install_list_add(Cdev* p) {
+        // CONFIG_DEBUG_LIST's __list_add_valid: the entry must not already
+        // be on a list (a second list_add of the same inode corrupts
+        // p->list). A ghost read (peek): the check is the kernel's, not a
+        // step of the protocol.
+        KWARN_ON(inode->i_devices.peek() != NONE, "cdev-list-double-add",
+                 "list_add of %s onto %s's list, but it is already on %s's list (a second install)", inode->name(),
+                 p->name(), object_name(inode->i_devices.peek()));
         // list_add(&inode->i_devices, &p->list): cdev_purge finds the inode
         // through this list.
         plain_store(inode->i_devices, p->id);
@@ -554,6 +566,16 @@ struct ChrdevRun : ModelRun {
     // __fput (the deferred final fput) of the thread's last file, or of one
     // of the files open before the scenario.
     void fput_final(int t) {
+        {
+            // fput -> task_work_add(current, &file->f_task_work) and, on the
+            // return to user space, task_work_run: a try_cmpxchg and an xchg
+            // of current->task_works, both fully ordered. They order the
+            // opener's READ_ONCE(inode->i_cdev) before __fput's plain load
+            // of it (LKMM: the plain read is bounded by the marked read of
+            // the same store and this barrier; reference C7 calls it benign).
+            KFUNC("fput");
+            smp_mb();
+        }
         KFUNC("__fput");
         bool fops_ref;
         if (nfiles[t] > 0) {
@@ -791,7 +813,9 @@ struct ChrdevModel : Model {
             {"inode_cdev_forget", "mutation: a caller of cd_forget/inode_cdev_forget other than evict", {}},
         };
         s.knobs = {
-            enum_field("version", {"pre-seed", "v2"}, "v2", "chrdev_open before seed 002 (all under cdev_lock) or seed 002 v2 (READ_ONCE fast path)"),
+            enum_field("version", {"pre-seed", "v1", "v2"}, "v2",
+                       "chrdev_open before seed 002 (all under cdev_lock), seed 002 v1 (v2 without `new = NULL` after the install) or v2 "
+                       "(READ_ONCE fast path)"),
             enum_field("cdev_get", {"get_unless_zero", "kobject_get"}, "get_unless_zero",
                        "kobject_get_unless_zero (post-5.6) or the historic kobject_get"),
             enum_field("driver_open", {"succeed", "fail", "either"}, "succeed", "the driver's ->open outcome (either: both explored)"),
@@ -813,10 +837,10 @@ struct ChrdevModel : Model {
             enum_field("cdev_owner", {"none", "module"}, "none", "cdev->owner: NULL (built-in, like /dev/null) or the driver module"),
             enum_field("fops_owner", {"none", "module"}, "none", "the driver fops' owner: NULL or the driver module"),
         };
-        s.invariants = {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list",
+        s.invariants = {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list", "cdev-list-double-add",
                         "chrdev-open-icount", "cdev-forget-freeing"};
-        s.steps = {"do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
-                   "chrdev_open:lost-race", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",
+        s.steps = {"fput", "do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
+                   "chrdev_open:lost-race", "chrdev_open:v1-no-new-null", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",
                    "kobj_lookup", "exact_lock", "kobj_unmap", "cdev_get", "kobject_get", "kobject_get_unless_zero",
                    "cdev_put", "kobject_put", "kobject_release", "cdev_dynamic_release", "cdev_default_release",
                    "cdev_purge", "cdev_purge:unlink", "cdev_del", "fops_get", "fops_put", "drv_open", "drv_open:fail",
@@ -831,7 +855,8 @@ struct ChrdevModel : Model {
 
     void prepare(const Scenario& sc) override {
         cfg = ChrdevCfg();
-        cfg.v2 = sc.knob("version").s == "v2";
+        cfg.v1 = sc.knob("version").s == "v1";
+        cfg.v2 = cfg.v1 || sc.knob("version").s == "v2";
         cfg.historic_get = sc.knob("cdev_get").s == "kobject_get";
         const std::string& d = sc.knob("driver_open").s;
         cfg.driver_open = d == "fail" ? OPEN_FAIL : d == "either" ? OPEN_EITHER : OPEN_SUCCEED;

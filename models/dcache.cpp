@@ -91,7 +91,7 @@ constexpr int LOOKUP_OPEN = 0x0100;
 constexpr int LOOKUP_CREATE = 0x0200;
 
 enum OpKind { OP_OPEN_CREAT, OP_OPEN, OP_LOOKUP, OP_SET_NAMES_COLLIDE };
-enum Publish { PUB_SPLICE, PUB_D_ADD, PUB_D_ADD_CI, PUB_D_REHASH };
+enum Publish { PUB_SPLICE, PUB_D_ADD, PUB_D_ADD_CI, PUB_D_REHASH, PUB_REHASH_EARLY };
 enum Collide { COLLIDE_OFF, COLLIDE_ON, COLLIDE_SET_DURING_RUN };
 enum Revalidate { REVAL_NFS, REVAL_ALWAYS };
 enum DputBug { DPUT_OK, DPUT_MISSING, DPUT_BEFORE_INVALIDATE, DPUT_DOUBLE };
@@ -108,6 +108,7 @@ struct DcacheCfg {
     bool rpc_error = false;
     // Broken variants.
     bool dir_seq_recheck = true;
+    bool wait_revalidate = true;
     bool parity_check = true;
     bool dir_seq_acquire = true;
     bool dir_seq_release = true;
@@ -179,6 +180,9 @@ struct Dentry : kobj {
     kfield<int> d_hash_next;    // main-hash chain
     kfield<int> d_in_lookup_next;  // d_u.d_in_lookup_hash chain
     kfield<int> d_wait;         // the in-lookup owner's wait queue
+    int publisher = -1;         // ghost: the thread whose d_alloc_parallel put it on the in-lookup hash
+    int fs_call = -1;           // ghost: the thread inside ->lookup/->atomic_open on it
+    const char* fs_call_name = "";
     Dentry(const char* nm, int name_, int seq, int gi_, int count, int flags, int inode, int hashed)
         : kobj("dentry", "dentry \"%s\"#%d", nm, seq),
           d_name(name_),
@@ -342,6 +346,11 @@ struct DcacheRun : ModelRun {
             Dentry* d = D(id);
             unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
             if (plain_load(d->d_name_hash) != name) continue;  // d_parent, hash_len and dentry_cmp
+            // d_unhashed() after the name match: a walker still on a dentry
+            // __d_drop took off the chain skips it (ordered by __d_drop's
+            // smp_wmb before the d_seq bump, and __d_rehash's pprev store
+            // before its rcu_assign_pointer).
+            if (!MUTATION("d-lookup-rcu-no-unhashed-test") && READ_ONCE(d->d_hash_pprev) == 0) continue;
             *dseq = seq;
             return id;
         }
@@ -395,12 +404,12 @@ struct DcacheRun : ModelRun {
         // walker still on this dentry from before an earlier d_drop may read
         // it (the kernel validates such a walk with d_seq, not with this load).
         WRITE_ONCE(d->d_hash_next, first);
+        // n->pprev = &h->first, before the publish: a walker that finds the
+        // dentry through the chain tests d_unhashed() on it.
+        WRITE_ONCE(d->d_hash_pprev, 1);
         // rcu_assign_pointer(h->first, n): publishes the initialised dentry to walkers.
         smp_store_release(b->first, d->id);
         ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])%s", d->name(), nm(d->d_name), how);
-        // n->pprev = &h->first (the kernel sets it before the publish; both
-        // are under d_lock, which every reader of d_unhashed() holds).
-        plain_store(d->d_hash_pprev, 1);
         bit_spin_unlock(b->lock);
     }
 
@@ -429,7 +438,7 @@ struct DcacheRun : ModelRun {
         }
         // The removed dentry keeps its ->next, so walkers on it go on.
         bit_spin_unlock(b->lock);
-        plain_store(d->d_hash_pprev, 0);
+        WRITE_ONCE(d->d_hash_pprev, 0);  // lockless readers: __d_lookup_rcu
         kstep("__d_drop", d->id, "%s leaves the main hash", d->name());
         write_seqcount_invalidate(d->d_seq);
     }
@@ -565,13 +574,20 @@ struct DcacheRun : ModelRun {
         bool inl = d_in_lookup(d);
         unsigned n = 0;
         int w = -1;
+        bool window = inl && !MUTATION("no-start-dir-add");
         if (inl) {
-            n = start_dir_add(dir);
+            if (window) n = start_dir_add(dir);
             w = d_lookup_unhash_(d, " inside the i_dir_seq window");
         }
         if (ino >= 0) d_set_inode_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
         d_rehash_locked_(d, inl ? " inside the i_dir_seq window" : ", not in-lookup: no i_dir_seq window");
-        if (inl) end_dir_add(dir, n, w);
+        if (window) {
+            end_dir_add(dir, n, w);
+        } else if (WaitQ* q = inl ? wq_by_id(w) : nullptr) {
+            // The mutation deletes the window, not end_dir_add's wakeup.
+            smp_mb();
+            if (waitqueue_active(q->wq)) wake_up_all(q->wq);
+        }
         lockref_unlock(d->d_lockref);
     }
 
@@ -692,6 +708,20 @@ struct DcacheRun : ModelRun {
         finish_wait(q->wq);
     }
 
+    // d-alloc-parallel-result: what d_alloc_parallel returns is hashed (a
+    // lookup hit, or a dentry whose lookup completed while we waited), or
+    // in-lookup and published by the caller, who must now run ->lookup or
+    // ->atomic_open on it. Anything else is an unhashed negative dentry
+    // nobody will resolve: a spurious -ENOENT, or a create that never
+    // happened. `hashed` is judged where the caller pinned it.
+    void check_dap_result(Dentry* d, bool hashed, const char* what) {
+        if (hashed) return;
+        bool own_inl = (d->d_flags.peek() & DCACHE_PAR_LOOKUP) && d->publisher == this_thread();
+        KWARN_ON(!own_inl, "d-alloc-parallel-result",
+                 "d_alloc_parallel returns %s, %s: unhashed and not in-lookup for %s (%s)", d->name(), what, me(),
+                 (d->d_flags.peek() & DCACHE_PAR_LOOKUP) ? "in-lookup for another thread" : "negative, nobody will look it up");
+    }
+
     Dentry* d_alloc_parallel(int name, int wqid) {
         KFUNC("d_alloc_parallel");
         HashBucket* b = inlb[name];
@@ -720,12 +750,16 @@ struct DcacheRun : ModelRun {
                     rcu_read_unlock();
                     continue;
                 }
+                // Ghost: was it hashed when the reference pinned it? (A
+                // d_drop after the get is a later unlink, not this lookup's.)
+                bool hashed_at_get = h->d_hash_pprev.peek() != 0;
                 if (read_seqcount_retry(h->d_seq, dseq)) {
                     rcu_read_unlock();
                     dput(h);
                     continue;
                 }
                 rcu_read_unlock();
+                check_dap_result(h, hashed_at_get, "the __d_lookup_rcu hit");
                 dput(nw);
                 return h;
             }
@@ -742,7 +776,7 @@ struct DcacheRun : ModelRun {
             bit_spin_lock(b->lock);
             // Step 9: re-check i_dir_seq under the bucket lock: an add that
             // took this name off the chain since the sample has moved it.
-            if (cfg.dir_seq_recheck) {
+            if (cfg.dir_seq_recheck && !MUTATION("no-i-dir-seq-recheck")) {
                 unsigned now = (unsigned)READ_ONCE(dir->i_dir_seq);
                 if (now != seq) {
                     kstep("d_alloc_parallel:recheck", dir->id, "i_dir_seq moved %u -> %u: retry", seq, now);
@@ -771,14 +805,18 @@ struct DcacheRun : ModelRun {
                 d_wait_lookup(m);
                 // Not in-lookup any more: hashed means the lookup succeeded
                 // (name and parent cannot have changed here).
-                if (d_unhashed(m)) {
+                bool revalidate = cfg.wait_revalidate && !MUTATION("d-wait-lookup-no-revalidate");
+                if (revalidate && d_unhashed(m)) {
                     kstep("d_alloc_parallel:mismatch", m->id, "%s is not hashed after the wait: retry", m->name());
                     lockref_unlock(m->d_lockref);
                     dput(m);
                     continue;
                 }
+                if (!revalidate)
+                    kstep("d_alloc_parallel:no-revalidate", m->id, "broken: %s returned without the d_unhashed re-check", m->name());
+                check_dap_result(m, !d_unhashed(m), "the in-lookup dentry it waited for");
                 lockref_unlock(m->d_lockref);
-                dput(nw);
+                if (!MUTATION("waiter-no-dput-new")) dput(nw);
                 return m;
             }
             kstep("d_alloc_parallel:scan", b->id, "no in-lookup dentry for \"%s\"", nm(name));
@@ -787,8 +825,10 @@ struct DcacheRun : ModelRun {
             plain_store(nw->d_wait, wqid);
             plain_store(nw->d_in_lookup_next, plain_load(b->first));
             plain_store(b->first, nw->id);
+            nw->publisher = this_thread();  // ghost
             kstep("d_alloc_parallel:publish", nw->id, "%s -> in-lookup hash", nw->name());
             bit_spin_unlock(b->lock);
+            check_dap_result(nw, false, "its own new dentry");
             return nw;
         }
     }
@@ -879,6 +919,10 @@ struct DcacheRun : ModelRun {
                 d_instantiate(d, ino);
                 d_rehash(d);
                 return nullptr;
+            case PUB_REHASH_EARLY:
+                // Hashed (still in-lookup) before the OPEN: only the inode now.
+                d_instantiate(d, ino);
+                return nullptr;
         }
         return nullptr;
     }
@@ -901,7 +945,15 @@ struct DcacheRun : ModelRun {
             }
             d = nd;
         }
+        fs_call_enter(d, "->atomic_open");
         if (creat) create_begin(d, "->atomic_open", "nfs_atomic_open:begin");
+        if (cfg.publish == PUB_REHASH_EARLY && d_in_lookup(d)) {
+            // Broken (H2): the filesystem hashes the negative dentry while it
+            // is still in-lookup; a lookup hit now finds it, and a second
+            // opener takes its PAR_LOOKUP for its own.
+            kstep("nfs_atomic_open:rehash-early", d->id, "%s hashed while negative and in-lookup", d->name());
+            d_rehash(d);
+        }
         kstep("nfs_atomic_open:rpc", d->id, "OPEN%s \"%s\" sent to the server", creat ? "(CREATE)" : "", nm(d->d_name));
         bool failed;
         int ino = server_rpc(d->d_name, creat, creat ? "OPEN(CREATE)" : "OPEN", &failed);
@@ -919,6 +971,7 @@ struct DcacheRun : ModelRun {
         } else {
             *res = nfs_publish(d, ino, server_name[cfg.fold[d->d_name]]);
         }
+        fs_call_exit(d);
         if (creat) create_end(d, "->atomic_open", "nfs_atomic_open:end");
         if (switched) {
             d_lookup_done(d);
@@ -931,10 +984,27 @@ struct DcacheRun : ModelRun {
     // ->lookup (nfs_lookup).
     Dentry* nfs_lookup(Dentry* d) {
         KFUNC("nfs_lookup");
+        fs_call_enter(d, "->lookup");
         bool failed;
         int ino = server_rpc(d->d_name, false, "LOOKUP", &failed);
-        if (failed) return nullptr;  // the error path leaves the dentry unhashed
-        return d_splice_alias(ino, d);
+        Dentry* res = failed ? nullptr : d_splice_alias(ino, d);  // the error path leaves the dentry unhashed
+        fs_call_exit(d);
+        return res;
+    }
+
+    // one-fs-call-per-dentry: the in-lookup state gives its owner, alone,
+    // the right to run ->lookup or ->atomic_open on the dentry. Ghost: who
+    // is inside one of them on `d` now.
+    void fs_call_enter(Dentry* d, const char* call) {
+        int t = this_thread();
+        if (d->fs_call >= 0 && d->fs_call != t)
+            violate(t, "one-fs-call-per-dentry", nullptr, 0, "%s runs %s on %s while %s is inside %s on it", me(), call,
+                    d->name(), rt().thread_names[d->fs_call], d->fs_call_name);
+        d->fs_call = t;
+        d->fs_call_name = call;
+    }
+    void fs_call_exit(Dentry* d) {
+        if (d->fs_call == this_thread()) d->fs_call = -1;
     }
 
     // ->create (nfs_create -> nfs_instantiate).
@@ -1131,12 +1201,19 @@ struct DcacheRun : ModelRun {
     // Invariants.
     // -----------------------------------------------------------------------
     void check_step() override {
-        // one-hashed-dentry-per-name: at most one hashed dentry per name.
+        // one-hashed-dentry-per-name: at most one dentry per name on its
+        // main-hash chain (what a lookup can find). Judged by the chain, not
+        // by d_hash.pprev: __d_drop clears pprev only after it has taken the
+        // dentry off the chain and dropped the bucket lock, and __d_rehash
+        // sets it before the publish.
         for (int n = 0; n < cfg.nnames; n++) {
             int first = -1;
-            for (int i = 0; i < ndentries; i++) {
-                const Ghost& g = ghost[i];
-                if (!g.d || g.killed || g.d->d_name != n || g.d->d_hash_pprev.peek() == 0) continue;
+            int hops = 0;
+            for (int id = mainb[n]->first.peek(); id >= 0 && hops < kMaxDentries; id = D(id)->d_hash_next.peek(), hops++) {
+                const Ghost& g = ghost[D(id)->gi];
+                if (g.killed) break;  // never peek freed memory (a killed dentry is off every chain)
+                int i = D(id)->gi;
+                if (g.d->d_name != n) continue;
                 if (first < 0) {
                     first = i;
                     continue;
@@ -1257,8 +1334,9 @@ struct DcacheModel : Model {
             knob("atomic_open", ArgType::Bool, "true", "the filesystem provides ->atomic_open (else ->lookup + ->create)"),
             knob("publish", ArgType::Enum, "d_splice_alias",
                  "how ->atomic_open publishes its dentry: d_splice_alias or d_add (correct), d_add_ci (case-exact name "
-                 "from the server), or d_rehash after d_instantiate (broken)",
-                 {"d_splice_alias", "d_add", "d_add_ci", "d_rehash"}),
+                 "from the server), d_rehash after d_instantiate (broken), or d_rehash-early: d_rehash of the still-negative "
+                 "in-lookup dentry before the OPEN, d_instantiate after it (broken: H2)",
+                 {"d_splice_alias", "d_add", "d_add_ci", "d_rehash", "d_rehash-early"}),
             knob("reject_hashed_negative", ArgType::Bool, "true",
                  "the seed's rejection of a revalidated hashed negative dentry under create_shared"),
             knob("names_collide", ArgType::Enum, "off",
@@ -1271,6 +1349,8 @@ struct DcacheModel : Model {
                  {"nfs", "always-valid"}),
             knob("rpc_error", ArgType::Bool, "false", "every server call may also fail (explored both ways)"),
             knob("dir_seq_recheck", ArgType::Bool, "true", "broken if false: no i_dir_seq re-check under the in-lookup bucket lock"),
+            knob("wait_revalidate", ArgType::Bool, "true",
+                 "broken if false: d_alloc_parallel returns the dentry it waited for without re-checking d_unhashed() (and retrying)"),
             knob("parity_check", ArgType::Bool, "true", "broken if false: an odd i_dir_seq sample is not retried"),
             knob("dir_seq_read", ArgType::Enum, "acquire",
                  "d_alloc_parallel's i_dir_seq sample: smp_load_acquire, or READ_ONCE (broken, relaxed read side)",
@@ -1296,19 +1376,24 @@ struct DcacheModel : Model {
                        "names with a hashed negative dentry (count 0) in the dcache at the start, comma-separated"),
                   knob("server_files", ArgType::Str, "",
                        "names that exist on the server at the start, comma-separated (stored under that name)")};
-        s.invariants = {"one-hashed-dentry-per-name", "create-exclusion", "atomic-open-in-lookup",
+        s.invariants = {"one-hashed-dentry-per-name", "create-exclusion", "atomic-open-in-lookup", "d-alloc-parallel-result",
+                        "one-fs-call-per-dentry",
                         "dentry-ref-underflow",       "ref-leak",         "dentry-use-after-free"};
         s.steps = {"path_openat", "lookup_open", "lookup_open:lock", "lookup_open:reject", "atomic_open",
                    "walk_component", "lookup_fast", "lookup_slow", "__lookup_slow", "set_names_collide",
                    "d_lookup", "__d_lookup_rcu", "d_alloc_parallel", "d_alloc_parallel:sample",
                    "d_alloc_parallel:lookup", "d_alloc_parallel:parity", "d_alloc_parallel:recheck",
-                   "d_alloc_parallel:scan", "d_alloc_parallel:wait", "d_alloc_parallel:mismatch",
+                   "d_alloc_parallel:scan", "d_alloc_parallel:wait", "d_alloc_parallel:mismatch", "d_alloc_parallel:no-revalidate", "nfs_atomic_open:rehash-early",
                    "d_alloc_parallel:publish", "d_wait_lookup", "start_dir_add", "end_dir_add", "__d_lookup_unhash",
                    "d_lookup_done", "__d_add", "d_add", "d_splice_alias", "d_add_ci", "d_instantiate", "d_rehash",
                    "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
                    "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
                    "nfs_atomic_open:begin", "nfs_atomic_open:end", "nfs_create:begin",
                    "nfs_create:end", "server:error"};
+        s.steps_after_access = {
+            {"d_alloc_parallel:lookup", "__d_lookup_rcu's read of the main-hash bucket", "__d_lookup_rcu"},
+            {"lookup_open:lock", "READ_ONCE(sb->s_iflags) of atomic_open_create_shared()", "lookup_open"},
+        };
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
     }
@@ -1331,7 +1416,8 @@ struct DcacheModel : Model {
         c.create_shared_flag = sc.knob("o_creat_lock").s == "shared";
         c.has_atomic_open = sc.knob("atomic_open").b;
         const std::string& p = sc.knob("publish").s;
-        c.publish = p == "d_add" ? PUB_D_ADD : p == "d_add_ci" ? PUB_D_ADD_CI : p == "d_rehash" ? PUB_D_REHASH : PUB_SPLICE;
+        c.publish = p == "d_add" ? PUB_D_ADD : p == "d_add_ci" ? PUB_D_ADD_CI : p == "d_rehash" ? PUB_D_REHASH
+                  : p == "d_rehash-early" ? PUB_REHASH_EARLY : PUB_SPLICE;
         c.reject_hashed_negative = sc.knob("reject_hashed_negative").b;
         const std::string& nc = sc.knob("names_collide").s;
         c.names_collide = nc == "on" ? COLLIDE_ON : nc == "set-during-run" ? COLLIDE_SET_DURING_RUN : COLLIDE_OFF;
@@ -1339,6 +1425,7 @@ struct DcacheModel : Model {
         c.revalidate = sc.knob("revalidate").s == "always-valid" ? REVAL_ALWAYS : REVAL_NFS;
         c.rpc_error = sc.knob("rpc_error").b;
         c.dir_seq_recheck = sc.knob("dir_seq_recheck").b;
+        c.wait_revalidate = sc.knob("wait_revalidate").b;
         c.parity_check = sc.knob("parity_check").b;
         c.dir_seq_acquire = sc.knob("dir_seq_read").s == "acquire";
         c.dir_seq_release = sc.knob("dir_seq_write").s == "release";

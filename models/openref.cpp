@@ -51,8 +51,11 @@
 //
 // Objects: one mount "mnt" (a tmpfs-like filesystem mounted in
 // init_mnt_ns), its superblock, one regular file "f" on it: dentry "f" and
-// inode "f", and the dentry hash bucket that holds "f". mnt_count is one
-// atomic (the kernel's is per-CPU and summed under mount_lock).
+// inode "f", and the dentry hash bucket that holds "f". mnt_count is
+// per-CPU as in the kernel (one slot per thread), summed by
+// mntput_no_expire under mount_lock. With `init.pwd_in_mnt` the threads
+// share an fs_struct whose pwd is inside mnt: a walk then starts in mnt
+// (no mount crossing) and `chdir` drops pwd's mount reference.
 //
 // Left out, and what that could hide:
 // - The walk above "f": the root, the cwd, the mountpoint and the directory
@@ -84,23 +87,27 @@
 // - lock_for_kill's i_lock retry is modelled but no scenario reaches it:
 //   with one dentry, nobody else holds inode->i_lock when its last dput
 //   runs (d_delete needs the unlinker's own reference).
-// Stand-ins for what the layer does not have (both belong in kernel.h):
-// - synchronize_rcu (namespace_unlock): waits, through the model's own
-//   count of read sections, for the readers inside one when it starts.
+// RCU: the layer's read sections and deferred frees; the model keeps
+// - its own synchronize_rcu (namespace_unlock), which waits, through the
+//   model's count of read sections, for the readers inside one when it
+//   starts (older than the layer's synchronize_rcu, same rule);
 // - The grace-period order: a reader that starts after call_rcu or
-//   synchronize_rcu must see the updates made before it (see gp_fence).
+//   synchronize_rcu must see the updates made before it: the layer's
+//   grace-period word (rcu_gp_fence).
 // legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
 // breaks no reference count (lockref_get_not_dead and lock_for_kill's
 // locked recheck keep those right); it breaks the binding of the walk to
 // what it looked up. The ghost check: at the lockref_get_not_dead that takes
 // the walk's reference (from there on the reference pins the dentry, so
-// that is where the lookup must still be valid), compare the latest d_seq
-// with the walk's sample; if it moved (__d_drop's invalidate, d_delete's
-// negative-in-place, __dentry_kill) and try_to_unlazy still returns true,
-// KWARN_ON. Every d_seq write is under d_lock and the get is an RMW of the
-// d_lock word followed by read_seqcount_retry's smp_rmb, so a d_seq write
-// ordered before the get is visible to the recheck: with the check on, the
-// KWARN_ON cannot fire. Not modelled: try_to_unlazy's
+// that is where the lookup must still be valid), compare the dentry's ghost
+// version (dver: bumped where the model unhashes it, turns it negative in
+// place or marks it dead; never derived from d_seq, so a broken d_seq
+// writer cannot blind the check) with the version the walk's lookup found;
+// if it moved and try_to_unlazy still returns true, KWARN_ON. Every change
+// is under d_lock and the get is an RMW of the d_lock word followed by
+// read_seqcount_retry's smp_rmb, so a d_seq write ordered before the get is
+// visible to the recheck: with the check on (and write_seqcount_invalidate
+// intact: mutation no-write-seqcount-invalidate), the KWARN_ON cannot fire. Not modelled: try_to_unlazy's
 // BUG_ON(nd->inode != parent->d_inode) (the parent is not modelled).
 // Ghost state (never read by the kernel code): who owns each reference
 // (nd->path, do_o_path's path, do_open's local mnt, each file, the
@@ -139,7 +146,7 @@ constexpr int MNT_DOOMED = 1;
 constexpr int MNT_SYNC_UMOUNT = 2;
 
 enum OpenFlags : int { O_RDONLY_, O_WRONLY_TRUNC_, O_PATH_ };
-enum Op : int { OP_OPEN, OP_CLOSE, OP_UNLINK, OP_UMOUNT };
+enum Op : int { OP_OPEN, OP_CLOSE, OP_UNLINK, OP_UMOUNT, OP_CHDIR };
 enum DoOpen : int { UNPATCHED, V4, V5 };
 enum Outcome : int { SUCCESS, FAIL_BEFORE_OPENED, FAIL_AFTER_OPENED };
 enum OPath : int { OPATH_AS_IS, OPATH_CONSUME, OPATH_CONSUME_NO_CLEAR, OPATH_NO_PUT };
@@ -180,6 +187,7 @@ struct OpenrefCfg {
     int mnt_extra = 0;
     int fd_thread = NONE;
     int fd_flags = O_RDONLY_;
+    bool pwd_in_mnt = false;
     // threads
     int nthreads = 0;
     int nops[kMaxThreads] = {};
@@ -211,24 +219,49 @@ struct SuperBlock : kobj {
     SuperBlock() : kobj("super_block", "sb"), s_writers(this, "s_writers", 0) {}
 };
 
-// struct mount: mnt_count (per-CPU in the kernel, one atomic here),
-// mnt_writers, mnt_ns (NULL once umount_tree detached it), mnt_flags
-// (MNT_DOOMED, under mount_lock), mnt.mnt_sb.
+// struct mount: mnt_pcp->mnt_count (per-CPU: one slot per thread, each
+// thread on a CPU of its own; the references held at the start sit in
+// P0's slot), mnt_writers, mnt_ns (NULL once umount_tree detached it),
+// mnt_flags (MNT_DOOMED, under mount_lock), mnt.mnt_sb. A slot alone
+// means nothing (it goes negative when a thread puts a reference another
+// CPU took); only mnt_get_count's sum does.
+inline const char* const kPcpCountName[kMaxThreads] = {"mnt_pcp[cpu0].mnt_count", "mnt_pcp[cpu1].mnt_count",
+                                                       "mnt_pcp[cpu2].mnt_count", "mnt_pcp[cpu3].mnt_count"};
+static_assert(kMaxThreads == 4, "one mnt_pcp slot name per thread");
 struct Mount : kobj {
-    atomic_t mnt_count;
+    kfield<int> mnt_pcp[kMaxThreads];
     atomic_t mnt_writers;
     kfield<int> mnt_ns;
     kfield<int> mnt_flags;
     kfield<int> mnt_sb;
     Mount(int count, int ns, int sb)
         : kobj("mount", "mnt"),
-          mnt_count(this, "mnt_count", count),
+          mnt_pcp{{this, kPcpCountName[0], count}, {this, kPcpCountName[1], 0}, {this, kPcpCountName[2], 0},
+                  {this, kPcpCountName[3], 0}},
           mnt_writers(this, "mnt_writers", 0),
           mnt_ns(this, "mnt_ns", ns),
           mnt_flags(this, "mnt_flags", 0),
           mnt_sb(this, "mnt_sb", sb) {
         mnt_ns.pointer();
         mnt_sb.pointer();
+    }
+    // The sum of the slots, latest values (for invariants and the final state).
+    int peek_count() const {
+        int n = 0;
+        for (const auto& c : mnt_pcp) n += c.peek();
+        return n;
+    }
+};
+
+// struct fs_struct shared by the scenario's threads (CLONE_FS): seq, lock
+// and pwd (its mnt; the directory's dentry is not modelled). NULL stands for
+// a pwd outside mnt (a directory with no "f" in it).
+struct FsStruct : kobj {
+    seqcount_t seq;
+    spinlock_t lock;
+    kfield<int> pwd_mnt;
+    explicit FsStruct(int pwd) : kobj("fs_struct", "fs"), seq(this, "seq"), lock(this, "lock"), pwd_mnt(this, "pwd.mnt", pwd) {
+        pwd_mnt.pointer();
     }
 };
 
@@ -312,6 +345,7 @@ struct NameiData {
     int inode = NONE;  // nd->inode: the inode step_into read
     int flags = 0;
     unsigned seq = 0, next_seq = 0, m_seq = 0;
+    bool pwd_elsewhere = false;  // init.pwd_in_mnt: the walk started in a pwd outside mnt
 };
 
 // Ghost record of a file.
@@ -339,8 +373,8 @@ struct ThreadState {
     // lockref_get_not_dead took the walk's reference, if its d_seq had moved
     // since the walk's sample.
     bool stale = false;
-    unsigned stale_sample = 0;
-    int stale_seq = 0, stale_hashed = 0, stale_inode = NONE, stale_count = 0;
+    int dver_sample = 0;      // dver of dentry "f" as __d_lookup_rcu found it
+    int stale_ver = 0, stale_hashed = 0, stale_inode = NONE, stale_count = 0;
 };
 
 constexpr int kNsOwner = -2;      // the namespace holds the mount's reference
@@ -357,6 +391,7 @@ struct OpenrefRun : ModelRun {
     Inode* inode = nullptr;
     Dentry* dentry = nullptr;
     HashBucket* bucket = nullptr;
+    FsStruct* fs = nullptr;
 
     // Ghost state: what the checker knows, never read by the kernel code.
     ThreadState th[kMaxThreads];
@@ -364,9 +399,16 @@ struct OpenrefRun : ModelRun {
     int nfiles = 0;
     int unown_ev[kMaxThreads][2];  // per thread: the v4 save of mnt, the put that dropped the last owned reference
     int ns_ref_owner = NONE;     // kNsOwner, a thread (umount between detach and mntput), or NONE
+    bool pwd_ref = false;        // fs->pwd still holds its mount reference
     int rcu_nest[kMaxThreads] = {};
     unsigned rcu_gp[kMaxThreads] = {};  // completed outermost read sections
     long lockref_updates = 0;    // dentry reference count changes (the seed's metric)
+    // legitimize-stale-dentry, without d_seq: dver counts the changes of
+    // dentry "f" a walk's lookup depends on (unhashed, turned negative,
+    // marked dead), bumped where the model makes them, under d_lock.
+    // dver_unhashed is dver just before the unhash, for a walker whose
+    // hash-chain read returned "f" after it left the chain.
+    int dver = 0, dver_unhashed = 0;
     int cycles = 0;              // open + close cycles completed
 
     explicit OpenrefRun(const OpenrefCfg& c) : cfg(c) {
@@ -376,7 +418,7 @@ struct OpenrefRun : ModelRun {
         mount_lock = kalloc<MountLock>();
         sb = kalloc<SuperBlock>();
         bool fd = cfg.fd_thread != NONE;
-        int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0);
+        int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0) + (cfg.pwd_in_mnt ? 1 : 0);
         mnt = kalloc<Mount>(mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
         mount_hash = kalloc<MountHash>(cfg.attached ? (int)mnt->id : NONE);
         inode = kalloc<Inode>();
@@ -384,6 +426,8 @@ struct OpenrefRun : ModelRun {
                                 cfg.lru_referenced ? DCACHE_LRU_LIST | DCACHE_REFERENCED : 0, (int)inode->id);
         bucket = kalloc<HashBucket>(cfg.hashed ? (int)dentry->id : NONE);
         ns_ref_owner = cfg.attached ? kNsOwner : NONE;
+        fs = kalloc<FsStruct>(cfg.pwd_in_mnt ? (int)mnt->id : NONE);
+        pwd_ref = cfg.pwd_in_mnt;
         if (fd) {
             // A file opened before the scenario, holding one reference on
             // each of mnt and dentry "f".
@@ -412,13 +456,14 @@ struct OpenrefRun : ModelRun {
     static int last_event() { return rt().rec->nevents - 1; }
 
     // ---- <linux/rcupdate.h> --------------------------------------------------------
-    // The layer's read-side sections, also counted here so that
-    // synchronize_rcu (which the layer does not have) can wait for the
-    // readers that were inside one when it started.
+    // The layer's read-side sections, also counted here so that this
+    // model's synchronize_rcu (namespace_unlock's) can wait for the readers
+    // that were inside one when it started.
     void rcu_read_lock() {
         int t = this_thread();
         vfsmc::rcu_read_lock();
-        if (rcu_nest[t]++ == 0 && gp_started) gp_fence();
+        rcu_nest[t]++;
+        write_global(kKeyRcu);  // synchronize_rcu below reads it
     }
     void rcu_read_unlock() {
         int t = this_thread();
@@ -427,25 +472,13 @@ struct OpenrefRun : ModelRun {
         write_global(kKeyRcu);  // synchronize_rcu below waits on it
     }
     // The grace-period guarantee for a reader that starts after it: it sees
-    // every store made before call_rcu or synchronize_rcu. The layer's RCU
-    // defers the free but does not give that order: in C11 a later reader's
-    // READ_ONCE of a hash chain may still return the unhashed, freed object,
-    // or mntput's READ_ONCE(mnt->mnt_ns) a detached mount's old namespace.
-    // A seq_cst fence where a grace period starts and one where a read
-    // section starts after that stand for the full barriers a grace period
-    // implies on every CPU (C11 [atomics.order]: a load after the later
-    // fence reads the store before the earlier one, or a newer one). Under
-    // `sc` every access is already seq_cst, and before the first grace
-    // period there is nothing to order against: no fence then. It belongs
-    // in the layer's rcu_read_lock / call_rcu_free (reported).
-    bool gp_started = false;
-    void gp_fence() {
-        if (rt().mm == MemModel::kernel) fence(Acc::FenceMb, "grace-period order (the GP's smp_mb on every CPU)");
-    }
-    void rcu_gp_fence() {
-        gp_started = true;
-        gp_fence();
-    }
+    // every store made before call_rcu or synchronize_rcu (a later reader's
+    // READ_ONCE of a hash chain must not return the unhashed, freed object,
+    // nor mntput's READ_ONCE(mnt->mnt_ns) a detached mount's old namespace).
+    // The layer gives it (kernel.h, <linux/rcupdate.h>): an RMW of its
+    // grace-period word here, which every later rcu_read_lock acquires. No
+    // fence in the read side.
+    void rcu_gp_fence() { rcu_gp_order("grace period starts"); }
 
     void synchronize_rcu() {
         KFUNC("synchronize_rcu");
@@ -467,6 +500,9 @@ struct OpenrefRun : ModelRun {
                 if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && rt().tstate[u] != TState::Done) return false;
             return true;
         });
+        // The grace period ends: what the readers did in their sections
+        // happens before what follows.
+        rcu_gp_order("grace period ends");
     }
 
     // ---- fs/namespace.c: mount references --------------------------------------------
@@ -482,17 +518,25 @@ struct OpenrefRun : ModelRun {
         write_seqcount_end(mount_lock->seqcount);
         spin_unlock(mount_lock->lock);
     }
-    // mnt_add_count: this_cpu_add(mnt->mnt_pcp->mnt_count, n), unordered.
+    // mnt_add_count: this_cpu_add(mnt->mnt_pcp->mnt_count, n), unordered,
+    // on this CPU's slot only: a walker's increment and another CPU's
+    // decrement land on different words, and nothing orders them but the
+    // smp_mb pair of __legitimize_mnt and mntput_no_expire.
     void mnt_add_count(Mount* m, int n) {
-        if (n > 0) {
-            atomic_inc(m->mnt_count);
-        } else {
-            atomic_dec(m->mnt_count);
-            int c = m->mnt_count.peek();
-            if (c < 0)
-                violate(this_thread(), "mount-ref-underflow", nullptr, 0, "%s.mnt_count goes below zero (%d -> %d)",
-                        m->name(), c + 1, c);
-        }
+        m->mnt_pcp[this_thread()].rmw(Acc::AtomicRmwVoid, "this_cpu_add", [n](int& v) { v += n; return true; });
+        int c = m->peek_count();
+        if (n < 0 && c < 0)
+            violate(this_thread(), "mount-ref-underflow", nullptr, 0, "%s's mnt_count (the sum of its per-CPU slots) goes below zero (%d -> %d)",
+                    m->name(), c - n, c);
+    }
+    // mnt_get_count: the sum of every CPU's slot. The kernel reads them
+    // with plain loads under lock_mount_hash (racing with lockless
+    // this_cpu_add on the other CPUs); here they are marked (relaxed) so
+    // that the race check stays about the protocol.
+    int mnt_get_count(Mount* m) {
+        int n = 0;
+        for (int u = 0; u < cfg.nthreads; u++) n += m->mnt_pcp[u].load(Acc::AtomicRead);
+        return n;
     }
     void mntget(Mount* m) {
         KFUNC("mntget");
@@ -518,7 +562,7 @@ struct OpenrefRun : ModelRun {
         // mount_lock taken, or this sees the walker's increment.
         smp_mb();
         mnt_add_count(m, -1);
-        int count = atomic_read(m->mnt_count);
+        int count = mnt_get_count(m);
         if (count != 0) {
             // WARN_ON(count < 0): mnt_add_count reported it.
             rcu_read_unlock();
@@ -555,7 +599,7 @@ struct OpenrefRun : ModelRun {
         if (read_seqcount_retry(mount_lock->seqcount, seq)) return 1;
         if (!m) return 0;
         mnt_add_count(m, 1);
-        smp_mb();  // see mntput_no_expire() and do_umount()
+        if (!MUTATION("legitimize-mnt-no-smp-mb")) smp_mb();  // see mntput_no_expire() and do_umount()
         if (!read_seqcount_retry(mount_lock->seqcount, seq)) return 0;
         lock_mount_hash();
         if (plain_load(m->mnt_flags) & (MNT_SYNC_UMOUNT | MNT_DOOMED)) {
@@ -808,6 +852,7 @@ struct OpenrefRun : ModelRun {
         KFUNC("__d_drop");
         if (!plain_load(d->d_hash)) return;
         bit_spin_lock(bucket->lock);  // hlist_bl_lock(b)
+        dver_unhashed = dver++;
         WRITE_ONCE(bucket->first, NONE);  // hlist_bl_del_rcu: new walkers miss it
         bit_spin_unlock(bucket->lock);
         WRITE_ONCE(d->d_hash, 0);  // dentry->d_hash.pprev = NULL
@@ -817,6 +862,7 @@ struct OpenrefRun : ModelRun {
     // dentry_unlink_inode(): d_lock and i_lock held; releases both.
     void dentry_unlink_inode(Dentry* d) {
         KFUNC("dentry_unlink_inode");
+        dver++;
         write_seqcount_begin(d->d_seq);  // raw_write_seqcount_begin
         WRITE_ONCE(d->d_inode, NONE);    // __d_clear_type_and_inode
         write_seqcount_end(d->d_seq);
@@ -830,6 +876,7 @@ struct OpenrefRun : ModelRun {
         // The dentry is now unrecoverably dead to the world: every
         // lockref_get_not_dead fails from here on.
         lockref_mark_dead(d->d_lockref);
+        dver++;
         int flags = plain_load(d->d_flags);
         if (flags & DCACHE_LRU_LIST) WRITE_ONCE(d->d_flags, flags & ~DCACHE_LRU_LIST);  // d_lru_del
         d_drop_(d);
@@ -880,7 +927,17 @@ struct OpenrefRun : ModelRun {
     Dentry* d_lookup_rcu_(unsigned* seqp) {
         KFUNC("__d_lookup_rcu");
         if (READ_ONCE(bucket->first) != dentry->id) return nullptr;
-        *seqp = raw_read_seqcount(dentry->d_seq) & ~1u;  // raw_seqcount_begin
+        // Ghost: the version the walk is looking at. A chain read that
+        // returned "f" after it left the chain sees it as it was before.
+        bool chain_stale = bucket->first.peek() != dentry->id;
+        unsigned seq = raw_read_seqcount(dentry->d_seq) & ~1u;  // raw_seqcount_begin
+        th[this_thread()].dver_sample = chain_stale ? dver_unhashed : dver;
+        // d_unhashed() after the name match: a chain read may still return
+        // a dentry __d_drop took off the chain; if the d_seq sample is the
+        // invalidated one, only this test (ordered by __d_drop's smp_wmb
+        // and the sample's acquire) keeps the walk off it.
+        if (!MUTATION("d-lookup-rcu-no-unhashed-test") && !READ_ONCE(dentry->d_hash)) return nullptr;
+        *seqp = seq;
         return dentry;
     }
 
@@ -910,11 +967,54 @@ struct OpenrefRun : ModelRun {
         if (flags & LOOKUP_RCU) rcu_read_lock();
         // nd->m_seq = __read_seqcount_begin(&mount_lock.seqcount); smp_rmb()
         nd.m_seq = read_seqcount_begin(mount_lock->seqcount);
-        // The root and cwd: not modelled (no references on them).
+        // The root: not modelled (no references on it). The cwd: only
+        // with init.pwd_in_mnt; otherwise the walk starts outside mnt and
+        // crosses into it in link_path_walk.
+        if (!cfg.pwd_in_mnt) return;
+        int pwd;
+        if (flags & LOOKUP_RCU) {
+            // nd->path = fs->pwd under fs->seq, without a reference: RCU
+            // and nd->m_seq vouch for the mount until legitimize_mnt. The
+            // kernel's loads are plain; the seqcount makes them retry.
+            unsigned seq;
+            do {
+                seq = read_seqcount_begin(fs->seq);
+                pwd = READ_ONCE(fs->pwd_mnt);
+            } while (read_seqcount_retry(fs->seq, seq));
+            nd.path.mnt = pwd != NONE;
+        } else {
+            // get_fs_pwd: path_get under fs->lock.
+            spin_lock(fs->lock);
+            pwd = plain_load(fs->pwd_mnt);
+            if (pwd != NONE) mntget(mnt);
+            spin_unlock(fs->lock);
+            nd.path.mnt = nd.path.own_m = pwd != NONE;
+        }
+        nd.pwd_elsewhere = pwd == NONE;
+    }
+    // chdir(2) out of mnt: set_fs_pwd, then path_put of the old pwd, which
+    // may be the last reference on a lazily detached mount.
+    void set_fs_pwd() {
+        KFUNC("set_fs_pwd");
+        spin_lock(fs->lock);
+        write_seqcount_begin(fs->seq);
+        int old = plain_load(fs->pwd_mnt);
+        WRITE_ONCE(fs->pwd_mnt, NONE);
+        write_seqcount_end(fs->seq);
+        spin_unlock(fs->lock);
+        if (old == NONE) return;
+        kstep("set_fs_pwd:put-old", mnt->id, "pwd leaves %s; the old pwd's reference is put", mnt->name());
+        pwd_ref = false;
+        mntput(mnt);  // path_put(&old_pwd): the dentry (mnt's root) is not modelled
     }
     // link_path_walk(): only its last mount crossing, into "mnt".
     int link_path_walk(NameiData& nd) {
         KFUNC("link_path_walk");
+        if (cfg.pwd_in_mnt) {
+            // "f" is looked up in pwd: in mnt, or (after chdir) in a
+            // directory without it.
+            return nd.pwd_elsewhere ? -kENOENT : 0;
+        }
         if (nd.flags & LOOKUP_RCU) {
             // __follow_mount_rcu -> __lookup_mnt: no reference; nd->m_seq
             // validates it at legitimize time.
@@ -1058,7 +1158,7 @@ struct OpenrefRun : ModelRun {
         }
         lockref_updated();
         path.own_d = true;
-        note_stale_sample(seq);
+        note_stale_sample();
         if (!cfg.dseq_check) {
             kstep("__legitimize_path:no-d_seq-check", dentry->id, "variant: d_seq is not rechecked");
             return true;
@@ -1068,14 +1168,14 @@ struct OpenrefRun : ModelRun {
         return !read_seqcount_retry(dentry->d_seq, seq);
     }
     // Ghost, right after the reference is taken: has dentry "f" changed
-    // since the walk sampled its d_seq? peek() gives the latest values in
+    // since the walk's lookup found it? Judged by dver (bumped where the
+    // model unhashes it, turns it negative or marks it dead), not by d_seq,
+    // the mechanism this check audits. peek() gives the latest values in
     // modification order, not what this thread has seen.
-    void note_stale_sample(unsigned seq) {
+    void note_stale_sample() {
         ThreadState& ts = th[this_thread()];
-        int now = dentry->d_seq.sequence.peek();
-        ts.stale = (unsigned)now != seq;
-        ts.stale_sample = seq;
-        ts.stale_seq = now;
+        ts.stale = dver != ts.dver_sample;
+        ts.stale_ver = ts.dver_sample;
         ts.stale_hashed = dentry->d_hash.peek();
         ts.stale_inode = dentry->d_inode.peek();
         ts.stale_count = dentry->d_lockref.peek_count();
@@ -1086,9 +1186,9 @@ struct OpenrefRun : ModelRun {
         const ThreadState& ts = th[this_thread()];
         KWARN_ON(nd.path.dentry && ts.stale, "legitimize-stale-dentry",
                  "try_to_unlazy succeeds with nd->path.dentry = %s, nd->inode = %s, but when __legitimize_path took its "
-                 "reference %s had changed since the walk sampled d_seq %u: d_seq %d, %s, d_inode %s%s",
-                 dentry->name(), nd.inode == NONE ? "NULL" : object_name(nd.inode), dentry->name(), ts.stale_sample,
-                 ts.stale_seq, ts.stale_hashed ? "hashed" : "unhashed",
+                 "reference %s had changed %d time(s) since the walk's lookup found it: %s, d_inode %s%s",
+                 dentry->name(), nd.inode == NONE ? "NULL" : object_name(nd.inode), dentry->name(), dver - ts.stale_ver,
+                 ts.stale_hashed ? "hashed" : "unhashed",
                  ts.stale_inode == NONE ? "NULL (negative)" : object_name(ts.stale_inode),
                  ts.stale_count < 0 ? ", dead" : "");
     }
@@ -1314,9 +1414,11 @@ struct OpenrefRun : ModelRun {
                 // "A dedicated reference is needed because after the call to
                 // vfs_open_consume() we no longer own the reference in
                 // nd->path.mnt while we need to undo write access below."
-                mntget(mnt);
                 ts.local_mnt = true;
-                ts.local_mnt_ref = true;
+                if (!MUTATION("v5-no-mntget")) {
+                    mntget(mnt);
+                    ts.local_mnt_ref = true;
+                }
             } else if (cfg.do_open == V4) {
                 ts.local_mnt = true;
                 kstep("do_open:v4-save-mnt", mnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
@@ -1472,6 +1574,7 @@ struct OpenrefRun : ModelRun {
                 case OP_CLOSE: close_fd(); break;
                 case OP_UNLINK: filename_unlinkat(); break;
                 case OP_UMOUNT: do_umount(); break;
+                case OP_CHDIR: set_fs_pwd(); break;
             }
             // Return to user space: task_work (__fput, cleanup_mnt).
             task_work_run();
@@ -1521,12 +1624,12 @@ struct OpenrefRun : ModelRun {
                         dentry->name(), c, dwant, cfg.dentry_extra, dfiles, leaks(true, lbuf, sizeof lbuf));
         }
         bool ns_ref = ns_ref_owner == kNsOwner;
-        int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0);
+        int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0) + (pwd_ref ? 1 : 0);
         if (freed(mnt)) {
             if (mwant)
                 violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned", mnt->name(), mwant);
         } else {
-            int c = mnt->mnt_count.peek();
+            int c = mnt->peek_count();
             if (c != mwant)
                 violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%d outside the scenario, %d open file(s)%s)%s",
                         mnt->name(), c, mwant, cfg.mnt_extra, mfiles, ns_ref ? ", the namespace" : "", leaks(false, lbuf, sizeof lbuf));
@@ -1563,7 +1666,7 @@ struct OpenrefRun : ModelRun {
         if (freed(mnt)) {
             out += std::string(mnt->name()) + ": freed\n";
         } else {
-            std::snprintf(buf, sizeof buf, "%s: mnt_count %d, mnt_writers %d, mnt_ns %s%s\n", mnt->name(), mnt->mnt_count.peek(),
+            std::snprintf(buf, sizeof buf, "%s: mnt_count %d, mnt_writers %d, mnt_ns %s%s\n", mnt->name(), mnt->peek_count(),
                           mnt->mnt_writers.peek(), mnt->mnt_ns.peek() == NONE ? "NULL (detached)" : ns->name(),
                           (mnt->mnt_flags.peek() & MNT_DOOMED) ? ", MNT_DOOMED" : "");
             out += buf;
@@ -1630,6 +1733,7 @@ struct OpenrefModel : Model {
             {"close", "close the thread's last opened file (or the one open before the scenario): fput -> __fput on the return to user space", {}},
             {"unlink", "unlink(\"f\"): __d_lookup, ihold, drop_nlink, d_delete, dput, iput", {}},
             {"umount_lazy", "umount -l: umount_tree clears mnt_ns under mount_lock, namespace_unlock waits for RCU and puts the namespace's reference", {}},
+            {"chdir", "chdir out of mnt (needs init.pwd_in_mnt): set_fs_pwd under fs->lock and fs->seq, then path_put of the old pwd's mount reference", {}},
         };
         s.knobs = {
             enum_field("do_open", {"unpatched", "v4", "v5"}, "v5",
@@ -1657,6 +1761,9 @@ struct OpenrefModel : Model {
             enum_field("fd_thread", {"none", "P0", "P1", "P2", "P3"}, "none",
                        "a thread (by position: P0 is the first) that starts with \"f\" open, its file holding one dentry and one mount reference"),
             enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
+            bool_field("pwd_in_mnt", "false",
+                       "the threads share an fs_struct whose pwd is mnt's root, holding one mount reference: open walks \"f\" from "
+                       "pwd without a mount crossing (RCU: no reference until __legitimize_mnt)"),
         };
         s.invariants = {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
                         "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned",
@@ -1678,7 +1785,7 @@ struct OpenrefModel : Model {
                    "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
                    "mntput_no_expire:doomed", "cleanup_mnt", "lock_mount_hash", "unlock_mount_hash", "mnt_want_write", "mnt_get_write_access",
                    "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
-                   "umount_tree:detach", "namespace_unlock", "synchronize_rcu"};
+                   "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"};
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
     }
@@ -1710,6 +1817,7 @@ struct OpenrefModel : Model {
         const std::string& fdt = sc.init_field("fd_thread").s;
         cfg.fd_thread = fdt == "none" ? NONE : fdt[1] - '0';
         cfg.fd_flags = sc.init_field("fd_flags").s == "O_PATH" ? O_PATH_ : O_RDONLY_;
+        cfg.pwd_in_mnt = sc.init_field("pwd_in_mnt").b;
         cfg.nthreads = (int)sc.threads.size();
         if (cfg.fd_thread >= cfg.nthreads)
             throw LoadError(sc.file + ": init.fd_thread: bad value \"" + fdt + "\": the scenario has " +
@@ -1722,7 +1830,11 @@ struct OpenrefModel : Model {
             cfg.nops[t] = (int)th.ops.size();
             for (size_t k = 0; k < th.ops.size(); k++) {
                 const OpCall& c = th.ops[k];
-                int op = c.name == "open" ? OP_OPEN : c.name == "close" ? OP_CLOSE : c.name == "unlink" ? OP_UNLINK : OP_UMOUNT;
+                int op = c.name == "open" ? OP_OPEN : c.name == "close" ? OP_CLOSE : c.name == "unlink" ? OP_UNLINK
+                       : c.name == "chdir" ? OP_CHDIR : OP_UMOUNT;
+                if (op == OP_CHDIR && !cfg.pwd_in_mnt)
+                    throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops[" + std::to_string(k) +
+                                    "]: chdir without init.pwd_in_mnt (pwd is not in mnt); accepted: init.pwd_in_mnt true");
                 cfg.ops[t][k] = op;
                 if (op == OP_OPEN) {
                     const std::string& fl = c.args[0].s;

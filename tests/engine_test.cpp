@@ -150,3 +150,35 @@ TEST_CASE("order constraints that no execution can meet are answered unsatisfiab
     CHECK(r.executions > 0);
     CHECK(r.pruned == r.executions);
 }
+
+// ---- issue 11: the layer's orders, on litmus shapes (tests/toy_models.cpp toy-layer) ----
+static Scenario layer_shape(const std::string& mm, const std::string& p0, const std::string& p1) {
+    std::string text = "{\"name\":\"l\",\"doc\":\"layer\",\"model\":\"toy-layer\",\"memory_model\":\"" + mm +
+                       "\",\"threads\":[{\"name\":\"P0\",\"ops\":[\"" + p0 + "\"]},{\"name\":\"P1\",\"ops\":[\"" + p1 +
+                       "\"]}],\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}";
+    return parse_scenario("l.json", text);
+}
+
+TEST_CASE("issue 11 item 7: a reader queues behind a waiting writer, so a recursive down_read deadlocks", "[engine][layer]") {
+    RunResult r = run_scenario(layer_shape("sc", "read_twice", "write"), RunOptions());
+    CHECK(r.verdict == "violated");
+    CHECK(r.invariant == "deadlock");
+    // Without the writer in between the recursion is harmless.
+    CHECK(run_scenario(layer_shape("sc", "read_twice", "read_twice"), RunOptions()).verdict == "holds");
+}
+
+TEST_CASE("issue 11 item 12: rcu_read_lock is not a full fence (store buffering around read sections)", "[engine][layer]") {
+    RunResult r = run_scenario(layer_shape("kernel", "sb_left", "sb_right"), RunOptions());
+    CHECK(r.verdict == "violated");
+    CHECK(r.invariant == "toy-store-buffering");
+    CHECK(run_scenario(layer_shape("sc", "sb_left", "sb_right"), RunOptions()).verdict == "holds");
+}
+
+TEST_CASE("issue 11 item 11: refcount_inc_not_zero is unordered; refcount_dec_and_test orders the last put", "[engine][layer]") {
+    RunResult r = run_scenario(layer_shape("kernel", "ref_get", "ref_put_both"), RunOptions());
+    CHECK(r.verdict == "violated");
+    CHECK(r.invariant == "toy-message-passing");
+    CHECK(run_scenario(layer_shape("sc", "ref_get", "ref_put_both"), RunOptions()).verdict == "holds");
+    // dec_and_test: RELEASE, and ACQUIRE when it reaches zero.
+    CHECK(run_scenario(layer_shape("kernel", "ref_put", "ref_put_last"), RunOptions()).verdict == "holds");
+}

@@ -553,3 +553,22 @@ TEST_CASE("the schema carries each model's ops, argument types, knobs, invariant
     }
     CHECK(schema["properties"]["model"]["enum"].size() == models().size());
 }
+
+TEST_CASE("issue 11 item 14: an order on a step logged after the access it reports is loaded with a warning", "[loader][order]") {
+    auto load = [](const std::string& after_step) {
+        return parse_scenario("t.json", R"({"name": "t", "doc": "order on a reporting step", "model": "dcache",
+          "memory_model": "sc", "config": {"o_creat_lock": "shared"},
+          "threads": [{"name": "P0", "ops": [{"op": "open_creat", "name": "foo"}]},
+                      {"name": "P1", "ops": [{"op": "open_creat", "name": "foo"}]}],
+          "order": [{"before": {"thread": "P0", "step": "d_alloc_parallel:publish"},
+                     "after": {"thread": "P1", "step": ")" + after_step + R"("}}],
+          "expect": "holds"})");
+    };
+    Scenario s = load("d_alloc_parallel:lookup");
+    REQUIRE(s.warnings.size() == 1);
+    CHECK(s.warnings[0] ==
+          "t.json: order[0].after.step: \"d_alloc_parallel:lookup\" is logged after the access it reports (__d_lookup_rcu's "
+          "read of the main-hash bucket): the constraint holds P1 back from the step on, not that access; to hold the access "
+          "back too, name \"__d_lookup_rcu\"");
+    CHECK(load("__d_lookup_rcu").warnings.empty());
+}

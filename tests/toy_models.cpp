@@ -141,6 +141,133 @@ struct ToyMp : Model {
     ModelRun* start() override { return make_run<ToyMpRun>(cfg); }
 };
 
+// ---- toy-layer: shapes that pin down the layer's orders (issue 11) --------------
+// Each op is one side of a litmus shape over the layer's primitives:
+//   read_twice / write:     a recursive down_read with a writer in between
+//                           (items 7: readers queue behind a waiting writer);
+//   sb_left / sb_right:     store buffering around rcu_read_lock (item 12:
+//                           rcu_read_lock is not a full fence);
+//   ref_get / ref_put_both: a store before refcount_inc_not_zero, read by
+//                           the thread whose refcount_dec_and_test reaches
+//                           zero (item 11: inc_not_zero is unordered);
+//   ref_put / ref_put_last: a store before a refcount_dec_and_test, read by
+//                           the thread whose dec_and_test reaches zero
+//                           (release, then acquire on success: ordered).
+struct ToyLayerRun : ModelRun {
+    const std::vector<std::vector<int>>& ops;
+    kobj box{"toy", "box"};
+    rw_semaphore sem{&box, "sem"};
+    kfield<int> x{&box, "x", 0};
+    kfield<int> y{&box, "y", 0};
+    kfield<int> data{&box, "data", 0};
+    // Two references for ref_put/ref_put_last (each drops one), one for
+    // ref_get/ref_put_both. A misuse would be a test bug: no invariant of its own.
+    refcount_t ref{&box, "ref", init_refs(), "toy-message-passing"};
+    int r0 = -1, r1 = -1;
+    int init_refs() const {
+        for (const auto& t : ops)
+            for (int o : t)
+                if (o == 6) return 2;
+        return 1;
+    }
+    explicit ToyLayerRun(const std::vector<std::vector<int>>& o) : ops(o) {}
+
+    void op(int o) {
+        switch (o) {
+            case 0: {  // read_twice
+                KFUNC("read_twice");
+                down_read(sem);
+                down_read(sem);
+                up_read(sem);
+                up_read(sem);
+                break;
+            }
+            case 1: {  // write
+                KFUNC("write");
+                down_write(sem);
+                up_write(sem);
+                break;
+            }
+            case 2: {  // sb_left
+                KFUNC("sb_left");
+                WRITE_ONCE(x, 1);
+                rcu_read_lock();
+                r0 = READ_ONCE(y);
+                rcu_read_unlock();
+                break;
+            }
+            case 3: {  // sb_right
+                KFUNC("sb_right");
+                WRITE_ONCE(y, 1);
+                rcu_read_lock();
+                r1 = READ_ONCE(x);
+                rcu_read_unlock();
+                break;
+            }
+            case 4: {  // ref_get
+                KFUNC("ref_get");
+                WRITE_ONCE(data, 42);
+                refcount_inc_not_zero(ref);
+                break;
+            }
+            case 5: {  // ref_put_both: put the initial reference, then the one ref_get took
+                KFUNC("ref_put_both");
+                if (refcount_dec_and_test(ref)) break;  // ref_get has not run: nothing to see
+                if (refcount_dec_and_test(ref)) {
+                    int d = READ_ONCE(data);
+                    KWARN_ON(d != 42, "toy-message-passing", "the last put saw ref_get's increment but data = %d", d);
+                }
+                break;
+            }
+            case 6: {  // ref_put
+                KFUNC("ref_put");
+                WRITE_ONCE(data, 42);
+                refcount_dec_and_test(ref);
+                break;
+            }
+            case 7: {  // ref_put_last
+                KFUNC("ref_put_last");
+                if (refcount_dec_and_test(ref)) {
+                    int d = READ_ONCE(data);
+                    KWARN_ON(d != 42, "toy-message-passing", "the last put saw the other put but data = %d", d);
+                }
+                break;
+            }
+        }
+    }
+    void thread(int t) override {
+        for (int o : ops[t]) op(o);
+    }
+    void check_final() override {
+        KWARN_ON(r0 == 0 && r1 == 0, "toy-store-buffering", "both sides read 0 (rcu_read_lock ordered nothing)");
+    }
+    void final_state(std::string& out) const override {
+        out += "box: r0 " + std::to_string(r0) + ", r1 " + std::to_string(r1) + ", ref " + std::to_string(ref.peek()) + "\n";
+    }
+};
+
+struct ToyLayer : Model {
+    ModelSpec s;
+    std::vector<std::vector<int>> ops;
+    ToyLayer() {
+        s.name = "toy-layer";
+        s.doc = "test-only: litmus shapes over the layer's rwsem, RCU and refcount_t orders";
+        s.follows = "Documentation/core-api/refcount-vs-atomic.rst; the rwsem wait list; RCU read sections";
+        for (const char* n : {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last"})
+            s.ops.push_back({n, "see tests/toy_models.cpp", {}});
+        s.invariants = {"toy-store-buffering", "toy-message-passing"};
+        s.steps = {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last"};
+        s.min_threads = 1;
+    }
+    const ModelSpec& spec() const override { return s; }
+    void prepare(const Scenario& sc) override {
+        ops.assign(sc.threads.size(), {});
+        for (size_t t = 0; t < sc.threads.size(); t++)
+            for (const auto& o : sc.threads[t].ops) ops[t].push_back(o.op);
+    }
+    ModelRun* start() override { return make_run<ToyLayerRun>(ops); }
+};
+
 // ---- toy-dpor: small programs whose Mazurkiewicz traces the DPOR test counts ----
 // write_own: WRITE_ONCE(x[t], 1) (a location of the thread's own);
 // write_shared: WRITE_ONCE(y, t + 1); locked_inc: spin_lock(l); c = READ_ONCE(cnt);
@@ -210,6 +337,7 @@ struct ToyDpor : Model {
 
 ModelRegistrar reg_lock(new ToyLock);
 ModelRegistrar reg_dpor(new ToyDpor);
+ModelRegistrar reg_layer(new ToyLayer);
 ModelRegistrar reg_mp(new ToyMp);
 
 }  // namespace

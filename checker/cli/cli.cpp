@@ -1,5 +1,6 @@
 // vfsmc command line: run, check, replay, list, validate.
 #include "cli/cli.h"
+#include "kernel/mutations.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -178,6 +179,7 @@ int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
     for (const auto& file : collect_scenarios(files)) {
         Scenario s = load_scenario(file);
         std::vector<std::string> overrides = apply_overrides(s, f);
+        for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
         RunOptions opt;
         opt.progress = f.progress && isatty(2);
         opt.minimize = !f.first;
@@ -215,6 +217,7 @@ void check_child(const std::string& file, int fd) {
                            (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
+        for (const auto& w : s.warnings) text += "\n      warning: " + w;
         if (!ok && r.verdict == "violated") text += "\n      replay: " + replay_command(s, r);
         // A count cut by a time limit is not repeatable: no oracle for it.
         std::string count = s.search.time_limit_s > 0 || r.verdict == "inconclusive" ? "-" : std::to_string(r.executions);
@@ -528,7 +531,7 @@ std::string type_text(const FieldSpec& f) {
     return "?";
 }
 
-int cmd_list(bool memory_model);  // list.cpp
+int cmd_list(bool memory_model, bool mutations);  // list.cpp
 
 
 int cli_main(int argc, char** argv) {
@@ -596,6 +599,8 @@ int cli_main(int argc, char** argv) {
 
     auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
     list->add_flag("--memory-model", mm, "print the memory-model table (docs/memory-model.md)");
+    bool mutations = false;
+    list->add_flag("--mutations", mutations, "print the deletions scripts/mutate selects with VFSMC_MUTATION");
 
     auto* validate = app.add_subcommand("validate", "check scenario files without running them");
     validate->add_option("files", validate_files, "scenario files or directories")->required();
@@ -631,11 +636,17 @@ int cli_main(int argc, char** argv) {
         int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
+    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/kernel/mutations.h).
+    if (const char* m = active_mutation(); m && !find_mutation(m)) {
+        std::string acc;
+        for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
+        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + m + "\"; accepted: " + acc);
+    }
 
     if (*run) return cmd_run(run_files, rf);
     if (*check) return cmd_check(check_paths, jobs, update_counts, junit, check_format);
     if (*replay) return cmd_replay(replay_file, replay_token, rf, replay_config);
-    if (*list) return cmd_list(mm);
+    if (*list) return cmd_list(mm, mutations);
     if (*lit) return cmd_litmus(litmus_paths, lf);
     if (*schema) {
         std::cout << scenario_schema_text(models());
@@ -643,7 +654,8 @@ int cli_main(int argc, char** argv) {
     }
     if (*validate) {
         for (const auto& f : collect_scenarios(validate_files)) {
-            load_scenario(f);
+            Scenario s = load_scenario(f);
+            for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
             std::cout << "valid: " << f << "\n";
         }
         return 0;

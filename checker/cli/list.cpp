@@ -16,7 +16,12 @@ static void print_fields(const char* title, const std::vector<FieldSpec>& fs) {
                   << (f.required ? ", required" : "") << "): " << f.doc << "\n";
 }
 
-int cmd_list(bool memory_model) {
+int cmd_list(bool memory_model, bool mutations) {
+    if (mutations) {
+        // One per line, tab-separated: name, model, what it deletes (scripts/mutate reads this).
+        for (const auto& m : kMutations) std::cout << m.name << "\t" << m.model << "\t" << m.doc << "\n";
+        return 0;
+    }
     if (memory_model) {
         std::cout << "| access | kernel | sc | note |\n|---|---|---|---|\n";
         for (const auto& r : kMemoryModelTable)

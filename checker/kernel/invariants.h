@@ -34,6 +34,8 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"one-hashed-dentry-per-name", "dcache", "at most one dentry per (parent, name) is in the main dentry hash, at every step", "requires"},
     {"create-exclusion", "dcache", "no two O_CREAT ->atomic_open calls overlap on names the filesystem treats as one entry", "requires"},
     {"atomic-open-in-lookup", "dcache", "->atomic_open with O_CREAT under a shared parent lock is handed an in-lookup dentry (the seed's VFS_WARN_ON_ONCE)", "requires"},
+    {"d-alloc-parallel-result", "dcache", "d_alloc_parallel returns a dentry that is hashed, or in-lookup and published by the caller (else: a spurious -ENOENT or a create that never happened)", "requires"},
+    {"one-fs-call-per-dentry", "dcache", "no two threads run ->lookup or ->atomic_open on one dentry at once (only the in-lookup owner may)", "requires"},
     {"dentry-use-after-free", "dcache,openref", "a freed dentry is accessed"},
     {"dentry-ref-underflow", "dcache,openref", "a dentry's lockref count goes below zero (or is put when dead)"},
     {"ref-leak", "dcache,openref", "a reference count does not balance once every thread has finished"},
@@ -43,6 +45,7 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"kref-underflow", "chrdev", "a cdev kobject kref is put below zero, or taken from zero (kobject_get on a released kobject)"},
     {"kref-balance", "chrdev", "at the end the cdev kref is one per open file, plus one while registered", "requires"},
     {"inode-on-freed-cdev-list", "chrdev", "an inode is still on a cdev's list when the cdev is freed, or freed while still on a list"},
+    {"cdev-list-double-add", "chrdev", "an inode is list_add()ed to a cdev's list while it is already on one (CONFIG_DEBUG_LIST's check; a second install)", "forbids"},
     {"chrdev-open-icount", "chrdev", "the seed's assertion: icount_read(inode) >= 1 in chrdev_open", "requires"},
     {"cdev-forget-freeing", "chrdev", "the seed's assertion: I_FREEING is set in inode_cdev_forget", "requires"},
 
@@ -51,7 +54,7 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"mount-ref-underflow", "openref", "a mount's mnt_count goes below zero"},
     {"dead-dentry-revived", "openref", "a dentry marked dead (lockref -128) gets a reference again"},
     {"mnt-drop-write-unowned", "openref", "mnt_drop_write is called by a thread that holds no reference on the mount"},
-    {"legitimize-stale-dentry", "openref", "a path walk leaves RCU mode holding a dentry that changed after the walk sampled its d_seq (unhashed, killed or its inode changed), without noticing"},
+    {"legitimize-stale-dentry", "openref", "a path walk leaves RCU mode holding a dentry that changed after its lookup found it (unhashed, killed or its inode changed), without noticing; judged by a ghost version, not by d_seq"},
 
     // litmus: a herd7 C litmus test run by `vfsmc litmus --witness`.
     {"litmus-condition", "litmus", "no execution ends in a state that satisfies the litmus test's condition (the witness is one that does)"},
@@ -59,7 +62,8 @@ inline constexpr InvariantInfo kInvariants[] = {
     // Test-only protocols under tests/.
     {"toy-mutual-exclusion", "test", "test-only: two threads inside the toy critical section at once"},
     {"toy-message-passing", "test", "test-only: the consumer saw the flag but not the data"},
-    {"toy-lost-update", "test", "test-only: an increment of the toy counter was lost"},
+    {"toy-lost-update", "test", "test-only: an increment of the toy counter was lost", "forbids"},
+    {"toy-store-buffering", "test", "test-only: in the store-buffering shape both threads read the other's flag as 0", "forbids"},
 };
 
 inline const InvariantInfo* find_invariant(const char* name) {

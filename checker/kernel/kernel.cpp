@@ -8,6 +8,7 @@ struct LayerState {
     Heap heap;
     bool setup = false;
     int rcu_nest[kMaxThreads] = {};
+    unsigned read_fences[kMaxThreads] = {};
     int rcu_gen[kMaxThreads] = {};   // bumped when a thread leaves its outermost section
     struct Pending {
         int id;
@@ -18,6 +19,10 @@ struct LayerState {
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
+    // The grace-period word (see kernel.h): a Relacy atomic, constructed
+    // and destroyed inside each execution.
+    alignas(rl::atomic<int>) unsigned char gp_mem[sizeof(rl::atomic<int>)];
+    rl::atomic<int>* gp = nullptr;
 };
 static LayerState g_ls;
 
@@ -30,10 +35,13 @@ void layer_begin_execution() {
     g_ls.setup = true;
     for (int& n : g_ls.rcu_nest) n = 0;
     for (int& n : g_ls.rcu_gen) n = 0;
+    for (unsigned& n : g_ls.read_fences) n = 0;
     g_ls.npending = 0;
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
+    g_ls.gp = new (g_ls.gp_mem) rl::atomic<int>();
+    g_ls.gp->store(0, rl::mo_relaxed, RL_INFO);
 }
 
 void layer_setup_done() {
@@ -54,6 +62,8 @@ void layer_end_execution() {
     }
     for (int i = 0; i < g_ls.heap.n; i++) std::free(g_ls.heap.slots[i].mem);
     g_ls.heap.n = 0;
+    if (g_ls.gp) g_ls.gp->~atomic();
+    g_ls.gp = nullptr;
 }
 
 void check_alive(int id, const char* field) {
@@ -92,8 +102,12 @@ void kfree_id(int id) {
     }
 }
 
+unsigned read_fence_count(int t) { return g_ls.read_fences[t]; }
+void note_read_fence() { g_ls.read_fences[this_thread()]++; }
+
 void fence(Acc a, const char* name) {
     int t = this_thread();
+    if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
     rl::atomic_thread_fence(mo_for(a), RL_INFO);
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
@@ -286,24 +300,32 @@ void layer_thread_exit(int t) {
 }
 
 // <linux/refcount.h>
+// Orders as Documentation/core-api/refcount-vs-atomic.rst gives them: inc
+// and inc_not_zero unordered, dec and dec_and_test RELEASE, dec_and_test
+// ACQUIRE as well when it returns true.
 void refcount_inc(refcount_t& r) {
-    int old = r.refs.rmw(Acc::AtomicRmwVoid, "refcount_inc", [](int& v) { v++; return true; });
+    int old = r.refs.rmw(Acc::RefcountInc, "refcount_inc", [](int& v) { v++; return true; });
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_inc on %s.%s = %d: addition on 0; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
 }
 bool refcount_inc_not_zero(refcount_t& r) {
     bool w = false;
-    r.refs.rmw(Acc::AtomicRmwFull, "refcount_inc_not_zero", [](int& v) { if (v <= 0) return false; v++; return true; }, &w);
+    r.refs.rmw(Acc::RefcountInc, "refcount_inc_not_zero", [](int& v) { if (v <= 0) return false; v++; return true; }, &w);
     return w;
 }
 bool refcount_dec_and_test(refcount_t& r) {
-    int old = r.refs.rmw(Acc::AtomicRmwFull, "refcount_dec_and_test", [](int& v) { v--; return true; });
+    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec_and_test", [](int& v) { v--; return true; });
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_dec_and_test on %s.%s = %d: underflow; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
+    if (old == 1) {
+        // The acquire on success, part of the same step.
+        no_preempt np(rl::ctx());
+        rl::atomic_thread_fence(mo_for(Acc::RefcountDecAcq), RL_INFO);
+    }
     return old == 1;
 }
 void refcount_dec(refcount_t& r) {
-    int old = r.refs.rmw(Acc::AtomicRmwFull, "refcount_dec", [](int& v) { v--; return true; });
+    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec", [](int& v) { v--; return true; });
     KWARN_ON(old <= 1, r.underflow_inv, "refcount_dec on %s.%s = %d: decrement hit 0; leaking memory",
              object_name(r.refs.owner()), r.refs.name(), old);
 }
@@ -344,8 +366,16 @@ void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
 void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
 
 // <linux/rwsem.h>
+// Is a writer that arrived before ticket `mine` still waiting?
+static bool writer_queued_before(const rw_semaphore& s, unsigned mine) {
+    for (unsigned w : s.writer_ticket)
+        if (w && w < mine) return true;
+    return false;
+}
 void down_read(rw_semaphore& s) {
+    unsigned mine = ++s.arrivals;
     wait_until("down_read", s.count.owner(), true, [&]() {
+        if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
         bool got = false;
         s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got);
         return got;
@@ -358,12 +388,17 @@ void up_read(rw_semaphore& s) {
                 object_name(s.count.owner()), s.count.name());
 }
 void down_write(rw_semaphore& s) {
+    int t = this_thread();
+    unsigned mine = ++s.arrivals;
+    s.writer_ticket[t] = mine;
     wait_until("down_write", s.count.owner(), true, [&]() {
+        if (writer_queued_before(s, mine)) return false;  // writers are served in arrival order too
         bool got = false;
         s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
         return got;
     });
-    s.writer = this_thread();
+    s.writer_ticket[t] = 0;
+    s.writer = t;
 }
 void up_write(rw_semaphore& s) {
     if (s.writer != this_thread())
@@ -396,6 +431,7 @@ void write_seqcount_end(seqcount_t& s) {
     s.sequence.store(s.sequence.load(Acc::Plain) + 1, Acc::WriteOnce);
 }
 void write_seqcount_invalidate(seqcount_t& s) {
+    if (MUTATION("no-write-seqcount-invalidate")) return;
     smp_wmb();
     s.sequence.store(s.sequence.load(Acc::Plain) + 2, Acc::WriteOnce);
 }
@@ -480,13 +516,20 @@ bool lockref_get_not_zero(lockref& l) {
 }
 bool lockref_get_not_dead(lockref& l) {
     bool done;
-    int old = lockref_fast(l, "lockref_get_not_dead", [](int& c) { if (c < 0) return false; c++; return true; }, &done);
-    if (done) return true;
-    if (!lr_locked(old) && lr_count(old) < 0) return false;
+    // The dead test: a count below zero (LOCKREF_DEAD) is never revived.
+    bool dead_test = !MUTATION("lockref-get-not-dead-no-dead-test");
+    int old = lockref_fast(l, "lockref_get_not_dead", [&](int& c) { if (dead_test && c < 0) return false; c++; return true; }, &done);
+    if (done) {
+        if (lr_count(old) < 0 && l.revive_inv)
+            violate(this_thread(), l.revive_inv, nullptr, 0, "lockref_get_not_dead on dead %s (count %d)",
+                    object_name(l.lock_count.owner()), lr_count(old));
+        return true;
+    }
+    if (dead_test && !lr_locked(old) && lr_count(old) < 0) return false;
     lockref_lock(l);
     bool ok = false;
     int c = lockref_count_locked(l);
-    if (c >= 0) {
+    if (!dead_test || c >= 0) {
         lockref_set_count_locked(l, c + 1);
         ok = true;
     }
@@ -522,12 +565,15 @@ static Key rcu_key(int t) { return (Key)(8 + t); }
 static void rcu_read_all(int t) {
     for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
 }
+static void gp_fence();
 static void rcu_process(int t) {
     if (g_ls.npending) write_global(kKeyRcu);
     for (int i = 0; i < g_ls.npending;) {
         LayerState::Pending& p = g_ls.pending[i];
         p.readers &= ~(1 << t);
         if (p.readers == 0) {
+            // The grace period ends: it acquires every section that left.
+            gp_fence();
             int id = p.id;
             g_ls.pending[i] = g_ls.pending[--g_ls.npending];
             ExecRecord* rec = rt().rec;
@@ -540,20 +586,25 @@ static void rcu_process(int t) {
 }
 // A grace period orders every update made before call_rcu()/
 // synchronize_rcu() before every read-side section that the grace period
-// does not wait for. Modelled as a seq_cst fence at both ends, with no
-// scheduling point of its own: a section that starts after the grace period
-// began then sees the unpublish that preceded it.
-static void gp_fence() {
-    if (rt().mm != MemModel::kernel) return;
+// does not wait for, and every section it waits for before what follows
+// it. Modelled by RMWs of the grace-period word (kernel.h), with no
+// scheduling point of their own and no fence in the read side.
+static void gp_rmw(Acc a) {
+    if (rt().mm != MemModel::kernel || !g_ls.gp) return;
     no_preempt np(rl::ctx());
-    rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
-    note_access(kKeyScFence, true);
+    g_ls.gp->fetch_add(a == Acc::RcuGp ? 1 : 0, mo_for(a), RL_INFO);
+    // For DPOR: two acquire-only RMWs (rcu_read_lock) commute (each carries
+    // the word's release sequence on unchanged), and so do two releases; a
+    // lock and an unlock or a grace period do not.
+    note_access(kKeyRcuGp, a != Acc::RcuLock);
 }
+static void gp_fence() { gp_rmw(Acc::RcuGp); }
+void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
 void rcu_read_lock() {
     int t = this_thread();
     write_global(rcu_key(t));
     if (g_ls.rcu_nest[t]++ == 0) {
-        gp_fence();
+        gp_rmw(Acc::RcuLock);
         log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
     }
 }
@@ -565,6 +616,7 @@ void rcu_read_unlock() {
     }
     write_global(rcu_key(t));
     if (--g_ls.rcu_nest[t] == 0) {
+        gp_rmw(Acc::RcuUnlock);
         g_ls.rcu_gen[t]++;
         log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
         rcu_process(t);
@@ -617,6 +669,7 @@ void synchronize_rcu() {
 // A thread that finishes ends its read sections (it cannot hold one).
 void rcu_thread_exit(int t) {
     write_global(rcu_key(t));
+    if (g_ls.rcu_nest[t] > 0) gp_rmw(Acc::RcuUnlock);
     g_ls.rcu_nest[t] = 0;
     g_ls.rcu_gen[t]++;
     rcu_process(t);

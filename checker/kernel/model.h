@@ -77,6 +77,15 @@ struct ModelSpec {
     std::vector<FieldSpec> init;       // `init`
     std::vector<std::string> invariants;  // model invariants (names from invariants.h)
     std::vector<std::string> steps;    // step names usable in `order` and reported by --coverage
+    // Named steps logged after the shared access they report (a lookup's
+    // result, a flag a decision read). An `order` constraint holds a
+    // thread back from the point its step starts: it cannot hold back an
+    // access made before the step. The loader warns when a constraint's
+    // `after` names one of these (docs/scenario-format.md, `order`).
+    struct StepAfterAccess {
+        std::string step, access, enclosing;
+    };
+    std::vector<StepAfterAccess> steps_after_access;
     int min_threads = 1;
     int max_threads = kMaxThreads;
 };
@@ -136,6 +145,7 @@ struct Scenario {
     std::vector<std::string> invariants;   // enabled: the model's and the engine's by default
     SearchSpec search;
     std::vector<OrderSpec> order;
+    std::vector<std::string> warnings;  // one line each, printed on stderr by run/validate and in check's record
     Expect expect;
     MemModel memory_model = MemModel::kernel;
     bool memory_model_given = false;

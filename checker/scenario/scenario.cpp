@@ -557,6 +557,12 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             if (os.before_t == os.after_t)
                 c.fail(p, "before and after name the same thread " + os.before_thread +
                               "; accepted: steps of two different threads (program order already orders one thread)");
+            for (const auto& sa : ms.steps_after_access)
+                if (sa.step == os.after_step)
+                    s.warnings.push_back(s.file + ": " + p + ".after.step: \"" + sa.step + "\" is logged after the access it reports (" +
+                                         sa.access + "): the constraint holds " + os.after_thread +
+                                         " back from the step on, not that access; to hold the access back too, name \"" +
+                                         sa.enclosing + "\"");
             s.order.push_back(os);
         }
     }
