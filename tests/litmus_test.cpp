@@ -198,7 +198,7 @@ TEST_CASE("docs/memory-model.md carries the litmus agreement table", "[litmus][m
     CHECK_THAT(doc, Catch::Contains(table));
 }
 
-TEST_CASE("~exists and forall: the answer is about the proposition, Ok/No about the quantifier", "[litmus]") {
+TEST_CASE("negated exists and forall: the answer is about the proposition, Ok/No about the quantifier", "[litmus]") {
     std::string ne = replace(kMp, "exists (", "~exists (");
     Test t = parse("t.litmus", ne);
     Outcome o = run(t, ne, Options());
