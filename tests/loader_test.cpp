@@ -468,6 +468,12 @@ TEST_CASE("a search that would explore nothing, or has bad limits, is rejected",
     CHECK_ERROR(with({{"strategy", "random"}, {"iterations", 10}, {"seeds", 1}}),
                 "t.json: search.seeds: unknown field; did you mean \"seed\"? accepted: strategy, preemption_bound, iterations, seed, depth, "
                 "max_executions, time_limit_s");
+    CHECK_ERROR(with({{"strategy", "pct"}, {"iterations", 10}, {"depth", 0}}),
+                "t.json: search.depth: bad value 0; accepted: an integer from 1 to 16");
+    CHECK_ERROR(with({{"strategy", "dpor"}, {"depth", 2}}),
+                "t.json: search.depth: only meaningful with strategy \"pct\"; accepted: omit it, or use \"pct\"");
+    CHECK_ERROR(with({{"strategy", "pct"}}),
+                "t.json: search.iterations: missing required field of a pct search; accepted: an integer from 1 to 100000000");
     CHECK_ERROR(with("exhaustive"),
                 "t.json: search: bad value \"exhaustive\"; accepted: an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
     // A thread with no ops would explore nothing either.
@@ -492,6 +498,10 @@ TEST_CASE("a bad expect is named with the verdicts there are", "[loader]") {
     CHECK(error_of(j).find("t.json: expect.invariant: missing required field of a violated expectation; accepted: ") == 0);
     j["expect"] = {{"verdict", "holds"}, {"invariant", "toy-mutual-exclusion"}};
     CHECK_ERROR(error_of(j), "t.json: expect.invariant: only a violated expectation names an invariant; accepted: omit it");
+    j["expect"] = {{"verdict", "holds"}, {"scope", "proven"}};
+    CHECK_ERROR(error_of(j), "t.json: expect.scope: bad value \"proven\"; accepted: complete, bounded, sampled");
+    j["expect"] = {{"verdict", "unsatisfiable"}, {"scope", "complete"}};
+    CHECK_ERROR(error_of(j), "t.json: expect.scope: only a holds expectation states a scope; accepted: omit it");
     j["expect"] = "unsatisfiable";
     CHECK_ERROR(error_of(j), "t.json: expect: \"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
     j = base();

@@ -482,7 +482,11 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     // search
     if (j.contains("search")) {
         const json& js = j["search"];
-        if (!js.is_object()) c.bad("search", js, "an object {\"strategy\": dpor|exhaustive|bounded|random|pct, ...}");
+        if (!js.is_object()) {
+            std::string alts;
+            for (const auto& n : strategy_list()) alts += (alts.empty() ? "" : "|") + n;
+            c.bad("search", js, "an object {\"strategy\": " + alts + ", ...}");
+        }
         c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "depth", "max_executions", "time_limit_s"});
         std::string st = c.str(c.need(js, "search", "strategy", strategy_names()), "search.strategy", strategy_names());
         if (!parse_strategy(st, s.search.strategy)) c.bad_name("search.strategy", js["strategy"], strategy_list(), "strategies");

@@ -21,7 +21,7 @@ struct LoadError : std::runtime_error {
 // `vfsmc run --strategy` both parse with.
 const std::vector<std::pair<std::string, Strategy>>& strategy_table();
 std::vector<std::string> strategy_list();
-std::string strategy_names();  // "exhaustive, bounded, random"
+std::string strategy_names();  // "dpor, exhaustive, bounded, random, pct"
 bool parse_strategy(const std::string& name, Strategy& out);
 std::vector<std::string> memory_model_list();
 bool parse_memory_model(const std::string& name, MemModel& out);

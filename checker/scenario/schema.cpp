@@ -3,6 +3,7 @@
 // here, read from the same ModelSpec: ops and their typed arguments, knobs,
 // init fields, invariant names, `order` step names and the thread count.
 #include "scenario/schema.h"
+#include "scenario/scenario.h"
 
 #include <string>
 
@@ -139,7 +140,7 @@ oj search_schema() {
     s["type"] = "object";
     s["required"] = {"strategy"};
     oj p;
-    p["strategy"] = {{"enum", oj::array({"dpor", "exhaustive", "bounded", "random", "pct"})}};
+    p["strategy"] = {{"enum", strategy_list()}};  // the loader's table (scenario.cpp)
     p["preemption_bound"] = int_range(0, kMaxPreemptionBound, "bounded only: the most preemptions per execution");
     p["iterations"] = int_range(1, kMaxIterations, "random and pct only (and required): the number of executions");
     p["seed"] = int_range(0, kMaxSeed, "random and pct only: which executions are sampled");
