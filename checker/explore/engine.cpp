@@ -11,6 +11,8 @@
 #include <iostream>
 
 #include "scenario/scenario.h"
+#include "explore/replay_sched.h"
+#include "explore/token.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {
@@ -63,6 +65,9 @@ bool inv_enabled(const char* name) {
 }
 
 void check_step_hook() {
+    // A replay that left its token's recorded choices ends here
+    // (replay_sched.h); the engine reports the token as not matching.
+    if (g.replay && replay_guard().off && !g.in_after) rl::ctx().rl_until("replay token does not match", RL_INFO);
     if (g.run) g.run->check_step();
 }
 
@@ -186,26 +191,37 @@ rl::test_result_e simulate_threads(int n, rl::test_params& p) {
     }
 }
 
-uint32_t fnv1a(const std::string& s) {
-    uint32_t h = 2166136261u;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 16777619u;
+// A replay follows its token under replay_scheduler (replay_sched.h), which
+// checks every recorded choice; then, as rl::simulate does, a failing
+// execution is run once more to record its history.
+template <int N>
+rl::test_result_e replay_n(rl::test_params& p) {
+    p.test_name = "vfsmc replay";
+    rl::ostringstream oss;
+    rl::test_result_e res = rl::run_test<Suite<N>, replay_scheduler<N>>(p, oss, false);
+    p.test_result = res;
+    if (res != rl::test_result_success && !replay_guard().off) {
+        p.initial_state = oss.str();
+        p.final_state = oss.str();
+        p.collect_history = true;
+        rl::ostringstream oss2;
+        rl::run_test<Suite<N>, replay_scheduler<N>>(p, oss2, true);
+        p.test_result = res;
     }
-    return h;
+    return res;
 }
 
-char strategy_char(Strategy s) { return s == Strategy::exhaustive ? 'e' : s == Strategy::bounded ? 'b' : 'r'; }
+rl::test_result_e replay_threads(int n, rl::test_params& p) {
+    switch (n) {
+        case 1: return replay_n<1>(p);
+        case 2: return replay_n<2>(p);
+        case 3: return replay_n<3>(p);
+        default: return replay_n<4>(p);
+    }
+}
 
 std::string make_token(const Scenario& sc, const SearchSpec& ss, const std::string& state) {
-    std::string st = state;
-    for (char& c : st)
-        if (c == ' ') c = '-';
-    std::string body = std::string(1, strategy_char(ss.strategy)) + std::to_string(ss.strategy == Strategy::bounded ? ss.preemption_bound : 0) +
-                       (sc.memory_model == MemModel::sc ? "s" : "k") + ":" + st;
-    char h[16];
-    std::snprintf(h, sizeof h, "%08x", fnv1a(sc.canonical + "|" + body));
-    return std::string("v1:") + h + ":" + body;
+    return encode_token(sc, ss.strategy, ss.preemption_bound, sc.memory_model, state);
 }
 
 const char* relacy_invariant(rl::test_result_e r) {
@@ -310,8 +326,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     return out;
 }
 
-RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& initial_state, bool replay,
-                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0) {
+RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0) {
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     g = EngineState();
@@ -335,13 +350,16 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
             p.search_type = rl::sched_random;
             break;
     }
+    const bool replay = token != nullptr;
+    std::string tree_state;
     if (ss.strategy == Strategy::random) {
-        long start = ss.seed * ss.iterations;
-        if (!initial_state.empty()) start = std::stol(initial_state);
+        // Both bounded (schema.h; token.h): no overflow.
+        uint64_t start = replay ? token->iteration : (uint64_t)ss.seed * (uint64_t)ss.iterations;
         p.initial_state = std::to_string(start).c_str();
-        p.iteration_count = replay ? start + 1 : start + ss.iterations;
-    } else {
-        p.initial_state = initial_state.c_str();
+        p.iteration_count = replay ? start + 1 : start + (uint64_t)ss.iterations;
+    } else if (replay) {
+        tree_state = token->relacy_state();
+        p.initial_state = tree_state.c_str();
     }
     g.params = &p;
     g.replay = replay;
@@ -349,10 +367,15 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
     g.max_executions = (uint64_t)ss.max_executions;
     g.time_limit = ss.time_limit_s;
     g.start = g.last_progress = clk::now();
-    rl::test_result_e res = simulate_threads((int)s.threads.size(), p);
+    replay_guard() = ReplayGuard();
+    rl::test_result_e res = replay && token->tree ? replay_threads((int)s.threads.size(), p)
+                                                  : simulate_threads((int)s.threads.size(), p);
     double secs = std::chrono::duration<double>(clk::now() - g.start).count();
     RunResult out = finish(s, ss, p, res, secs);
-    if (replay && (g.replay_overrun || out.verdict != "violated")) {
+    if (replay && replay_guard().off) {
+        out.verdict = "error";
+        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
+    } else if (replay && (g.replay_overrun || out.verdict != "violated")) {
         out.verdict = "error";
         out.message = "the replay token did not reproduce a violation";
     }
@@ -382,7 +405,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    RunResult first = run_with(s, ss, "", false, opt.progress);
+    RunResult first = run_with(s, ss, nullptr, opt.progress);
     if (!opt.minimize || first.verdict != "violated" || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
@@ -401,14 +424,14 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         mb.preemption_bound = b;
         // Deterministic caps, so golden reports do not depend on the machine.
         mb.max_executions = kMinimizeExecutionsPerBound;
-        RunResult c = run_with(s, mb, "", false, false, first.invariant);
+        RunResult c = run_with(s, mb, nullptr, false, first.invariant);
         explored += c.executions;
         if (!g.best_k) {
             if (c.limit_hit) cut_bounds.push_back(b);
             continue;
         }
         uint64_t k = g.best_k;
-        RunResult m = run_with(s, mb, "", false, false, first.invariant, k);
+        RunResult m = run_with(s, mb, nullptr, false, first.invariant, k);
         if (m.verdict != "violated") break;  // not reproduced: keep the first
         // The scenario's own search stays the result (counts, coverage,
         // metrics); only the counterexample is replaced by the minimal one.
@@ -431,41 +454,15 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
 }
 
 RunResult replay_scenario(const Scenario& s, const std::string& token) {
-    auto bad = [&](const std::string& why) {
-        throw LoadError(s.file + ": replay token: " + why +
-                        "; accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
-    };
-    if (token.size() > 100000) bad("too long");
-    if (token.compare(0, 3, "v1:") != 0) bad("bad value \"" + token.substr(0, 20) + "\" (no v1: prefix)");
-    auto c1 = token.find(':', 3);
-    if (c1 == std::string::npos || c1 != 11) bad("malformed");
-    std::string hash = token.substr(3, 8);
-    std::string body = token.substr(12);
-    char h[16];
-    std::snprintf(h, sizeof h, "%08x", fnv1a(s.canonical + "|" + body));
-    if (hash != h) bad("checksum mismatch: the token is damaged or belongs to another scenario or version of it");
-    auto c2 = body.find(':');
-    if (c2 == std::string::npos || c2 < 3) bad("malformed search field");
-    std::string head = body.substr(0, c2), st = body.substr(c2 + 1);
-    for (char& c : st) {
-        if (c == '-') c = ' ';
-        else if (c < '0' || c > '9') bad("malformed state");
-    }
-    if (st.empty()) bad("empty state");
+    ReplayToken t = decode_token(s, token);  // throws LoadError: one line, exit 2
     SearchSpec ss = s.search;
-    char sc = head[0];
-    ss.strategy = sc == 'e' ? Strategy::exhaustive : sc == 'b' ? Strategy::bounded : sc == 'r' ? Strategy::random : (bad("unknown strategy"), Strategy::random);
-    try {
-        ss.preemption_bound = std::stoi(head.substr(1, head.size() - 2));
-    } catch (...) {
-        bad("malformed bound");
-    }
+    ss.strategy = t.strategy;
+    ss.preemption_bound = t.preemption_bound;
     ss.max_executions = 0;
     ss.time_limit_s = 0;
     Scenario s2 = s;
-    s2.memory_model = head.back() == 's' ? MemModel::sc : MemModel::kernel;
-    // The state is "iteration tree...": the iteration is its first number.
-    return run_with(s2, ss, st, true, false);
+    s2.memory_model = t.memory_model;
+    return run_with(s2, ss, &t, false);
 }
 
 }  // namespace vfsmc

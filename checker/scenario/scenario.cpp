@@ -521,7 +521,15 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     for (const auto& t : s.threads) total_ops += (int)t.ops.size();
     if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
 
-    s.canonical = j.dump();
+    json behaviour = json::object();
+    for (const char* k : {"model", "memory_model", "config", "init", "threads", "invariants", "order", "search"})
+        if (j.contains(k)) behaviour[k] = j[k];
+    // Limits cut a search short; they do not change any execution.
+    if (behaviour.contains("search")) {
+        behaviour["search"].erase("max_executions");
+        behaviour["search"].erase("time_limit_s");
+    }
+    s.behaviour = behaviour.dump();
     return s;
 }
 
