@@ -1677,6 +1677,7 @@ struct OpenrefModel : Model {
                    "umount_tree:detach", "namespace_unlock", "synchronize_rcu"};
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
+        s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
 

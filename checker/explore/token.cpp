@@ -101,8 +101,8 @@ std::string encode_token(const Scenario& s, Strategy strategy, int preemption_bo
 
 ReplayToken decode_token(const Scenario& s, const std::string& token) {
     auto bad = [&](const std::string& why) {
-        throw LoadError(printable(s.file, kMaxShownValue) + ": replay token \"" + shown_token(token) + "\": " + why +
-                        "; accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
+        throw LoadError(printable(s.file, kMaxShownFile) + ": replay token: bad value \"" + shown_token(token) + "\" (" + why +
+                        "); accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
     };
     if (token.size() > kMaxTokenChars) bad("too long (" + std::to_string(token.size()) + " characters)");
     if (token.compare(0, 3, "v1:") != 0) bad("no v1: prefix");

@@ -79,6 +79,7 @@ struct ModelSpec {
     std::vector<std::string> steps;    // step names usable in `order` and reported by --coverage
     int min_threads = 1;
     int max_threads = kMaxThreads;
+    int max_ops = 0;                   // ops per thread at most (0: no limit); the loader and the schema check it
 };
 
 // A loaded value: always has its text; ints and bools are also parsed.

@@ -60,4 +60,17 @@ std::string printable(const std::string& in, size_t max) {
     return out;
 }
 
+std::string printable_lines(const std::string& in, size_t max_line) {
+    std::string out;
+    size_t pos = 0;
+    while (pos < in.size()) {
+        size_t e = in.find('\n', pos);
+        if (e == std::string::npos) e = in.size();
+        out += printable(in.substr(pos, e - pos), max_line);
+        if (e < in.size()) out += '\n';
+        pos = e + 1;
+    }
+    return out;
+}
+
 }  // namespace vfsmc

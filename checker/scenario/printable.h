@@ -18,5 +18,10 @@ std::string printable(const std::string& in, size_t max = 0);
 
 // The default cut for a value quoted in a one-line message.
 constexpr size_t kMaxShownValue = 80;
+// The cut for a file name in a message.
+constexpr size_t kMaxShownFile = 200;
+
+// printable() line by line: newlines kept, each line cut at `max_line`.
+std::string printable_lines(const std::string& in, size_t max_line = 2000);
 
 }  // namespace vfsmc
