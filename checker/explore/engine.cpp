@@ -17,6 +17,8 @@
 
 namespace vfsmc {
 
+volatile std::sig_atomic_t stop_requested = 0;
+
 void layer_begin_execution();
 void layer_setup_done();
 void layer_end_execution();
@@ -106,6 +108,11 @@ void engine_before() {
     // Relacy replays the execution at which the search stopped, to record
     // it: a search stopped by a limit must stop at the same place again.
     if (g.limit_hit || g.replay_overrun) rl::ctx().rl_until("search limit", RL_INFO);
+    if (stop_requested && !g.replay && !history_run) {
+        g.limit_hit = true;
+        g.limit = "interrupt";
+        rl::ctx().rl_until("search limit", RL_INFO);
+    }
     if (g.replay && g.sim_executions > 1 && !history_run) {
         g.replay_overrun = true;
         rl::ctx().rl_until("replay token did not reproduce", RL_INFO);
@@ -318,6 +325,8 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
             g.run->final_state(out.final_state);
             g.run = nullptr;  // left to the process: Relacy's context is gone
         }
+    } else if (g.limit_hit && out.limit == "interrupt") {
+        out.verdict = "inconclusive";
     } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions) {
         out.verdict = "unsatisfiable";
     } else {
@@ -406,7 +415,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
     RunResult first = run_with(s, ss, nullptr, opt.progress);
-    if (!opt.minimize || first.verdict != "violated" || first.invariant == "relacy-check" ||
+    if (!opt.minimize || stop_requested || first.verdict != "violated" || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
     first.first.preemptions = first.preemptions;
@@ -418,7 +427,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     int max_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : std::max(first.preemptions, 3);
     uint64_t explored = 0;
     std::vector<int> cut_bounds;  // bounds whose search was cut short without a counterexample
-    for (int b = 0; b <= max_bound; b++) {
+    for (int b = 0; b <= max_bound && !stop_requested; b++) {
         SearchSpec mb;
         mb.strategy = Strategy::bounded;
         mb.preemption_bound = b;

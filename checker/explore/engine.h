@@ -2,6 +2,7 @@
 // verdict, the counts and, for a violation, the counterexample.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -61,6 +62,11 @@ struct RunResult {
 };
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt);
+
+// Set to the signal number by the command line's SIGINT/SIGTERM handler:
+// the search stops before its next execution, and its result is
+// "inconclusive", cut short by the interrupt, with the executions so far.
+extern volatile std::sig_atomic_t stop_requested;
 
 // Replay a token from a previous run. Throws LoadError for a token that is
 // not well formed or not for this scenario.
