@@ -335,7 +335,9 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     return out;
 }
 
-RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0) {
+// `token`: replay that token (one execution), or null for a search.
+RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress,
+                   const std::string& collect_inv = "", uint64_t fail_at = 0) {
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     g = EngineState();
