@@ -241,6 +241,8 @@ for sig in INT TERM; do
   out=$(<"$tmp/out")
   check "run killed by SIG$sig: prints inconclusive with its executions" bash -c '[[ $0 == "inconclusive: "*" executions"*"cut short by the interrupt"* ]]' "$out"
   check "run killed by SIG$sig: exits 128+signal" [ "$rc" -eq "$((128 + $(kill -l "$sig")))" ]
+  err=$(<"$tmp/err")
+  check "run killed by SIG$sig: one line on stderr" bash -c '[ "$(printf "%s\n" "$0" | wc -l)" -eq 1 ] && [[ $0 == *"interrupted by signal"* ]]' "$err"
 done
 
 # --- item 13: a multi-file run does not grow: each scenario in its own
