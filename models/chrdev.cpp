@@ -850,6 +850,7 @@ struct ChrdevModel : Model {
                    "try_stop_module:busy", "drv_exit", "drv_free"};
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
+        s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
 
@@ -889,7 +890,7 @@ struct ChrdevModel : Model {
                        : n == "delete_module" ? OP_DELETE_MODULE : n == "driver_free" ? OP_DRIVER_FREE
                        : OP_CD_FORGET;
                 if (op == OP_DRIVER_FREE && !cfg.embedded)
-                    throw LoadError(sc.file + ": threads[" + std::to_string(t) +
+                    throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops[" + std::to_string(k) +
                                     "]: driver_free with config.cdev_alloc dynamic (the release frees a cdev_alloc'ed cdev); accepted: cdev_alloc embedded");
                 cfg.ops[t][k] = op;
             }

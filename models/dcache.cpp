@@ -1396,17 +1396,19 @@ struct DcacheModel : Model {
         };
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
+        s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
 
-    int add_name(DcacheCfg& c, const std::string& n, const Scenario& sc) {
+    // `path`: where the name is written, for the error line.
+    int add_name(DcacheCfg& c, const std::string& n, const Scenario& sc, const std::string& path) {
         for (int i = 0; i < c.nnames; i++)
             if (n == c.names[i]) return i;
         if (c.nnames >= kMaxNames)
-            throw LoadError(sc.file + ": more than " + std::to_string(kMaxNames) +
+            throw LoadError(sc.file + ": " + path + ": name \"" + n + "\" is one more than " + std::to_string(kMaxNames) +
                                      " distinct names; accepted: at most 4 names per dcache scenario");
         if (n.empty() || n.size() >= (size_t)kNameMax)
-            throw LoadError(sc.file + ": name \"" + n + "\"; accepted: 1 to 15 characters");
+            throw LoadError(sc.file + ": " + path + ": bad value \"" + n + "\"; accepted: a name of 1 to 15 characters");
         std::snprintf(c.names[c.nnames], kNameMax, "%s", n.c_str());
         return c.nnames++;
     }
@@ -1439,11 +1441,12 @@ struct DcacheModel : Model {
         c.lookup_before_lock = sc.knob("lookup_open_order").s == "lookup-first";
 
         bool has_set = false;
+        std::string set_at;  // the first set_names_collide
         c.nthreads = (int)sc.threads.size();
         for (int t = 0; t < c.nthreads; t++) {
             const ThreadSpec& th = sc.threads[t];
             if (th.ops.size() > (size_t)kMaxOps)
-                throw LoadError(sc.file + ": thread " + th.name + " has " + std::to_string(th.ops.size()) +
+                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: " + std::to_string(th.ops.size()) +
                                          " ops; accepted: at most 6");
             c.nops[t] = (int)th.ops.size();
             for (size_t i = 0; i < th.ops.size(); i++) {
@@ -1453,19 +1456,26 @@ struct DcacheModel : Model {
                              : on == "open" ? OP_OPEN
                              : on == "lookup" ? OP_LOOKUP
                              : OP_SET_NAMES_COLLIDE;
-                if (c.op[t][i] == OP_SET_NAMES_COLLIDE) has_set = true;
-                else c.op_name[t][i] = add_name(c, oc.args.at(0).s, sc);
+                std::string at = "threads[" + std::to_string(t) + "].ops[" + std::to_string(i) + "]";
+                if (c.op[t][i] == OP_SET_NAMES_COLLIDE) {
+                    if (!has_set) set_at = at;
+                    has_set = true;
+                } else {
+                    c.op_name[t][i] = add_name(c, oc.args.at(0).s, sc, at + ".name");
+                }
             }
         }
         if (has_set && c.names_collide != COLLIDE_SET_DURING_RUN)
-            throw LoadError(sc.file + ": op set_names_collide with config.names_collide \"" + nc +
+            throw LoadError(sc.file + ": " + set_at + ": op set_names_collide with config.names_collide \"" + nc +
                                      "\"; accepted: names_collide \"set-during-run\"");
         if (!has_set && c.names_collide == COLLIDE_SET_DURING_RUN)
             throw LoadError(sc.file + ": config.names_collide \"set-during-run\" but no thread runs "
                                      "set_names_collide; accepted: add the op, or names_collide \"off\"/\"on\"");
-        for (const auto& n : split_names(sc.init_field("cached_negative").s)) c.cached_negative[add_name(c, n, sc)] = true;
+        for (const auto& n : split_names(sc.init_field("cached_negative").s))
+            c.cached_negative[add_name(c, n, sc, "init.cached_negative")] = true;
         std::vector<int> initial;
-        for (const auto& n : split_names(sc.init_field("server_files").s)) initial.push_back(add_name(c, n, sc));
+        for (const auto& n : split_names(sc.init_field("server_files").s))
+            initial.push_back(add_name(c, n, sc, "init.server_files"));
 
         // Server entries: names equal under the server's comparison share one.
         auto key = [&](const char* n) {

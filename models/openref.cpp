@@ -1788,6 +1788,7 @@ struct OpenrefModel : Model {
                    "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"};
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
+        s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
 

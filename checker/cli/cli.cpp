@@ -2,8 +2,15 @@
 #include "cli/cli.h"
 #include "kernel/mutations.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 
 #include <algorithm>
 #include <cctype>
@@ -19,6 +26,7 @@
 
 #include "kernel/invariants.h"
 #include "report/report.h"
+#include "scenario/printable.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 
@@ -40,22 +48,79 @@ static std::string expected_text(const Scenario& s) {
            (s.expect.scope.empty() ? "" : " (" + s.expect.scope + ")");
 }
 
-std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths) {
-    std::vector<std::string> out;
+namespace {
+
+bool is_json_name(const fs::path& f) { return f.extension() == ".json"; }
+
+// Walk a directory: every *.json entry that is (or links to) a regular
+// file, and one entry with an error for what cannot be read: an unreadable
+// subdirectory, a *.json symlink that loops or dangles, a *.json that is
+// not a regular file. Directory symlinks are not followed (as
+// recursive_directory_iterator), so a loop of them cannot recurse.
+void walk(const fs::path& dir, std::vector<ScenarioEntry>& out) {
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) {
+        out.push_back({dir.string(), printable(dir.string(), kMaxShownFile) + ": cannot read the directory (" + ec.message() +
+                                         "); accepted: a readable directory of scenario files"});
+        return;
+    }
+    for (; it != end; it.increment(ec)) {
+        if (ec) break;
+        const fs::path& f = it->path();
+        std::error_code e1, e2;
+        fs::file_status ls = it->symlink_status(e1);
+        if (e1) continue;  // gone since listed
+        if (fs::is_directory(ls)) {
+            walk(f, out);
+            continue;
+        }
+        if (!is_json_name(f)) continue;
+        fs::file_status st = fs::status(f, e2);
+        std::string shown = printable(f.string(), kMaxShownFile);
+        if (e2)
+            out.push_back({f.string(), shown + ": " + e2.message() + "; accepted: a scenario file (a symlink must resolve to one)"});
+        else if (!fs::is_directory(st))
+            out.push_back({f.string(), ""});  // the loader rejects what is not a regular file, with its kind
+    }
+    if (ec)
+        out.push_back({dir.string(), printable(dir.string(), kMaxShownFile) + ": cannot read the directory (" + ec.message() +
+                                         "); accepted: a readable directory of scenario files"});
+}
+
+}  // namespace
+
+std::vector<ScenarioEntry> find_scenarios(const std::vector<std::string>& paths) {
+    std::vector<ScenarioEntry> out;
     for (const auto& p : paths) {
         std::error_code ec;
-        if (fs::is_directory(p, ec)) {
-            for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator(); ++it) {
-                const fs::path& f = it->path();
-                if (it->is_regular_file() && f.extension() == ".json") out.push_back(f.string());
-            }
-        } else if (fs::exists(p, ec)) {
-            out.push_back(p);
+        fs::file_status st = fs::status(p, ec);
+        std::string shown = printable(p, kMaxShownFile);
+        if (ec) {
+            // ELOOP is not "no such file".
+            throw LoadError(shown + ": " + (ec == std::errc::no_such_file_or_directory ? std::string("no such file or directory")
+                                                                                        : ec.message()) +
+                            "; accepted: scenario files (*.json) or directories of them");
+        }
+        if (fs::is_directory(st)) {
+            size_t before = out.size();
+            walk(p, out);
+            if (out.size() == before)
+                throw LoadError(shown + ": no scenario files (*.json) found; accepted: a directory of scenarios");
         } else {
-            throw LoadError(p + ": no such file or directory; accepted: scenario files (*.json) or directories of them");
+            out.push_back({p, ""});
         }
     }
-    std::sort(out.begin(), out.end());
+    std::sort(out.begin(), out.end(), [](const ScenarioEntry& a, const ScenarioEntry& b) { return a.file < b.file; });
+    return out;
+}
+
+std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const auto& e : find_scenarios(paths)) {
+        if (!e.error.empty()) throw LoadError(e.error);
+        out.push_back(e.file);
+    }
     return out;
 }
 
@@ -90,7 +155,7 @@ struct RunFlags {
 std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
     std::vector<std::string> changed;
     auto bad = [&](const std::string& flag, const std::string& value, const std::string& accepted) {
-        throw LoadError("vfsmc run: " + flag + ": bad value \"" + value + "\"; accepted: " + accepted);
+        throw LoadError("vfsmc run: " + flag + ": bad value \"" + printable(value, kMaxShownValue) + "\"; accepted: " + accepted);
     };
     if (!f.strategy.empty()) {
         Strategy st;
@@ -138,6 +203,33 @@ std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
     return changed;
 }
 
+// A write that failed: one line, exit 2 (the path the user gave, or stdout,
+// cannot take the output).
+[[noreturn]] void write_failed(const std::string& where, int err) {
+    throw LoadError(printable(where, kMaxShownFile) + ": cannot write (" + std::strerror(err ? err : EIO) +
+                    "); accepted: a writable " + (where == "stdout" ? "standard output" : "file path"));
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    errno = 0;
+    std::ofstream out(path, std::ios::binary);
+    if (!out) write_failed(path, errno);
+    out << text;
+    out.flush();
+    int e = errno;
+    out.close();
+    if (out.fail()) write_failed(path, e ? e : errno);
+}
+
+// Everything for stdout goes through here: a failed write (a full disk,
+// a closed pipe end) is an error, never a silent exit 0.
+void out_text(const std::string& text) {
+    errno = 0;
+    std::cout << text;
+    std::cout.flush();
+    if (!std::cout) write_failed("stdout", errno);
+}
+
 void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
                   const std::vector<std::string>& overrides = {}) {
     ReportOptions o;
@@ -145,66 +237,149 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     o.brief = f.brief;
     o.overrides = overrides;
     o.replay_cmd = replay_command(s, r);
-    if (!f.html.empty()) {
-        std::ofstream out(f.html);
-        if (!out) throw LoadError(f.html + ": cannot write the HTML page; accepted: a writable file path");
-        out << html_report(s, r, o);
-    }
-    if (!f.email.empty()) {
-        std::ofstream out(f.email);
-        if (!out) throw LoadError(f.email + ": cannot write the email report; accepted: a writable file path");
-        out << email_report(s, r, o);
-    }
+    // Terminal text (text and email) is made printable line by line: names,
+    // docs and op arguments come from the scenario file. JSON and HTML
+    // escape for themselves.
+    if (!f.html.empty()) write_file(f.html, html_report(s, r, o));
+    if (!f.email.empty()) write_file(f.email, printable_lines(email_report(s, r, o)));
     std::vector<std::string> vac = vacuous_steps(s, r);
-    if (!overrides.empty() && !(f.json || f.format == "json")) std::cout << override_note(o) << "\n\n";
+    if (!overrides.empty() && !(f.json || f.format == "json")) out_text(printable_lines(override_note(o) + "\n\n"));
     if (f.json || f.format == "json") {
-        std::cout << json_report(s, r, o).dump(2) << "\n";
+        out_text(json_report(s, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else if (f.format == "email") {
-        std::cout << email_report(s, r, o);
+        out_text(printable_lines(email_report(s, r, o)));
     } else {
-        std::cout << text_report(s, r, o);
-        if (r.verdict == "violated") std::cout << summary_line(s, r, f.stable) << "\n";
+        std::string text = text_report(s, r, o);
+        if (r.verdict == "violated") text += summary_line(s, r, f.stable) + "\n";
+        out_text(printable_lines(text));
     }
+    std::string file = printable(s.file, kMaxShownFile);
     for (const auto& st : vac)
-        std::cerr << s.file << ": warning: vacuous: the scenario names step " << st
+        std::cerr << file << ": warning: vacuous: the scenario names step " << st
                   << " but no explored execution reached it\n";
-    if (!as_expected(s, r)) {
-        std::cerr << s.file << ": expected " << expected_text(s) << ", got " << verdict_with_scope(r)
+    // An interrupted search says so itself (run_one): one line, not two.
+    if (!as_expected(s, r) && !stop_requested) {
+        std::cerr << file << ": expected " << printable(expected_text(s), kMaxShownValue) << ", got " << verdict_with_scope(r)
                   << (r.invariant.empty() ? "" : " " + r.invariant) << "\n";
     }
 }
 
-int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
-    int rc = 0;
-    for (const auto& file : collect_scenarios(files)) {
-        Scenario s = load_scenario(file);
-        std::vector<std::string> overrides = apply_overrides(s, f);
-        for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-        RunOptions opt;
-        opt.progress = f.progress && isatty(2);
-        opt.minimize = !f.first;
-        RunResult r = run_scenario(s, opt);
-        print_result(s, r, f, overrides);
-        if (f.coverage) {
-            Model* m = find_model(s.model);
-            std::vector<std::string> missing;
-            for (const auto& st : m->spec().steps)
-                if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
-            std::cout << "coverage: " << (m->spec().steps.size() - missing.size()) << " of "
-                      << m->spec().steps.size() << " model steps reached\n";
-            for (const auto& st : missing) std::cout << "  never reached: " << st << "\n";
+// SIGINT and SIGTERM: the engine stops at its next execution (item 12 of
+// issue 13), `check` kills its children and prints what had finished.
+extern "C" void on_stop_signal(int sig) { stop_requested = sig; }
+
+void catch_stop_signals() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a blocking wait returns EINTR
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+// The exit status of a run cut short by a signal, as a shell reports it.
+int stopped_status() { return 128 + (int)stop_requested; }
+
+// In a child just forked: die with the parent (`sig`), even if the parent
+// died before the prctl.
+void die_with_parent(pid_t parent, int sig) {
+    prctl(PR_SET_PDEATHSIG, sig);
+    if (getppid() != parent) _exit(3);
+}
+
+int run_one(const std::string& file, const RunFlags& f) {
+    Scenario s = load_scenario(file);
+    std::vector<std::string> overrides = apply_overrides(s, f);
+    for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
+    RunOptions opt;
+    opt.progress = f.progress && isatty(2);
+    opt.minimize = !f.first;
+    RunResult r = run_scenario(s, opt);
+    print_result(s, r, f, overrides);
+    if (f.coverage) {
+        Model* m = find_model(s.model);
+        std::vector<std::string> missing;
+        for (const auto& st : m->spec().steps)
+            if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
+        std::string text = "coverage: " + std::to_string(m->spec().steps.size() - missing.size()) + " of " +
+                           std::to_string(m->spec().steps.size()) + " model steps reached\n";
+        for (const auto& st : missing) text += "  never reached: " + st + "\n";
+        out_text(text);
+    }
+    if (stop_requested) {
+        std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
+                  << ": the result above is inconclusive, " << r.executions << " executions explored\n";
+        return stopped_status();
+    }
+    return as_expected(s, r) ? 0 : 1;
+}
+
+// `run` over several files: each scenario in a process of its own, as in
+// `check`, so that memory Relacy keeps per simulation (about 340 KiB per
+// violated scenario) goes back with the process instead of growing over
+// hundreds of files.
+int run_each_in_a_child(const std::string& file, const RunFlags& f) {
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+    if (pid == 0) {
+        die_with_parent(parent, SIGTERM);  // prints its partial result
+        int rc;
+        try {
+            rc = run_one(file, f);
+        } catch (const LoadError& e) {
+            std::fprintf(stderr, "%s\n", printable(e.what(), 4000).c_str());
+            rc = 2;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "internal error: %s\n", printable(e.what(), 4000).c_str());
+            rc = 3;
         }
-        if (!as_expected(s, r)) rc = std::max(rc, 1);
+        std::cout.flush();
+        std::fflush(nullptr);
+        _exit(rc);
+    }
+    int st = 0;
+    bool forwarded = false;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+        // A signal to this process alone: pass it on, the child prints its
+        // partial result.
+        if (stop_requested && !forwarded) {
+            kill(pid, (int)stop_requested);
+            forwarded = true;
+        }
+    }
+    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    if (stop_requested) return stopped_status();
+    throw std::runtime_error(printable(file, kMaxShownFile) + ": the checker died (signal " + std::to_string(WTERMSIG(st)) + ")");
+}
+
+int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
+    std::vector<std::string> all = collect_scenarios(files);
+    catch_stop_signals();
+    if (all.size() == 1) return run_one(all[0], f);
+    int rc = 0;
+    for (const auto& file : all) {
+        int r = run_each_in_a_child(file, f);
+        if (r >= 2) return r;  // bad input, an internal error, or interrupted: stop
+        rc = std::max(rc, r);
+        if (stop_requested) return stopped_status();
     }
     return rc;
 }
 
-// One scenario of `check`, in a child process. Writes one record to `fd`:
-// "<status>\t<name>\t<executions or ->\t<seconds>\t<text>" with status pass,
-// fail, error or internal.
-void check_child(const std::string& file, int fd) {
-    std::string line;
+// One scenario of `check`, in a child process. Writes one record to `fd`, a
+// JSON object {status, name, count, text} on one line, status pass, fail,
+// error or internal. (JSON, so a tab or newline in a file name cannot break
+// the record.)
+void check_child(const ScenarioEntry& entry, int fd) {
+    nlohmann::json rec;
+    const std::string& file = entry.file;
+    std::string shown = printable(file, kMaxShownFile);
     try {
+        if (!entry.error.empty()) throw LoadError(entry.error);
         Scenario s = load_scenario(file);
         RunOptions opt;
         opt.minimize = false;  // the verdict and the count are what check judges
@@ -213,24 +388,33 @@ void check_child(const std::string& file, int fd) {
         std::vector<std::string> vac = vacuous_steps(s, r);
         std::string got = verdict_with_scope(r) + (r.invariant.empty() ? "" : " " + r.invariant);
         std::string want = expected_text(s);
-        std::string text = std::string(ok && vac.empty() ? "ok    " : "FAIL  ") + file + ": " + got +
+        std::string text = std::string(ok && vac.empty() ? "ok    " : "FAIL  ") + shown + ": " + got +
                            (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
-        for (const auto& w : s.warnings) text += "\n      warning: " + w;
-        if (!ok && r.verdict == "violated") text += "\n      replay: " + replay_command(s, r);
+        for (const auto& w : s.warnings) text += "\n      warning: " + printable(w, 4000);
+        if (!ok && r.verdict == "violated") text += "\n      replay: " + printable(replay_command(s, r), 4000);
         // A count cut by a time limit is not repeatable: no oracle for it.
-        std::string count = s.search.time_limit_s > 0 || r.verdict == "inconclusive" ? "-" : std::to_string(r.executions);
-        line = std::string(ok && vac.empty() ? "pass" : "fail") + "\t" + s.name + "\t" + count + "\t" +
-               strprintf("%.3f", r.seconds) + "\t" + text;
+        rec["status"] = ok && vac.empty() ? "pass" : "fail";
+        rec["name"] = s.name;
+        rec["count"] = s.search.time_limit_s > 0 || r.verdict == "inconclusive" ? nlohmann::json() : nlohmann::json(r.executions);
+        rec["seconds"] = r.seconds;
+        rec["text"] = text + "\n";
     } catch (const LoadError& e) {
-        line = std::string("error\t-\t-\t0\t") + e.what();
+        rec = {{"status", "error"}, {"text", printable(e.what(), 4000) + "\n"}};
     } catch (const std::exception& e) {
-        line = std::string("internal\t-\t-\t0\tinternal error: ") + file + ": " + e.what();
+        rec = {{"status", "internal"}, {"text", "internal error: " + shown + ": " + printable(e.what(), 4000) + "\n"}};
     }
-    line += "\n";
-    if (write(fd, line.data(), line.size()) < 0) _exit(3);
+    std::string line = rec.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\n";
+    for (size_t off = 0; off < line.size();) {
+        ssize_t n = write(fd, line.data() + off, line.size() - off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) _exit(3);
+        off += (size_t)n;
+    }
 }
+
+const char* kLockAccepted = "an object of scenario name -> executions (rewrite it with --update-counts)";
 
 // The exploration-count oracle: each directory of scenarios keeps an
 // explorations.lock beside them, a JSON object of scenario name ->
@@ -243,15 +427,25 @@ struct CountLocks {
         if (it != by_dir.end()) return it->second;
         nlohmann::json j = nlohmann::json::object();
         std::string path = (fs::path(dir) / "explorations.lock").string();
-        if (fs::exists(path)) {
+        std::error_code ec;
+        if (fs::exists(path, ec)) {
+            std::string shown = printable(path, kMaxShownFile);
+            if (!fs::is_regular_file(path, ec))
+                throw LoadError(shown + ": not a regular file; accepted: " + kLockAccepted);
+            errno = 0;
             std::ifstream in(path);
+            if (!in) {
+                int e = errno;
+                // Out of descriptors is the checker's failure, not the input's.
+                if (e == EMFILE || e == ENFILE) throw std::runtime_error("cannot open " + shown + ": " + std::strerror(e));
+                throw LoadError(shown + ": cannot read (" + std::strerror(e ? e : EIO) + "); accepted: " + kLockAccepted);
+            }
             try {
                 j = nlohmann::json::parse(in);
             } catch (const std::exception&) {
-                throw LoadError(path + ": invalid JSON; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
+                throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
             }
-            if (!j.is_object())
-                throw LoadError(path + ": not an object; accepted: an object of scenario name -> executions (rewrite it with --update-counts)");
+            if (!j.is_object()) throw LoadError(shown + ": not an object; accepted: " + kLockAccepted);
         }
         return by_dir[dir] = j;
     }
@@ -284,8 +478,7 @@ std::string xml_esc(const std::string& s) {
 void write_junit(const std::string& path, const std::vector<CheckRecord>& recs) {
     std::map<std::string, std::vector<const CheckRecord*>> by_dir;
     for (const auto& r : recs) by_dir[fs::path(r.file).parent_path().string()].push_back(&r);
-    std::ofstream out(path);
-    if (!out) throw LoadError(path + ": cannot write the JUnit report; accepted: a writable file path");
+    std::ostringstream out;
     auto count = [](const std::vector<const CheckRecord*>& v, const char* st) {
         return std::count_if(v.begin(), v.end(), [&](const CheckRecord* r) { return r->status == st; });
     };
@@ -321,6 +514,7 @@ void write_junit(const std::string& path, const std::vector<CheckRecord>& recs) 
         out << "  </testsuite>\n";
     }
     out << "</testsuites>\n";
+    write_file(path, out.str());
 }
 
 // A GitHub Actions workflow command: `::error file=F,title=T::message`, with
@@ -345,58 +539,87 @@ std::string github_annotation(const CheckRecord& r) {
     return "::error file=" + gh_escape(r.file, true) + ",line=1,title=" + gh_escape(title, true) + "::" + gh_escape(text, false);
 }
 
+// A recorded count: a whole number (nlohmann keeps non-negative integers
+// unsigned; -1, 1.5, 1e30, strings and null are not).
+bool lock_count(const nlohmann::json& v, unsigned long long& out) {
+    if (!v.is_number_unsigned()) return false;
+    out = v.get<unsigned long long>();
+    return true;
+}
+
 int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_counts, const std::string& junit,
               const std::string& format) {
-    std::vector<std::string> files = collect_scenarios(paths);
-    if (files.empty()) throw LoadError(paths.empty() ? "check" : paths[0] + ": no scenario files (*.json) found; accepted: a directory of scenarios");
+    std::vector<ScenarioEntry> files = find_scenarios(paths);
+    if (files.empty()) throw LoadError("check: no scenario files (*.json) found; accepted: a directory of scenarios");
     if (jobs < 1) jobs = 1;
     CountLocks locks, fresh_locks;
     for (const auto& f : files) {
-        locks.of(f);
-        fresh_locks.by_dir[fs::path(f).parent_path().string()] = nlohmann::json::object();
+        if (!f.error.empty()) continue;
+        locks.of(f.file);
+        fresh_locks.by_dir[fs::path(f.file).parent_path().string()] = nlohmann::json::object();
     }
     struct Job {
         pid_t pid;
         int fd;
         size_t idx;
+        std::string out;
+        bool eof = false;
     };
     std::vector<Job> running;
     size_t next = 0;
     int passed = 0, failed = 0, errors = 0, internal = 0;
     std::vector<CheckRecord> records;
-    auto reap = [&](Job j) {
-        std::string out;
+    // Reads what the child wrote so far; true at end of file.
+    auto drain = [&](Job& j, bool block) {
         char buf[4096];
-        ssize_t n;
-        while ((n = read(j.fd, buf, sizeof buf)) > 0) out.append(buf, n);
-        close(j.fd);
-        int st = 0;
-        waitpid(j.pid, &st, 0);
-        if (out.empty()) out = "internal\t-\t-\t0\tinternal error: " + files[j.idx] + ": the checker died (status " + std::to_string(st) + ")\n";
-        std::vector<std::string> f;
-        size_t pos = 0;
-        for (int k = 0; k < 4; k++) {
-            size_t t = out.find('\t', pos);
-            f.push_back(out.substr(pos, t - pos));
-            pos = t + 1;
+        for (;;) {
+            if (!block) {
+                struct pollfd pfd = {j.fd, POLLIN, 0};
+                if (poll(&pfd, 1, 0) <= 0) return j.eof;
+            }
+            ssize_t n = read(j.fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) {
+                if (stop_requested) return j.eof;
+                continue;
+            }
+            if (n <= 0) return j.eof = true;
+            j.out.append(buf, (size_t)n);
         }
-        std::string status = f[0], name = f[1], count = f[2], text = out.substr(pos);
-        double secs = std::atof(f[3].c_str());
-        if (status == "pass" && count != "-") {
-            nlohmann::json& lock = locks.of(files[j.idx]);
-            fresh_locks.of(files[j.idx])[name] = std::stoull(count);
+    };
+    auto judge = [&](Job& j, int st) {
+        const std::string& file = files[j.idx].file;
+        std::string shown = printable(file, kMaxShownFile);
+        nlohmann::json rec;
+        try {
+            rec = nlohmann::json::parse(j.out);
+        } catch (const std::exception&) {
+            rec = {{"status", "internal"},
+                   {"text", "internal error: " + shown + ": the checker died (" +
+                                (WIFSIGNALED(st) ? "signal " + std::to_string(WTERMSIG(st)) : "status " + std::to_string(st)) + ")\n"}};
+        }
+        std::string status = rec.value("status", "internal"), text = rec.value("text", "internal error\n");
+        std::string name = rec.value("name", "");
+        auto mark_failed = [&](const std::string& why) {
+            status = "fail";
+            text = "FAIL  " + text.substr(6);
+            text.pop_back();
+            text += "\n      " + why + "\n";
+        };
+        if (status == "pass" && rec.contains("count") && rec["count"].is_number_unsigned()) {
+            unsigned long long count = rec["count"].get<unsigned long long>(), want = 0;
+            nlohmann::json& lock = locks.of(file);
+            fresh_locks.of(file)[name] = count;
+            std::string lock_path = printable((fs::path(file).parent_path() / "explorations.lock").string(), kMaxShownFile);
             if (!update_counts) {
                 if (!lock.contains(name)) {
-                    status = "fail";
-                    text = "FAIL  " + text.substr(6);
-                    text.pop_back();
-                    text += "\n      no recorded exploration count (record it with `vfsmc check --update-counts`)\n";
-                } else if (lock[name].get<unsigned long long>() != std::stoull(count)) {
-                    status = "fail";
-                    text = "FAIL  " + text.substr(6);
-                    text.pop_back();
-                    text += "\n      exploration count changed: " + std::to_string(lock[name].get<unsigned long long>()) + " -> " +
-                            count + " executions; the model's state space moved (review it, then `vfsmc check --update-counts`)\n";
+                    mark_failed("no recorded exploration count (record it with `vfsmc check --update-counts`)");
+                } else if (!lock_count(lock[name], want)) {
+                    std::string v = lock[name].dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+                    mark_failed(lock_path + ": " + name + ": bad value " + printable(v, kMaxShownValue) +
+                                "; accepted: a whole number of executions (rewrite it with --update-counts)");
+                } else if (want != count) {
+                    mark_failed("exploration count changed: " + std::to_string(want) + " -> " + std::to_string(count) +
+                                " executions; the model's state space moved (review it, then `vfsmc check --update-counts`)");
                 }
             }
         }
@@ -404,31 +627,86 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
         else if (status == "fail") failed++;
         else if (status == "error") errors++;
         else internal++;
-        records.push_back({files[j.idx], name, status, text, secs});
-        std::cout << text << std::flush;
-        if (format == "github" && status != "pass") std::cout << github_annotation(records.back()) << "\n" << std::flush;
+        records.push_back({file, name, status, text, rec.value("seconds", 0.0)});
+        out_text(text);
+        if (format == "github" && status != "pass") out_text(github_annotation(records.back()) + "\n");
     };
+    auto stop_all = [&]() {
+        // Interrupted: no child outlives this run. What had finished is
+        // printed, in order; the rest is counted as not run.
+        for (auto& j : running) kill(j.pid, SIGKILL);
+        size_t done = 0;
+        for (auto& j : running) {
+            int st = 0;
+            while (waitpid(j.pid, &st, 0) < 0 && errno == EINTR) {
+            }
+            drain(j, false);
+            close(j.fd);
+            if (!j.out.empty() && j.out.back() == '\n') {
+                judge(j, st);
+                done++;
+            }
+        }
+        size_t not_run = files.size() - (size_t)(passed + failed + errors + internal);
+        out_text(std::to_string(passed) + " passed, " + std::to_string(failed + errors + internal) + " failed, " +
+                 std::to_string(not_run) + " not run: interrupted by signal " + std::to_string((int)stop_requested) + "\n");
+        (void)done;
+        return stopped_status();
+    };
+    catch_stop_signals();
+    pid_t parent = getpid();
+    // An error here (stdout full) leaves no child behind either.
+    struct KillOnThrow {
+        std::vector<Job>& running;
+        ~KillOnThrow() {
+            for (auto& j : running) {
+                kill(j.pid, SIGKILL);
+                waitpid(j.pid, nullptr, 0);
+                close(j.fd);
+            }
+        }
+    } guard{running};
     while (next < files.size() || !running.empty()) {
-        while (next < files.size() && (int)running.size() < jobs) {
+        while (next < files.size() && (int)running.size() < jobs && !stop_requested) {
             int p[2];
             if (pipe(p) != 0) throw std::runtime_error("pipe failed");
             std::cout.flush();
             pid_t pid = fork();
             if (pid < 0) throw std::runtime_error("fork failed");
             if (pid == 0) {
+                signal(SIGINT, SIG_DFL);
+                signal(SIGTERM, SIG_DFL);
+                die_with_parent(parent, SIGKILL);
                 close(p[0]);
+                for (const auto& j : running) close(j.fd);
                 check_child(files[next], p[1]);
                 close(p[1]);
                 _exit(0);
             }
             close(p[1]);
-            running.push_back({pid, p[0], next});
+            running.push_back({pid, p[0], next, "", false});
             next++;
         }
-        // Reap in submission order so the output is stable.
-        Job j = running.front();
+        if (stop_requested) {
+            int rc = stop_all();
+            running.clear();
+            return rc;
+        }
+        // Reap in submission order so the output is stable; wait in short
+        // polls so that a signal is acted on at once.
+        Job& j = running.front();
+        struct pollfd pfd = {j.fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, 200);
+        if (pr < 0 && errno != EINTR) throw std::runtime_error("poll failed");
+        if (pr <= 0) continue;
+        if (!drain(j, false)) continue;
+        close(j.fd);
+        int st = 0;
+        while (waitpid(j.pid, &st, 0) < 0 && errno == EINTR) {
+        }
+        Job done = j;
         running.erase(running.begin());
-        reap(j);
+        judge(done, st);
     }
     if (update_counts) {
         for (auto& kv : fresh_locks.by_dir) {
@@ -436,12 +714,11 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
             nlohmann::json merged = locks.of((fs::path(kv.first) / "x.json").string());
             for (auto it = kv.second.begin(); it != kv.second.end(); ++it) merged[it.key()] = it.value();
             std::string path = (fs::path(kv.first) / "explorations.lock").string();
-            std::ofstream out(path);
-            out << merged.dump(2) << "\n";
-            std::cout << "recorded " << kv.second.size() << " exploration counts in " << path << "\n";
+            write_file(path, merged.dump(2) + "\n");
+            out_text("recorded " + std::to_string(kv.second.size()) + " exploration counts in " + printable(path, kMaxShownFile) + "\n");
         }
     }
-    std::cout << passed << " passed, " << (failed + errors + internal) << " failed\n";
+    out_text(std::to_string(passed) + " passed, " + std::to_string(failed + errors + internal) + " failed\n");
     if (!junit.empty()) write_junit(junit, records);
     if (internal) return 3;
     if (errors) return 2;
@@ -466,7 +743,7 @@ Scenario with_config(const std::string& file, const std::vector<std::string>& se
     for (const auto& kv : sets) {
         auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0)
-            throw LoadError("vfsmc replay: --config: bad value \"" + kv + "\"; accepted: KEY=VALUE, a knob of the scenario's model (`vfsmc list`)");
+            throw LoadError("vfsmc replay: --config: bad value \"" + printable(kv, kMaxShownValue) + "\"; accepted: KEY=VALUE, a knob of the scenario's model (`vfsmc list`)");
         std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
         nlohmann::json v = nlohmann::json::parse(value, nullptr, false);
         if (v.is_discarded()) v = value;
@@ -490,24 +767,26 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         o.overrides = {cfg.substr(1)};
         o.replay_cmd = replay_command(s, r) + cfg;
         if (!r.replay_followed) {
-            std::cout << "The schedule of this token cannot be followed with" << cfg << ": " << r.replay_note
-                      << ". The changed code takes other steps, so the replay shows nothing about it.\n";
+            out_text(printable("The schedule of this token cannot be followed with" + cfg + ": " + r.replay_note, 4000) +
+                     ". The changed code takes other steps, so the replay shows nothing about it.\n");
             return 1;
         }
-        std::cout << override_note(o) << "\n\n";
+        bool json = f.json || f.format == "json";
+        if (!json) out_text(printable_lines(override_note(o) + "\n\n"));
         if (r.verdict == "violated") {
-            if (f.json || f.format == "json") std::cout << json_report(changed, r, o).dump(2) << "\n";
-            else if (f.format == "email") std::cout << email_report(changed, r, o);
-            else std::cout << text_report(changed, r, o);
+            if (json) out_text(json_report(changed, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            else if (f.format == "email") out_text(printable_lines(email_report(changed, r, o)));
+            else out_text(printable_lines(text_report(changed, r, o)));
         } else {
-            std::cout << "The schedule was followed to its end with" << cfg << " and no invariant broke: "
-                      << "the changed code survives this interleaving (" << r.executions << " execution replayed).\n";
+            out_text(printable_lines("The schedule was followed to its end with" + cfg + " and no invariant broke: " +
+                                     "the changed code survives this interleaving (" + std::to_string(r.executions) +
+                                     " execution replayed).\n"));
         }
         return 0;
     }
     RunResult r = replay_scenario(s, token);
     if (r.verdict == "error") {
-        std::cerr << file << ": replay token: " << r.message << "\n";
+        std::cerr << printable(file, kMaxShownFile) << ": replay token: " << r.message << "\n";
         return 2;
     }
     r.token = token;
@@ -564,8 +843,8 @@ int cli_main(int argc, char** argv) {
     run->add_flag("!--no-progress", rf.progress, "no progress lines on stderr");
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
-    run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
-    run->add_option("--email", rf.email, "also write the 72-column email form to this file");
+    auto* run_html = run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
+    auto* run_email = run->add_option("--email", rf.email, "also write the 72-column email form to this file");
     run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
     run->add_flag("--brief", rf.brief, "leave out the full interleaving (In short, final state, counts, replay)");
     run->add_option("--strategy", rf.strategy, "search strategy instead of the scenario's: " + strategy_names());
@@ -591,7 +870,7 @@ int cli_main(int argc, char** argv) {
     replay->add_flag("--json", rf.json, "print the JSON result");
     replay->add_flag("--stable", rf.stable, "leave out timings");
     replay->add_option("--format", rf.format, "text, email or json")->check(CLI::IsMember({"text", "email", "json"}));
-    replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file");
+    auto* replay_html = replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file");
     replay->add_flag("--brief", rf.brief, "leave out the full interleaving");
     std::vector<std::string> replay_config;
     replay->add_option("--config", replay_config,
@@ -625,7 +904,7 @@ int cli_main(int argc, char** argv) {
         std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema", "litmus"};
         if (std::find(cmds.begin(), cmds.end(), argv[1]) == cmds.end()) {
             std::string hint = suggest_name(argv[1], cmds);
-            throw LoadError(std::string("vfsmc: unknown command \"") + argv[1] + "\"" +
+            throw LoadError(std::string("vfsmc: unknown command \"") + printable(argv[1], kMaxShownValue) + "\"" +
                             (hint.empty() ? ";" : "; did you mean \"" + hint + "\"?") +
                             " accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)");
         }
@@ -633,6 +912,16 @@ int cli_main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        // A file whose name starts with '-' is read as an option: say so,
+        // and how to pass it.
+        for (int i = 1; i < argc && e.get_exit_code() != 0; i++) {
+            std::error_code ec;
+            if (argv[i][0] == '-' && std::strcmp(argv[i], "--") != 0 && fs::exists(argv[i], ec)) {
+                std::string a = printable(argv[i], kMaxShownFile);
+                throw LoadError(a + ": a file name that starts with '-' is read as an option; accepted: ./" + a +
+                                ", or `--` before the file names");
+            }
+        }
         int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
@@ -640,27 +929,35 @@ int cli_main(int argc, char** argv) {
     if (const char* m = active_mutation(); m && !find_mutation(m)) {
         std::string acc;
         for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
-        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + m + "\"; accepted: " + acc);
+        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
     }
 
-    if (*run) return cmd_run(run_files, rf);
-    if (*check) return cmd_check(check_paths, jobs, update_counts, junit, check_format);
-    if (*replay) return cmd_replay(replay_file, replay_token, rf, replay_config);
-    if (*list) return cmd_list(mm, mutations);
-    if (*lit) return cmd_litmus(litmus_paths, lf);
-    if (*schema) {
-        std::cout << scenario_schema_text(models());
-        return 0;
-    }
-    if (*validate) {
+    for (auto* o : {run_html, run_email, replay_html})
+        if (o->count() && o->as<std::string>().empty())
+            throw LoadError(o->get_name() + ": empty file name; accepted: a writable file path");
+
+    int rc = 2;
+    if (*run) rc = cmd_run(run_files, rf);
+    else if (*check) rc = cmd_check(check_paths, jobs, update_counts, junit, check_format);
+    else if (*replay) rc = cmd_replay(replay_file, replay_token, rf, replay_config);
+    else if (*list) rc = cmd_list(mm, mutations);
+    else if (*lit) rc = cmd_litmus(litmus_paths, lf);
+    else if (*schema) {
+        out_text(scenario_schema_text(models()));
+        rc = 0;
+    } else if (*validate) {
         for (const auto& f : collect_scenarios(validate_files)) {
             Scenario s = load_scenario(f);
-            for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-            std::cout << "valid: " << f << "\n";
+            for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
+            out_text("valid: " + printable(f, kMaxShownFile) + "\n");
         }
-        return 0;
+        rc = 0;
     }
-    return 2;
+    // Output written with std::cout elsewhere (list) is checked here.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) write_failed("stdout", errno);
+    return rc;
 }
 
 }  // namespace vfsmc

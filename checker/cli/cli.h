@@ -15,7 +15,16 @@ int cli_main(int argc, char** argv);
 // The verdict compared with `expect`.
 bool as_expected(const Scenario& s, const RunResult& r);
 
-// All scenario files under the given files and directories, sorted.
+// A scenario file found under the paths given, or (error set) an entry
+// that cannot be read: an unreadable directory, a looping symlink.
+struct ScenarioEntry {
+    std::string file;
+    std::string error;  // one printable line, or empty
+};
+// Every scenario under the given files and directories, sorted. A path
+// that does not exist, or a directory with no *.json, throws LoadError.
+std::vector<ScenarioEntry> find_scenarios(const std::vector<std::string>& paths);
+// The same, but the first entry with an error throws it.
 std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths);
 
 // The shell command that replays a counterexample.

@@ -2,10 +2,12 @@
 //
 // Exit codes: 0 every verdict as expected; 1 a verdict differs from
 // `expect`; 2 bad input; 3 internal error.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,18 +19,37 @@
 #include "explore/engine.h"
 #include "kernel/invariants.h"
 #include "report/report.h"
+#include "scenario/printable.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;
 
 int main(int argc, char** argv) {
+    // A closed standard stream would be reused by the next open(): the HTML
+    // page would land on "stdout". Stdin and stderr are pointed at
+    // /dev/null; a closed stdout is an error (output would be lost).
+    bool stdout_closed = false;
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        stdout_closed |= fd == 1;
+        int n = open("/dev/null", O_RDWR);  // the lowest free descriptor: fd
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+    if (stdout_closed) {
+        std::fprintf(stderr, "stdout: closed; accepted: an open standard output\n");
+        return 2;
+    }
+    // Every error is one printable line: control characters escaped, cut.
     try {
         return vfsmc::cli_main(argc, argv);
     } catch (const LoadError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        std::fprintf(stderr, "%s\n", printable(e.what(), 4000).c_str());
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "internal error: %s\n", e.what());
+        std::fprintf(stderr, "internal error: %s\n", printable(e.what(), 4000).c_str());
         return 3;
     }
 }

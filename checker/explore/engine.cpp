@@ -13,11 +13,15 @@
 #include <iostream>
 
 #include "scenario/scenario.h"
+#include "explore/replay_sched.h"
+#include "explore/token.h"
 #include "kernel/kernel.h"
 #include "explore/dpor.h"
 #include "explore/pct.h"
 
 namespace vfsmc {
+
+volatile std::sig_atomic_t stop_requested = 0;
 
 void layer_begin_execution();
 void layer_setup_done();
@@ -64,6 +68,11 @@ struct EngineState {
     bool limit_hit = false;
     const char* limit = nullptr;
     bool replay_overrun = false;
+    // A random search of one iteration from iteration 0: Relacy needs an
+    // iteration count above 0 (it divides by it), so a second iteration is
+    // started and cut here, silently: the search ran its one iteration.
+    uint64_t exact_runs = 0;
+    bool capped = false;
     std::vector<bool> inv_on;      // by kInvariants index
     // Collect mode (shortest counterexample): a violation of `collect_inv`
     // is recorded and its execution abandoned, and the search goes on; the
@@ -138,6 +147,9 @@ bool inv_enabled(const char* name) {
 }
 
 void check_step_hook() {
+    // A replay that left its token's recorded choices ends here
+    // (replay_sched.h); the engine reports the token as not matching.
+    if (g.replay && replay_guard().off && !g.in_after) rl::ctx().rl_until("replay token does not match", RL_INFO);
     if (g.run) g.run->check_step();
 }
 
@@ -201,7 +213,16 @@ void engine_before() {
     bool history_run = g.params && g.params->collect_history;
     // Relacy replays the execution at which the search stopped, to record
     // it: a search stopped by a limit must stop at the same place again.
-    if (g.limit_hit || g.replay_overrun) rl::ctx().rl_until("search limit", RL_INFO);
+    if (g.limit_hit || g.replay_overrun || g.capped) rl::ctx().rl_until("search limit", RL_INFO);
+    if (!g.replay && !history_run && g.exact_runs && g.sim_executions > g.exact_runs) {
+        g.capped = true;
+        rl::ctx().rl_until("search limit", RL_INFO);
+    }
+    if (stop_requested && !g.replay && !history_run) {
+        g.limit_hit = true;
+        g.limit = "interrupt";
+        rl::ctx().rl_until("search limit", RL_INFO);
+    }
     if (g.replay && g.sim_executions > 1 && !history_run) {
         if (g.replayed && !g.replay_overrun) *g.replayed = *g.rec;  // allocated before the search
         g.replay_overrun = true;
@@ -315,39 +336,42 @@ rl::test_result_e simulate_threads(int n, rl::test_params& p, Strategy st) {
     }
 }
 
-uint32_t fnv1a(const std::string& s) {
-    uint32_t h = 2166136261u;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 16777619u;
+// A replay follows its token under replay_scheduler (replay_sched.h), which
+// checks every recorded choice; then, as rl::simulate does, a failing
+// execution is run once more to record its history.
+template <int N>
+rl::test_result_e replay_n(rl::test_params& p) {
+    p.test_name = "vfsmc replay";
+    rl::ostringstream oss;
+    rl::test_result_e res = rl::run_test<Suite<N>, replay_scheduler<N>>(p, oss, false);
+    p.test_result = res;
+    if (res != rl::test_result_success && !replay_guard().off) {
+        p.initial_state = oss.str();
+        p.final_state = oss.str();
+        p.collect_history = true;
+        rl::ostringstream oss2;
+        rl::run_test<Suite<N>, replay_scheduler<N>>(p, oss2, true);
+        p.test_result = res;
     }
-    return h;
+    return res;
 }
 
-char strategy_char(Strategy s) {
-    switch (s) {
-        case Strategy::exhaustive: return 'e';
-        case Strategy::bounded: return 'b';
-        case Strategy::random: return 'r';
-        case Strategy::dpor: return 'd';
-        case Strategy::pct: return 'p';
-    }
-    return '?';
-}
 // The number in a token's search field: the preemption bound, or PCT's depth.
 int strategy_param(const SearchSpec& ss) {
     return ss.strategy == Strategy::bounded ? ss.preemption_bound : ss.strategy == Strategy::pct ? ss.depth : 0;
 }
 
+rl::test_result_e replay_threads(int n, rl::test_params& p) {
+    switch (n) {
+        case 1: return replay_n<1>(p);
+        case 2: return replay_n<2>(p);
+        case 3: return replay_n<3>(p);
+        default: return replay_n<4>(p);
+    }
+}
+
 std::string make_token(const Scenario& sc, const SearchSpec& ss, const std::string& state) {
-    std::string st = state;
-    for (char& c : st)
-        if (c == ' ') c = '-';
-    std::string body = std::string(1, strategy_char(ss.strategy)) + std::to_string(strategy_param(ss)) +
-                       (sc.memory_model == MemModel::sc ? "s" : "k") + ":" + st;
-    char h[16];
-    std::snprintf(h, sizeof h, "%08x", fnv1a(sc.canonical + "|" + body));
-    return std::string("v1:") + h + ":" + body;
+    return encode_token(sc, ss.strategy, strategy_param(ss), sc.memory_model, state);
 }
 
 const char* relacy_invariant(rl::test_result_e r) {
@@ -462,6 +486,8 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
             g.run->final_state(out.final_state);
             g.run = nullptr;  // left to the process: Relacy's context is gone
         }
+    } else if (g.limit_hit && out.limit == "interrupt") {
+        out.verdict = "inconclusive";
     } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked &&
                !g.limit_hit) {
         out.verdict = "unsatisfiable";
@@ -480,9 +506,10 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     return out;
 }
 
-RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& initial_state, bool replay,
-                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0,
-                   bool collect_outcomes = false) {
+// `token`: replay that token (one execution), or null for a search.
+RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress,
+                   const std::string& collect_inv = "", uint64_t fail_at = 0, bool collect_outcomes = false) {
+    const bool replay = token != nullptr;
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     g = EngineState();
@@ -507,18 +534,25 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
         p.search_type = rl::sched_bound;
         p.context_bound = (unsigned)ss.preemption_bound;
     }
-    std::string state = initial_state;
+    // The scheduler's state: a replayed token's, or where a seeded search
+    // starts. Every number is bounded (schema.h, token.h): no overflow.
+    std::string state;
     if (ss.strategy == Strategy::random || ss.strategy == Strategy::pct) {
-        long start = ss.seed * ss.iterations;
-        if (!initial_state.empty()) start = std::stol(initial_state);
-        std::string rest;
-        auto sp = initial_state.find(' ');
-        if (sp != std::string::npos) rest = initial_state.substr(sp);
-        state = std::to_string(start) + rest;
+        uint64_t start = replay ? token->iteration : (uint64_t)ss.seed * (uint64_t)ss.iterations;
+        state = std::to_string(start);
+        if (replay && ss.strategy == Strategy::pct) state += " " + std::to_string(token->horizon);
         // Relacy's random scheduler runs iterations start..iteration_count
         // inclusive; PCT's stops before iteration_count.
-        long n = replay ? 1 : ss.iterations;
+        uint64_t n = replay ? 1 : (uint64_t)ss.iterations;
         p.iteration_count = ss.strategy == Strategy::random ? start + n - 1 : start + n;
+        if (p.iteration_count == 0) {
+            // Relacy divides by it: run iteration 1 too, cut at its start
+            // (a replay by replay_overrun, a search by exact_runs).
+            p.iteration_count = 1;
+            g.exact_runs = n;
+        }
+    } else if (replay) {
+        state = token->relacy_state();
     }
     p.initial_state = state.c_str();
     if (ss.strategy == Strategy::dpor) {
@@ -540,11 +574,12 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
         g.total_executions = (uint64_t)ss.iterations;
     g.time_limit = ss.time_limit_s;
     g.start = g.last_progress = clk::now();
+    replay_guard() = ReplayGuard();
     if (ss.strategy == Strategy::pct && !replay) {
         // The probe: one execution without change points measures k, the
         // number of steps the change points are drawn from.
         rl::test_params pp = p;
-        pp.iteration_count = std::stol(state) + 1;
+        pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
         pct_config().probe = true;
         pct_config().probe_steps = 0;
         simulate_threads((int)s.threads.size(), pp, Strategy::pct);
@@ -557,19 +592,30 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const std::string& i
         rt().pruned_executions = 0;
         rt().sleep_blocked_executions = 0;
     }
-    rl::test_result_e res = simulate_threads((int)s.threads.size(), p, ss.strategy);
+    // A token of a Relacy tree search is followed by the checking
+    // scheduler (replay_sched.h); dpor checks its own replayed path, PCT and
+    // random are seeded by the iteration.
+    bool guarded = replay && token->tree && ss.strategy != Strategy::dpor;
+    rl::test_result_e res = guarded ? replay_threads((int)s.threads.size(), p)
+                                    : simulate_threads((int)s.threads.size(), p, ss.strategy);
     rt().in_thread = false;  // a failed execution ends without after(): no simulated thread runs now
     double secs = std::chrono::duration<double>(clk::now() - g.start).count();
     RunResult out = finish(s, ss, p, res, secs);
+    // A replay is one execution (Relacy's rerun that records a failing
+    // execution's history is not another).
+    if (replay) out.executions = std::min<uint64_t>(out.executions, 1);
     deps().enabled = false;
     if (collect_outcomes) {
         for (size_t i = 0; i < Outcomes::kCap; i++)
             if (g_outcomes.slot[i]) out.outcomes.push_back(g_outcomes.slot[i]);
         std::sort(out.outcomes.begin(), out.outcomes.end());
     }
-    if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
+    if (replay && replay_guard().off) {
         out.verdict = "error";
-        out.message = "the replay token does not fit this scenario's executions";
+        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
+    } else if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
+        out.verdict = "error";
+        out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
     } else if (replay && (g.replay_overrun || out.verdict != "violated")) {
         out.verdict = "error";
         out.message = "the replay token did not reproduce a violation";
@@ -642,8 +688,8 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    RunResult first = run_with(s, ss, "", false, opt.progress, "", 0, opt.collect_outcomes);
-    if (!opt.minimize || first.verdict != "violated" || first.invariant == "relacy-check" ||
+    RunResult first = run_with(s, ss, nullptr, opt.progress, "", 0, opt.collect_outcomes);
+    if (!opt.minimize || stop_requested || first.verdict != "violated" || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
     first.first.preemptions = first.preemptions;
@@ -655,20 +701,20 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     int max_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : std::max(first.preemptions, 3);
     uint64_t explored = 0;
     std::vector<int> cut_bounds;  // bounds whose search was cut short without a counterexample
-    for (int b = 0; b <= max_bound; b++) {
+    for (int b = 0; b <= max_bound && !stop_requested; b++) {
         SearchSpec mb;
         mb.strategy = Strategy::bounded;
         mb.preemption_bound = b;
         // Deterministic caps, so golden reports do not depend on the machine.
         mb.max_executions = kMinimizeExecutionsPerBound;
-        RunResult c = run_with(s, mb, "", false, false, first.invariant);
+        RunResult c = run_with(s, mb, nullptr, false, first.invariant);
         explored += c.executions;
         if (!g.best_k) {
             if (c.limit_hit) cut_bounds.push_back(b);
             continue;
         }
         uint64_t k = g.best_k;
-        RunResult m = run_with(s, mb, "", false, false, first.invariant, k);
+        RunResult m = run_with(s, mb, nullptr, false, first.invariant, k);
         if (m.verdict != "violated") break;  // not reproduced: keep the first
         // The scenario's own search stays the result (counts, coverage,
         // metrics); only the counterexample is replaced by the minimal one.
@@ -702,44 +748,16 @@ RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::
 
 namespace {
 RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds) {
-    auto bad = [&](const std::string& why) {
-        throw LoadError(s.file + ": replay token: " + why +
-                        "; accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
-    };
-    if (token.size() > 100000) bad("too long");
-    if (token.compare(0, 3, "v1:") != 0) bad("bad value \"" + token.substr(0, 20) + "\" (no v1: prefix)");
-    auto c1 = token.find(':', 3);
-    if (c1 == std::string::npos || c1 != 11) bad("malformed");
-    std::string hash = token.substr(3, 8);
-    std::string body = token.substr(12);
-    char h[16];
-    std::snprintf(h, sizeof h, "%08x", fnv1a(s.canonical + "|" + body));
-    if (hash != h) bad("checksum mismatch: the token is damaged or belongs to another scenario or version of it");
-    auto c2 = body.find(':');
-    if (c2 == std::string::npos || c2 < 3) bad("malformed search field");
-    std::string head = body.substr(0, c2), st = body.substr(c2 + 1);
-    for (char& c : st) {
-        if (c == '-') c = ' ';
-        else if (c < '0' || c > '9') bad("malformed state");
-    }
-    if (st.empty()) bad("empty state");
+    ReplayToken t = decode_token(s, token);  // throws LoadError: one line, exit 2
     SearchSpec ss = s.search;
-    char sc = head[0];
-    ss.strategy = sc == 'e' ? Strategy::exhaustive : sc == 'b' ? Strategy::bounded : sc == 'r' ? Strategy::random
-                : sc == 'd' ? Strategy::dpor : sc == 'p' ? Strategy::pct : (bad("unknown strategy"), Strategy::random);
-    try {
-        int n = std::stoi(head.substr(1, head.size() - 2));
-        if (ss.strategy == Strategy::pct) ss.depth = n;
-        else ss.preemption_bound = n;
-    } catch (...) {
-        bad("malformed bound");
-    }
+    ss.strategy = t.strategy;
+    ss.preemption_bound = t.preemption_bound;
+    if (t.strategy == Strategy::pct) ss.depth = t.depth;
     ss.max_executions = 0;
     ss.time_limit_s = 0;
     Scenario s2 = run_on;
-    s2.memory_model = head.back() == 's' ? MemModel::sc : MemModel::kernel;
-    // The state is "iteration tree...": the iteration is its first number.
-    if (!allow_holds) return run_with(s2, ss, st, true, false);
+    s2.memory_model = t.memory_model;
+    if (!allow_holds) return run_with(s2, ss, &t, false);
     // The schedule as turns: the threads in the order they ran, a run of
     // steps by one thread counted once. The changed code follows the token's
     // schedule when it takes the same turns (up to its violation, if any).
@@ -751,14 +769,14 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     };
     Scenario orig = s;
     orig.memory_model = s2.memory_model;
-    RunResult o = run_with(orig, ss, st, true, false);
+    RunResult o = run_with(orig, ss, &t, false);
     if (o.verdict != "violated" || !o.trace) {
         o.replay_followed = false;
         o.replay_note = "the token does not reproduce its violation on the scenario itself";
         return o;
     }
     std::vector<int> want = turns(*o.trace);
-    RunResult r = run_with(s2, ss, st, true, false);
+    RunResult r = run_with(s2, ss, &t, false);
     std::vector<int> got;
     if (r.verdict == "violated" && r.trace) {
         got = turns(*r.trace);

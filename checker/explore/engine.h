@@ -2,6 +2,7 @@
 // verdict, the counts and, for a violation, the counterexample.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -84,6 +85,11 @@ std::string verdict_with_scope(const RunResult& r);
 // Does the result's scope meet the least scope a scenario accepts
 // ("complete", "bounded", "sampled", or empty for any)?
 bool scope_at_least(Scope got, const std::string& least);
+
+// Set to the signal number by the command line's SIGINT/SIGTERM handler:
+// the search stops before its next execution, and its result is
+// "inconclusive", cut short by the interrupt, with the executions so far.
+extern volatile std::sig_atomic_t stop_requested;
 
 // Replay a token from a previous run. Throws LoadError for a token that is
 // not well formed or not for this scenario.

@@ -88,6 +88,7 @@ struct ModelSpec {
     std::vector<StepAfterAccess> steps_after_access;
     int min_threads = 1;
     int max_threads = kMaxThreads;
+    int max_ops = 0;                   // ops per thread at most (0: no limit); the loader and the schema check it
 };
 
 // A loaded value: always has its text; ints and bools are also parsed.
@@ -149,7 +150,11 @@ struct Scenario {
     Expect expect;
     MemModel memory_model = MemModel::kernel;
     bool memory_model_given = false;
-    std::string canonical;          // canonical JSON text, hashed into replay tokens
+    // The fields that change what an execution does, as canonical JSON:
+    // model, memory_model, config, init, threads, invariants, order and
+    // search without its limits. Replay tokens hash this (explore/token.h),
+    // so editing doc, name, expect or a search limit keeps tokens valid.
+    std::string behaviour;
 
     const Value& knob(const std::string& k) const;
     const Value& init_field(const std::string& k) const;

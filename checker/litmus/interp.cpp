@@ -387,7 +387,7 @@ Scenario scenario_of(const Test& t, const std::string& text, bool witness) {
     s.memory_model_given = true;
     s.expect.verdict = witness ? "violated" : "holds";
     if (witness) s.expect.invariant = "litmus-condition";
-    s.canonical = text;
+    s.behaviour = text;
     return s;
 }
 

@@ -11,9 +11,17 @@
 #include <set>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "kernel/invariants.h"
+#include "scenario/printable.h"
 #include "scenario/schema.h"
 
 namespace vfsmc {
@@ -104,11 +112,69 @@ std::string one_line(const std::string& in) {
 // The DOM parser, but every error (syntax errors and number overflow, which
 // nlohmann reports as out_of_range without a position) is kept with its
 // offset instead of thrown.
+std::string member(const std::string& path, const std::string& key);
+
 struct Sax : nlohmann::detail::json_sax_dom_parser<json> {
-    using nlohmann::detail::json_sax_dom_parser<json>::json_sax_dom_parser;
+    using base = nlohmann::detail::json_sax_dom_parser<json>;
+    using base::base;
     bool failed = false;
     size_t pos = 0;
     std::string what;
+    // Duplicate keys: the DOM parser would keep the last silently. Each
+    // open object or array is a frame: its keys, or the index of its next
+    // element, for the JSON path of the duplicate.
+    struct Frame {
+        bool object;
+        std::set<std::string> keys;
+        std::string key;
+        size_t next = 0;
+    };
+    std::vector<Frame> frames;
+    std::string duplicate_path;
+    std::string path() const {
+        std::string p;
+        for (const auto& f : frames) {
+            if (f.object) p = member(p, f.key);
+            else p += "[" + std::to_string(f.next - 1) + "]";
+        }
+        return p;
+    }
+    void element() {
+        if (!frames.empty() && !frames.back().object) frames.back().next++;
+    }
+    bool null() { element(); return base::null(); }
+    bool boolean(bool v) { element(); return base::boolean(v); }
+    bool number_integer(number_integer_t v) { element(); return base::number_integer(v); }
+    bool number_unsigned(number_unsigned_t v) { element(); return base::number_unsigned(v); }
+    bool number_float(number_float_t v, const string_t& s) { element(); return base::number_float(v, s); }
+    bool string(string_t& v) { element(); return base::string(v); }
+    bool start_object(std::size_t n) {
+        element();
+        frames.push_back({true, {}, "", 0});
+        return base::start_object(n);
+    }
+    bool end_object() {
+        frames.pop_back();
+        return base::end_object();
+    }
+    bool start_array(std::size_t n) {
+        element();
+        frames.push_back({false, {}, "", 0});
+        return base::start_array(n);
+    }
+    bool end_array() {
+        frames.pop_back();
+        return base::end_array();
+    }
+    bool key(string_t& k) {
+        Frame& f = frames.back();
+        f.key = k;
+        if (!f.keys.insert(k).second) {
+            duplicate_path = path();
+            return false;
+        }
+        return base::key(k);
+    }
     bool parse_error(std::size_t p, const std::string&, const nlohmann::detail::exception& ex) {
         failed = true;
         pos = p;
@@ -144,7 +210,11 @@ bool integer_value(const json& j, long& out) {
 std::string member(const std::string& path, const std::string& key) {
     bool plain = !key.empty();
     for (char ch : key) plain &= std::isalnum((unsigned char)ch) || ch == '_' || ch == '-' || ch == '$';
-    if (!plain) return path + "[" + json(key).dump(-1, ' ', true, json::error_handler_t::replace) + "]";
+    if (!plain || key.size() > kMaxShownValue) {
+        std::string k = json(key).dump(-1, ' ', true, json::error_handler_t::replace);
+        if (k.size() > kMaxShownValue) k = k.substr(0, kMaxShownValue - 4) + "...\"";
+        return path + "[" + k + "]";
+    }
     return path.empty() ? key : path + "." + key;
 }
 
@@ -337,12 +407,16 @@ const Value& Scenario::init_field(const std::string& k) const {
 }
 
 Scenario parse_scenario(const std::string& file, const std::string& text) {
-    Ctx c{file};
+    Ctx c{printable(file, kMaxShownFile)};
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        throw LoadError(file + ": line 1, column 1: invalid JSON: the file is empty; accepted: a JSON object");
+        throw LoadError(c.file + ": line 1, column 1: invalid JSON: the file is empty; accepted: a JSON object");
     if (size_t d = too_deep(text); d != std::string::npos)
-        throw LoadError(file + ": " + where(text, d) + ": invalid JSON: nested deeper than " +
+        throw LoadError(c.file + ": " + where(text, d) + ": invalid JSON: nested deeper than " +
                         std::to_string(kMaxDepth) + " levels; accepted: a scenario object (5 levels deep)");
+    // nlohmann's lexer ends the document at a NUL byte: `{...}\0GARBAGE`
+    // would pass.
+    if (size_t z = text.find('\0'); z != std::string::npos)
+        throw LoadError(c.file + ": " + where(text, z) + ": invalid JSON: a NUL byte; accepted: JSON text without NUL bytes");
     json j;
     Sax sax(j, false);
     bool parsed = false;
@@ -352,6 +426,8 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         sax.failed = true;
         sax.what = e.what();
     }
+    if (!parsed && !sax.duplicate_path.empty())
+        c.fail(sax.duplicate_path, "duplicate key; accepted: each key once in an object");
     if (!parsed) {
         // nlohmann gives the byte offset just past the bad token.
         std::string what = sax.what.empty() ? "not a JSON document" : sax.what;
@@ -359,7 +435,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             what = what.substr(p + 2);
         if (auto p = what.find(": syntax error"); what.compare(0, 14, "parse error at") == 0 && p != std::string::npos)
             what = what.substr(p + 2);
-        throw LoadError(file + ": " + where(text, sax.pos ? sax.pos - 1 : 0) + ": invalid JSON: " + one_line(what));
+        throw LoadError(c.file + ": " + where(text, sax.pos ? sax.pos - 1 : 0) + ": invalid JSON: " + one_line(what));
     }
     if (!j.is_object()) c.bad("(top level)", j, "a JSON object with fields name, doc, model, threads, expect, ...");
     std::vector<std::string> top(std::begin(kTopFields), std::end(kTopFields));
@@ -423,6 +499,9 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         if (!seen_threads.insert(ts.name).second) c.bad(tp + ".name", th["name"], "a name no other thread has (duplicate thread name)");
         const json& ops = c.need(th, tp, "ops", "a non-empty array of ops");
         if (!ops.is_array() || ops.empty()) c.bad(tp + ".ops", ops, "a non-empty array of ops");
+        if (ms.max_ops && ops.size() > (size_t)ms.max_ops)
+            c.fail(tp + ".ops", std::to_string(ops.size()) + " ops; accepted: at most " + std::to_string(ms.max_ops) +
+                                    " ops per thread in model " + ms.name);
         for (size_t oi = 0; oi < ops.size(); oi++) {
             std::string op_path = tp + ".ops[" + std::to_string(oi) + "]";
             const json& jo = ops[oi];
@@ -617,25 +696,59 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     for (const auto& t : s.threads) total_ops += (int)t.ops.size();
     if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
 
-    // The replay token's checksum covers the scenario, not the editor hint.
-    json jc = j;
-    jc.erase("$schema");
-    s.canonical = jc.dump();
+    json behaviour = json::object();
+    for (const char* k : {"model", "memory_model", "config", "init", "threads", "invariants", "order", "search"})
+        if (j.contains(k)) behaviour[k] = j[k];
+    // Limits cut a search short; they do not change any execution.
+    if (behaviour.contains("search")) {
+        behaviour["search"].erase("max_executions");
+        behaviour["search"].erase("time_limit_s");
+    }
+    s.behaviour = behaviour.dump();
+    // The model's own checks (combinations of knobs, init fields and ops),
+    // on the same path `run` takes: `validate` makes every check `run`
+    // makes. Their messages name the JSON path.
+    model->prepare(s);
     return s;
 }
 
 Scenario load_scenario(const std::string& file) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec))
-        throw LoadError(file + ": is a directory; accepted: a JSON scenario file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable JSON scenario file");
-    // Read at most one byte past the limit, so /dev/zero or a huge file
-    // cannot make the loader hang or exhaust memory.
-    std::string text(kMaxFileBytes + 1, '\0');
-    in.read(&text[0], (std::streamsize)text.size());
-    text.resize((size_t)in.gcount());
-    if (text.size() > kMaxFileBytes) throw LoadError(file + ": file too large; accepted: at most 1 MiB");
+    const std::string shown = printable(file, kMaxShownFile);
+    // Opened without blocking and checked before reading: a FIFO, a device
+    // or a socket would block the read forever (or never end).
+    int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (e == EISDIR) throw LoadError(shown + ": is a directory; accepted: a JSON scenario file");
+        throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable JSON scenario file");
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        bool dir = S_ISDIR(st.st_mode);
+        const char* what = dir ? "is a directory" : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+                           : S_ISSOCK(st.st_mode)                   ? "is a socket, not a regular file"
+                                                                    : "is a device, not a regular file";
+        ::close(fd);
+        throw LoadError(shown + ": " + what + "; accepted: a JSON scenario file");
+    }
+    // Read at most one byte past the limit, so a huge file cannot exhaust
+    // memory.
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int e = errno;
+            ::close(fd);
+            throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable JSON scenario file");
+        }
+        if (n == 0) break;
+        text.append(buf, (size_t)n);
+        if (text.size() > kMaxFileBytes) break;
+    }
+    ::close(fd);
+    if (text.size() > kMaxFileBytes) throw LoadError(shown + ": file too large; accepted: at most 1 MiB");
     return parse_scenario(file, text);
 }
 

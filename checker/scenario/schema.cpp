@@ -116,7 +116,9 @@ oj model_schema(const ModelSpec& m) {
     oj threads;
     threads["minItems"] = m.min_threads;
     threads["maxItems"] = m.max_threads;
-    threads["items"] = {{"properties", {{"ops", {{"items", {{"$ref", "#/$defs/op-" + m.name}}}}}}}};
+    oj ops = {{"items", {{"$ref", "#/$defs/op-" + m.name}}}};
+    if (m.max_ops) ops["maxItems"] = m.max_ops;
+    threads["items"] = {{"properties", {{"ops", ops}}}};
     props["threads"] = threads;
     oj inv = {{"enum", strings(scenario_invariants(m))}};
     props["invariants"] = {{"items", inv}};

@@ -1,0 +1,198 @@
+// vfsmc replay tokens (see token.h).
+#include "explore/token.h"
+
+#include <cstdio>
+
+#include "scenario/printable.h"
+#include "scenario/scenario.h"
+#include "scenario/schema.h"
+
+namespace vfsmc {
+
+namespace {
+
+// How a strategy's scheduler state is written.
+enum class StateFormat {
+    tree,       // ITER SIZE (COUNT INDEX TYPE)*: Relacy's tree_search_scheduler, dpor
+    iteration,  // ITER: a seeded scheduler (random)
+    iteration_horizon,  // ITER K: PCT
+};
+
+// The number after the strategy char.
+enum class Param { none, preemption_bound, depth };
+
+// One row per search strategy. A new strategy adds a row here (and, for a
+// tree strategy replayed by replay_sched.h, a choice policy there).
+struct StrategyCodec {
+    char code;
+    Strategy strategy;
+    StateFormat format;
+    Param param;
+};
+const StrategyCodec kStrategyCodecs[] = {
+    {'e', Strategy::exhaustive, StateFormat::tree, Param::none},
+    {'b', Strategy::bounded, StateFormat::tree, Param::preemption_bound},
+    {'r', Strategy::random, StateFormat::iteration, Param::none},
+    {'d', Strategy::dpor, StateFormat::tree, Param::none},
+    {'p', Strategy::pct, StateFormat::iteration_horizon, Param::depth},
+};
+
+const StrategyCodec* codec_of(Strategy s) {
+    for (const auto& c : kStrategyCodecs)
+        if (c.strategy == s) return &c;
+    return nullptr;
+}
+
+// Relacy's sched_type (relacy/defs.hpp): sched, atomic_load, cas_fail,
+// mem_realloc, user.
+constexpr unsigned kSchedTypeSched = 0, kSchedTypeAtomicLoad = 1, kSchedTypeCasFail = 2, kSchedTypeUser = 4;
+constexpr unsigned kMaxSchedType = 4;
+// Choices other than a thread: the stores a load may read (bounded by
+// Relacy's atomic history), a CAS failing or not, a realloc.
+constexpr unsigned kMaxOtherCount = 64;
+
+uint32_t fnv1a(const std::string& s) {
+    uint32_t h = 2166136261u;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+std::string hash_of(const Scenario& s, const std::string& body) {
+    char h[16];
+    std::snprintf(h, sizeof h, "%08x", fnv1a(s.behaviour + "|" + body));
+    return h;
+}
+
+// A decimal number of at most 19 digits, no sign; false if not.
+bool number(const std::string& t, uint64_t& out) {
+    if (t.empty() || t.size() > 19) return false;
+    out = 0;
+    for (char c : t) {
+        if (c < '0' || c > '9') return false;
+        out = out * 10 + (uint64_t)(c - '0');
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string shown_token(const std::string& token) { return printable(token, 60); }
+
+std::string sign_token_body(const Scenario& s, const std::string& body) { return "v1:" + hash_of(s, body) + ":" + body; }
+
+std::string ReplayToken::relacy_state() const {
+    std::string out = std::to_string(iteration) + " ";
+    if (strategy == Strategy::pct) return out + std::to_string(horizon) + " ";
+    if (!tree) return out;
+    out += std::to_string(nodes.size()) + " ";
+    for (const auto& n : nodes)
+        out += std::to_string(n.count) + " " + std::to_string(n.index) + " " + std::to_string(n.type) + " ";
+    return out;
+}
+
+std::string encode_token(const Scenario& s, Strategy strategy, int param, MemModel mm,
+                         const std::string& relacy_state) {
+    const StrategyCodec* c = codec_of(strategy);
+    if (!c) throw std::logic_error("encode_token: a strategy without a token codec");
+    std::string st = relacy_state;
+    for (char& ch : st)
+        if (ch == ' ') ch = '-';
+    std::string body = std::string(1, c->code) + std::to_string(c->param == Param::none ? 0 : param) +
+                       (mm == MemModel::sc ? "s" : "k") + ":" + st;
+    return sign_token_body(s, body);
+}
+
+ReplayToken decode_token(const Scenario& s, const std::string& token) {
+    auto bad = [&](const std::string& why) {
+        throw LoadError(printable(s.file, kMaxShownFile) + ": replay token: bad value \"" + shown_token(token) + "\" (" + why +
+                        "); accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
+    };
+    if (token.size() > kMaxTokenChars) bad("too long (" + std::to_string(token.size()) + " characters)");
+    if (token.compare(0, 3, "v1:") != 0) bad("no v1: prefix");
+    if (token.size() < 12 || token[11] != ':') bad("malformed: no 8-digit hash");
+    std::string body = token.substr(12);
+    if (token.substr(3, 8) != hash_of(s, body))
+        bad("checksum mismatch: the token is damaged or belongs to another scenario, or to another version of its "
+            "behaviour fields");
+    // Past the checksum a token is still untrusted (the hash is not a
+    // signature): every field is checked.
+    auto colon = body.find(':');
+    if (colon == std::string::npos || colon < 3) bad("malformed search field");
+    std::string head = body.substr(0, colon), st = body.substr(colon + 1);
+    const StrategyCodec* c = nullptr;
+    for (const auto& k : kStrategyCodecs)
+        if (k.code == head[0]) c = &k;
+    if (!c) bad("unknown strategy '" + printable(head.substr(0, 1)) + "'");
+    ReplayToken t;
+    t.strategy = c->strategy;
+    t.tree = c->format == StateFormat::tree;
+    char mm = head.back();
+    if (mm != 's' && mm != 'k') bad("unknown memory model '" + printable(head.substr(head.size() - 1)) + "'");
+    t.memory_model = mm == 's' ? MemModel::sc : MemModel::kernel;
+    uint64_t bound = 0;
+    if (!number(head.substr(1, head.size() - 2), bound))
+        bad(c->param == Param::depth ? "malformed depth" : "malformed preemption bound");
+    if (c->param == Param::preemption_bound && bound > (uint64_t)kMaxPreemptionBound)
+        bad("preemption bound " + std::to_string(bound) + " out of range 0.." + std::to_string(kMaxPreemptionBound));
+    if (c->param == Param::depth && (bound < 1 || bound > (uint64_t)kMaxPctDepth))
+        bad("depth " + std::to_string(bound) + " out of range 1.." + std::to_string(kMaxPctDepth));
+    if (c->param == Param::none && bound != 0) bad("a bound with a strategy that has none");
+    if (c->param == Param::preemption_bound) t.preemption_bound = (int)bound;
+    if (c->param == Param::depth) t.depth = (int)bound;
+
+    // The state: numbers separated by '-', ending in '-'.
+    std::vector<uint64_t> v;
+    if (st.empty() || st.back() != '-') bad("malformed state (it ends in '-')");
+    size_t pos = 0;
+    while (pos < st.size()) {
+        size_t e = st.find('-', pos);
+        uint64_t x = 0;
+        if (!number(st.substr(pos, e - pos), x)) bad("malformed state (decimal numbers separated by '-')");
+        v.push_back(x);
+        pos = e + 1;
+    }
+    t.iteration = v[0];
+    if (t.iteration > kMaxTokenIteration) bad("iteration " + std::to_string(t.iteration) + " out of range");
+    if (c->format == StateFormat::iteration) {
+        if (v.size() != 1) bad("malformed state (one iteration number)");
+        return t;
+    }
+    if (c->format == StateFormat::iteration_horizon) {
+        if (v.size() != 2) bad("malformed state (an iteration and a step count)");
+        if (v[1] < 1 || v[1] > kMaxTokenHorizon)
+            bad("step count " + std::to_string(v[1]) + " out of range 1.." + std::to_string(kMaxTokenHorizon));
+        t.horizon = v[1];
+        return t;
+    }
+    if (v.size() < 2) bad("malformed state (no choice count)");
+    uint64_t size = v[1];
+    if (size > kMaxTokenNodes) bad("too many choices (" + std::to_string(size) + ")");
+    if (v.size() != 2 + 3 * size) bad("malformed state (" + std::to_string(size) + " choices announced, " +
+                                      std::to_string((v.size() - 2) / 3) + " given)");
+    const uint64_t nthreads = s.threads.size();
+    for (uint64_t i = 0; i < size; i++) {
+        TokenNode n;
+        uint64_t count = v[2 + 3 * i], index = v[3 + 3 * i], type = v[4 + 3 * i];
+        std::string at = "choice " + std::to_string(i) + ": ";
+        if (type > kMaxSchedType) bad(at + "unknown choice type " + std::to_string(type));
+        uint64_t max_count = type == kSchedTypeSched ? nthreads
+                             : type == kSchedTypeUser ? kMaxOtherCount  // kchoose(n), timed waits
+                             : type == kSchedTypeCasFail ? 2
+                             : type == kSchedTypeAtomicLoad ? kMaxOtherCount
+                             : kMaxOtherCount;
+        if (count < 1 || count > max_count)
+            bad(at + "count " + std::to_string(count) + " out of range 1.." + std::to_string(max_count) +
+                (type == kSchedTypeSched ? " (the scenario's threads)" : ""));
+        if (index >= count) bad(at + "index " + std::to_string(index) + " not below its count " + std::to_string(count));
+        n.count = (unsigned)count;
+        n.index = (unsigned)index;
+        n.type = (unsigned)type;
+        t.nodes.push_back(n);
+    }
+    return t;
+}
+
+}  // namespace vfsmc

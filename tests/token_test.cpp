@@ -1,0 +1,97 @@
+// Replay tokens (issue 13): what a token hashes, and what the decoder and
+// the replay scheduler refuse. The fuzz over random tokens is
+// tests/token_fuzz.py (label cli).
+#include <catch2/catch.hpp>
+
+#include "explore/engine.h"
+#include "explore/token.h"
+#include "scenario/scenario.h"
+
+using namespace vfsmc;
+
+namespace {
+
+std::string lock_text(const std::string& doc, const std::string& variant, const std::string& search,
+                      const std::string& expect_inv = "toy-mutual-exclusion") {
+    return "{\"name\":\"t\",\"doc\":\"" + doc + "\",\"memory_model\":\"kernel\",\"model\":\"toy-lock\",\"config\":{\"variant\":\"" +
+           variant + "\"},\"threads\":[{\"name\":\"P0\",\"ops\":[\"critical_section\"]},{\"name\":\"P1\",\"ops\":[\"critical_section\"]}]," +
+           "\"search\":" + search + ",\"expect\":{\"verdict\":\"violated\",\"invariant\":\"" + expect_inv + "\"}}";
+}
+
+// A token for `s` with any search field and state, and a checksum that
+// passes (the hash is unkeyed: anyone can do this).
+std::string forge(const Scenario& s, const std::string& head, const std::string& state) {
+    return sign_token_body(s, head + ":" + state);
+}
+
+}  // namespace
+
+TEST_CASE("issue 13: editing doc keeps a replay token valid, editing config does not", "[token]") {
+    const std::string search = "{\"strategy\":\"exhaustive\",\"max_executions\":1000}";
+    Scenario s = parse_scenario("t.json", lock_text("first wording", "broken", search));
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    // doc, and a search limit, are not behaviour.
+    Scenario edited = parse_scenario("t.json", lock_text("second wording, typo fixed",  "broken",
+                                                         "{\"strategy\":\"exhaustive\",\"max_executions\":5}"));
+    RunResult again = replay_scenario(edited, r.token);
+    CHECK(again.verdict == "violated");
+    CHECK(again.invariant == "toy-mutual-exclusion");
+    Scenario other = parse_scenario("t.json", lock_text("first wording", "correct", search));
+    CHECK_THROWS_WITH(replay_scenario(other, r.token), Catch::Contains("checksum mismatch"));
+}
+
+TEST_CASE("issue 13: a token with a valid checksum but a state that breaks the rules is rejected before Relacy sees it",
+          "[token]") {
+    Scenario s = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"exhaustive\"}"));
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    struct Case {
+        const char* head;
+        const char* state;
+        const char* says;
+    } cases[] = {
+        {"e0k", "43-1-4-3-4-5-1-1-5-1-5-5-0-", "choices announced"},  // issue 13's segfault, re-signed
+        {"e0k", "0-1-3-0-0-", "out of range 1..2"},                   // 3 threads in a 2-thread scenario
+        {"e0k", "0-1-2-2-0-", "not below its count"},
+        {"e0k", "0-1-2-0-9-", "unknown choice type"},
+        {"e0k", "0-99999999-", "too many choices"},
+        {"e0k", "0-", "no choice count"},
+        {"e0k", "0--1-", "malformed state"},
+        {"e0k", "0-1-2-0-0", "ends in '-'"},
+        {"e1k", "0-0-", "a bound with a strategy that has none"},
+        {"b99k", "0-0-", "out of range 0..20"},
+        {"r0k", "99999999999999999999999-", "malformed state"},
+        {"r0k", "9223372036854775807-", "out of range"},
+        {"r0k", "-", "malformed state"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.head << ":" << c.state);
+        std::string t = forge(s, c.head, c.state);
+        CHECK_THROWS_WITH(replay_scenario(s, t), Catch::Contains(c.says) && Catch::Contains("accepted"));
+    }
+    // Raw text a token cannot have (the checksum fails first): the message
+    // stays one printable line.
+    try {
+        replay_scenario(s, "v1:00000000:e0k:\n\x1b[31m-");
+        FAIL("accepted");
+    } catch (const LoadError& e) {
+        std::string w = e.what();
+        CHECK(w.find('\n') == std::string::npos);
+        CHECK(w.find('\x1b') == std::string::npos);
+    }
+}
+
+TEST_CASE("issue 13: a well-formed token whose choices do not match the execution ends as 'does not match'",
+          "[token]") {
+    Scenario s = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"exhaustive\"}"));
+    RunResult r = run_scenario(s, RunOptions());
+    REQUIRE(r.verdict == "violated");
+    // Every choice a thread choice of 1 option: the execution asks for 2.
+    RunResult a = replay_scenario(s, forge(s, "e0k", "0-3-1-0-0-1-0-0-1-0-0-"));
+    CHECK(a.verdict == "error");
+    CHECK_THAT(a.message, Catch::Contains("does not match"));
+    // Too few choices recorded.
+    RunResult b = replay_scenario(s, forge(s, "e0k", "0-1-2-0-0-"));
+    CHECK(b.verdict == "error");
+}
