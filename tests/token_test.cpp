@@ -95,3 +95,49 @@ TEST_CASE("issue 13: a well-formed token whose choices do not match the executio
     RunResult b = replay_scenario(s, forge(s, "e0k", "0-1-2-0-0-"));
     CHECK(b.verdict == "error");
 }
+
+TEST_CASE("issue 13: dpor and pct tokens are checked like the others, and replay what they recorded", "[token]") {
+    // dpor: tree state, a thread choice written as COUNT = threads, INDEX = thread.
+    RunOptions first;
+    first.minimize = false;  // the search's own token, not the shortest (bounded) one
+    Scenario d = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"dpor\"}"));
+    RunResult rd = run_scenario(d, first);
+    REQUIRE(rd.verdict == "violated");
+    REQUIRE(rd.token.find(":d0k:") != std::string::npos);
+    RunResult again = replay_scenario(d, rd.token);
+    CHECK(again.verdict == "violated");
+    CHECK(again.executions == 1);
+    // pct: ITER K, the depth in the bound slot.
+    Scenario p = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"pct\",\"iterations\":1000,\"depth\":2}"));
+    RunResult rp = run_scenario(p, first);
+    REQUIRE(rp.verdict == "violated");
+    REQUIRE(rp.token.find(":p2k:") != std::string::npos);
+    CHECK(replay_scenario(p, rp.token).verdict == "violated");
+    struct Case {
+        const Scenario* s;
+        const char* head;
+        const char* state;
+        const char* says;
+    } cases[] = {
+        {&d, "d0k", "0-1-3-0-0-", "out of range 1..2"},  // thread 2 of a 2-thread scenario
+        {&d, "d0k", "0-1-2-5-0-", "not below its count"},
+        {&d, "d3k", "0-1-2-0-0-", "a bound with a strategy that has none"},
+        {&d, "d0k", "0-99999999-", "too many choices"},
+        {&p, "p0k", "0-5-", "depth 0 out of range"},
+        {&p, "p99k", "0-5-", "depth 99 out of range"},
+        {&p, "p2k", "0-", "an iteration and a step count"},
+        {&p, "p2k", "0-0-", "step count 0 out of range"},
+        {&p, "p2k", "0-999999999999-", "out of range"},
+        {&p, "p2k", "0-5-7-", "an iteration and a step count"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.head << ":" << c.state);
+        CHECK_THROWS_WITH(replay_scenario(*c.s, forge(*c.s, c.head, c.state)),
+                          Catch::Contains(c.says) && Catch::Contains("accepted"));
+    }
+    // Well formed, but not this execution's choices: a thread choice where a
+    // data choice comes, or fewer choices than the execution takes.
+    RunResult m = replay_scenario(d, forge(d, "d0k", "0-1-2-1-0-"));
+    CHECK(m.verdict == "error");
+    CHECK_THAT(m.message, Catch::Contains("does not match"));
+}
