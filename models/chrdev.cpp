@@ -67,7 +67,6 @@
 #include <cstdio>
 
 #include "kernel/model.h"
-#include "scenario/scenario.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {
@@ -147,12 +146,13 @@ struct Cdev : kobj {
     kfield<int> owner;
     kfield<int> ops;
     kfield<int> list;
-    Cdev(int refs, int owner_id, int ops_id, int first)
+    // list.next is given by the caller once the inode exists (kfield::init).
+    Cdev(int refs, int owner_id, int ops_id)
         : kobj("cdev", "cdev#1"),
           kref(this, "kobj.kref", refs, "kref-underflow"),
           owner(this, "owner", owner_id),
           ops(this, "ops", ops_id),
-          list(this, "list.next", first) {
+          list(this, "list.next", deferred_init) {
         owner.pointer();
         ops.pointer();
         list.pointer();
@@ -208,20 +208,15 @@ struct ChrdevRun : ModelRun {
     int list_add_ev = -1;           // the event that put the inode on the list
     int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
 
-    // cdev_map is registered before the cdev: the cdev's id is known from
-    // the objects registered so far (cdev_map, then module, fops, cdev).
-    explicit ChrdevRun(const ChrdevCfg& c)
-        : cfg(c), probe(&cdev_map, "probes[dev]", c.registered ? (int)cdev_map.id + 3 : NONE) {
+    // The cdev, its inode and the probe point at each other from the start:
+    // their pointer fields get their first values once all three exist.
+    explicit ChrdevRun(const ChrdevCfg& c) : cfg(c), probe(&cdev_map, "probes[dev]", deferred_init) {
         probe.pointer();
         int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);
         mod = kalloc<Module>(MODULE_REF_BASE + cfg.open_files * per_file);
         fops = kalloc<Fops>(cfg.fops_owner ? (int)mod->id : NONE);
         int refs = (cfg.registered ? 1 : 0) + cfg.open_files;
-        // The cdev's list and the inode's i_cdev point at each other: the
-        // inode is registered right after the cdev, so its id is the next one.
-        int cdev_id = rt().rec->nobjects, inode_id = cdev_id + 1;
-        cdev = kalloc<Cdev>(refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id,
-                            cfg.installed ? inode_id : NONE);
+        cdev = kalloc<Cdev>(refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id);
         int total = cfg.i_count;
         if (cfg.opener_ref)
             for (int t = 0; t < cfg.nthreads; t++)
@@ -231,8 +226,8 @@ struct ChrdevRun : ModelRun {
                         break;
                     }
         inode = kalloc<Inode>(total, cfg.installed ? (int)cdev->id : NONE, cfg.i_nlink, total == 0);
-        if (cdev->id != cdev_id || inode->id != inode_id || (cfg.registered && cdev->id != cdev_map.id + 3))
-            std::abort();  // ids are assigned in registration order
+        cdev->list.init(cfg.installed ? (int)inode->id : NONE);
+        probe.init(cfg.registered ? (int)cdev->id : NONE);
         registered = cfg.registered;
         pre_files = cfg.open_files;
     }
@@ -523,7 +518,7 @@ struct ChrdevRun : ModelRun {
             cdev_put(nw);
         } else if (nw) {
             kstep("chrdev_open:skip-cdev-put-new", inode->id, "mutation: the lookup reference on %s is kept", nw->name());
-            skipped_put_ev = rt().rec ? rt().rec->nevents - 1 : -1;
+            skipped_put_ev = last_event();
         }
     }
     void install_list_add(Cdev* p) {
@@ -539,7 +534,7 @@ struct ChrdevRun : ModelRun {
         plain_store(inode->i_devices, p->id);
         plain_store(p->list, inode->id);
         kstep("chrdev_open:install", inode->id, "i_cdev = %s; %s on %s's list", p->name(), inode->name(), p->name());
-        list_add_ev = rt().rec ? rt().rec->nevents - 1 : -1;  // the install step, for the report
+        list_add_ev = last_event();  // the install step, for the report
     }
 
     // ---- fs/open.c, fs/file_table.c ------------------------------------------------
@@ -873,14 +868,14 @@ struct ChrdevModel : Model {
         cfg.cdev_owner = sc.init_field("cdev_owner").s == "module";
         cfg.fops_owner = sc.init_field("fops_owner").s == "module";
         if (cfg.open_files > 0 && !cfg.installed)
-            throw LoadError(sc.file + ": init.open_files: an open file implies init.i_cdev true; accepted: i_cdev true, or open_files 0");
+            throw ModelError("init.open_files", "an open file implies init.i_cdev true; accepted: i_cdev true, or open_files 0");
         if (!cfg.registered && !cfg.installed && cfg.open_files == 0)
-            throw LoadError(sc.file + ": init.registered: false with no i_cdev and no open file means the cdev is already gone; accepted: registered true, or i_cdev true");
+            throw ModelError("init.registered", "false with no i_cdev and no open file means the cdev is already gone; accepted: registered true, or i_cdev true");
         cfg.nthreads = (int)sc.threads.size();
         for (int t = 0; t < cfg.nthreads; t++) {
             const ThreadSpec& th = sc.threads[t];
             if ((int)th.ops.size() > kMaxOps)
-                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: too many ops; accepted: at most " +
+                throw ModelError("threads[" + std::to_string(t) + "].ops", "too many ops; accepted: at most " +
                                 std::to_string(kMaxOps));
             cfg.nops[t] = (int)th.ops.size();
             for (size_t k = 0; k < th.ops.size(); k++) {
@@ -890,8 +885,8 @@ struct ChrdevModel : Model {
                        : n == "delete_module" ? OP_DELETE_MODULE : n == "driver_free" ? OP_DRIVER_FREE
                        : OP_CD_FORGET;
                 if (op == OP_DRIVER_FREE && !cfg.embedded)
-                    throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops[" + std::to_string(k) +
-                                    "]: driver_free with config.cdev_alloc dynamic (the release frees a cdev_alloc'ed cdev); accepted: cdev_alloc embedded");
+                    throw ModelError("threads[" + std::to_string(t) + "].ops[" + std::to_string(k) + "]",
+                                     "driver_free with config.cdev_alloc dynamic (the release frees a cdev_alloc'ed cdev); accepted: cdev_alloc embedded");
                 cfg.ops[t][k] = op;
             }
         }

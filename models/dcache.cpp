@@ -70,7 +70,6 @@
 #include <string>
 
 #include "kernel/model.h"
-#include "scenario/scenario.h"  // LoadError: a bad scenario is bad input (exit 2)
 #include "kernel/kernel.h"
 
 namespace vfsmc {
@@ -279,7 +278,7 @@ struct DcacheRun : ModelRun {
             inlb[n] = kalloc<HashBucket>("in_lookup_hashtable", cfg.names[n], -1);
         }
         for (int t = 0; t < cfg.nthreads; t++) {
-            wq[t] = kalloc<WaitQ>(rt().thread_names[t]);
+            wq[t] = kalloc<WaitQ>(thread_name(t));
             inflight[t] = -1;
             inflight_ev[t] = -1;
             inflight_name[t] = -1;
@@ -308,7 +307,7 @@ struct DcacheRun : ModelRun {
         return nullptr;
     }
     const char* nm(int name) const { return cfg.names[name]; }
-    const char* me() const { return rt().thread_names[this_thread()]; }
+    const char* me() const { return thread_name(this_thread()); }
 
     // rcu_dereference() of a main-hash link: an address dependency, modelled
     // as acquire (the layer has no dependencies). Broken: a plain READ_ONCE.
@@ -326,7 +325,7 @@ struct DcacheRun : ModelRun {
         // __d_alloc: refcount 1, unhashed, negative, on no chain. The parent's
         // d_lock, d_children and the reference on the parent: not modelled.
         Dentry* d = new_dentry(name, 1, flags, -1, 0);
-        ghost[d->gi].alloc_ev = rt().rec->nevents - 1;  // kalloc's Alloc event, for ref-leak
+        ghost[d->gi].alloc_ev = last_event();  // kalloc's Alloc event, for ref-leak
         // dentry->d_name.hash_len = name->hash_len: a plain store before the
         // dentry is published; walkers that reach it need what orders it.
         plain_store(d->d_name_hash, name);
@@ -862,7 +861,7 @@ struct DcacheRun : ModelRun {
             violate(t, "create-exclusion", c, 2,
                     "%s's O_CREAT call for \"%s\" runs while %s's for \"%s\" is still running, and the server treats "
                     "them as one entry",
-                    me(), nm(d->d_name), rt().thread_names[u], nm(inflight_name[u]));
+                    me(), nm(d->d_name), thread_name(u), nm(inflight_name[u]));
         }
         inflight[t] = cls;
         inflight_ev[t] = ev;
@@ -999,7 +998,7 @@ struct DcacheRun : ModelRun {
         int t = this_thread();
         if (d->fs_call >= 0 && d->fs_call != t)
             violate(t, "one-fs-call-per-dentry", nullptr, 0, "%s runs %s on %s while %s is inside %s on it", me(), call,
-                    d->name(), rt().thread_names[d->fs_call], d->fs_call_name);
+                    d->name(), thread_name(d->fs_call), d->fs_call_name);
         d->fs_call = t;
         d->fs_call_name = call;
     }
@@ -1405,10 +1404,10 @@ struct DcacheModel : Model {
         for (int i = 0; i < c.nnames; i++)
             if (n == c.names[i]) return i;
         if (c.nnames >= kMaxNames)
-            throw LoadError(sc.file + ": " + path + ": name \"" + n + "\" is one more than " + std::to_string(kMaxNames) +
+            throw ModelError(path, "name \"" + n + "\" is one more than " + std::to_string(kMaxNames) +
                                      " distinct names; accepted: at most 4 names per dcache scenario");
         if (n.empty() || n.size() >= (size_t)kNameMax)
-            throw LoadError(sc.file + ": " + path + ": bad value \"" + n + "\"; accepted: a name of 1 to 15 characters");
+            throw ModelError(path, "bad value \"" + n + "\"; accepted: a name of 1 to 15 characters");
         std::snprintf(c.names[c.nnames], kNameMax, "%s", n.c_str());
         return c.nnames++;
     }
@@ -1446,7 +1445,7 @@ struct DcacheModel : Model {
         for (int t = 0; t < c.nthreads; t++) {
             const ThreadSpec& th = sc.threads[t];
             if (th.ops.size() > (size_t)kMaxOps)
-                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: " + std::to_string(th.ops.size()) +
+                throw ModelError("threads[" + std::to_string(t) + "].ops", std::to_string(th.ops.size()) +
                                          " ops; accepted: at most 6");
             c.nops[t] = (int)th.ops.size();
             for (size_t i = 0; i < th.ops.size(); i++) {
@@ -1466,10 +1465,10 @@ struct DcacheModel : Model {
             }
         }
         if (has_set && c.names_collide != COLLIDE_SET_DURING_RUN)
-            throw LoadError(sc.file + ": " + set_at + ": op set_names_collide with config.names_collide \"" + nc +
+            throw ModelError(set_at, "op set_names_collide with config.names_collide \"" + nc +
                                      "\"; accepted: names_collide \"set-during-run\"");
         if (!has_set && c.names_collide == COLLIDE_SET_DURING_RUN)
-            throw LoadError(sc.file + ": config.names_collide \"set-during-run\" but no thread runs "
+            throw ModelError("config.names_collide", "\"set-during-run\" but no thread runs "
                                      "set_names_collide; accepted: add the op, or names_collide \"off\"/\"on\"");
         for (const auto& n : split_names(sc.init_field("cached_negative").s))
             c.cached_negative[add_name(c, n, sc, "init.cached_negative")] = true;
@@ -1498,7 +1497,7 @@ struct DcacheModel : Model {
         }
         for (int n : initial) {
             if (c.server_initial[c.fold[n]] >= 0)
-                throw LoadError(sc.file + ": init.server_files names \"" + c.names[n] +
+                throw ModelError("init.server_files", std::string("names \"") + c.names[n] +
                                          "\" and another name the server treats as the same entry; accepted: one "
                                          "name per entry");
             c.server_initial[c.fold[n]] = n;

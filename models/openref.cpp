@@ -116,7 +116,6 @@
 #include <cstdio>
 
 #include "kernel/model.h"
-#include "scenario/scenario.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {
@@ -447,13 +446,12 @@ struct OpenrefRun : ModelRun {
         return i;
     }
     FileGhost& ghost(File* f) { return files[f->idx]; }
-    bool freed(const kobj* o) const { return rt().rec->objects[o->id].freed; }
+    bool freed(const kobj* o) const { return o->is_freed(); }
     // The metric counts the updates made by open and by the close of what
     // it opened, not unlink's, nor the close of a file opened before.
     void lockref_updated() {
         if (th[this_thread()].in_open_close) lockref_updates++;
     }
-    static int last_event() { return rt().rec->nevents - 1; }
 
     // ---- <linux/rcupdate.h> --------------------------------------------------------
     // The layer's read-side sections, also counted here so that this
@@ -497,7 +495,7 @@ struct OpenrefRun : ModelRun {
             read_global(me, kKeyRcu);
             for (int u = 0; u < cfg.nthreads; u++) read_global(me, exit_key(u));
             for (int u = 0; u < cfg.nthreads; u++)
-                if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && rt().tstate[u] != TState::Done) return false;
+                if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && !thread_done(u)) return false;
             return true;
         });
         // The grace period ends: what the readers did in their sections
@@ -669,7 +667,7 @@ struct OpenrefRun : ModelRun {
                 if (e >= 0) c[n++] = e;
             violate(t, "mnt-drop-write-unowned", c, n,
                     "%s calls mnt_drop_write(%s) holding no reference on it (nd->path, its files and do_open's local mnt own none)",
-                    rt().thread_names[t], m->name());
+                    thread_name(t), m->name());
         }
         mnt_put_write_access(m);
         SuperBlock* s = plain_load(m->mnt_sb) == sb->id ? sb : nullptr;
@@ -787,7 +785,7 @@ struct OpenrefRun : ModelRun {
             if (c <= 0) {
                 // WARN_ON_ONCE(dentry->d_lockref.count <= 0): the put is ignored.
                 violate(this_thread(), "dentry-ref-underflow", nullptr, 0, "%s puts %s whose d_lockref.count is already %d%s",
-                        rt().thread_names[this_thread()], d->name(), c, c == LOCKREF_DEAD ? " (dead: a put after __dentry_kill)" : "");
+                        thread_name(this_thread()), d->name(), c, c == LOCKREF_DEAD ? " (dead: a put after __dentry_kill)" : "");
                 lockref_unlock(d->d_lockref);
                 return true;
             }
@@ -1594,7 +1592,7 @@ struct OpenrefRun : ModelRun {
         buf[0] = 0;
         for (int u = 0; u < cfg.nthreads && n < size; u++) {
             int k = d ? th[u].leaked_d : th[u].leaked_m;
-            if (k) n += std::snprintf(buf + n, size - n, "; %s's do_o_path path went out of scope owning %d", rt().thread_names[u], k);
+            if (k) n += std::snprintf(buf + n, size - n, "; %s's do_o_path path went out of scope owning %d", thread_name(u), k);
         }
         return buf;
     }
@@ -1684,7 +1682,7 @@ struct OpenrefRun : ModelRun {
             if (!g.live) continue;
             int m = g.f->f_mode.peek();
             std::snprintf(buf, sizeof buf, "%s (%s): f_ref %d, %s, f_path {%s, %s}\n", g.f->name(),
-                          g.owner >= 0 ? rt().thread_names[g.owner] : "?", g.f->f_ref.peek(),
+                          g.owner >= 0 ? thread_name(g.owner) : "?", g.f->f_ref.peek(),
                           (m & FMODE_OPENED) ? "FMODE_OPENED" : "not opened",
                           g.f->f_path_mnt.peek() == NONE ? "NULL" : mnt->name(),
                           g.f->f_path_dentry.peek() == NONE ? "NULL" : dentry->name());
@@ -1695,10 +1693,10 @@ struct OpenrefRun : ModelRun {
         for (int t = 0; t < cfg.nthreads; t++) {
             const ThreadState& ts = th[t];
             if (ts.nd.path.own_d || ts.nd.path.own_m)
-                owners += std::string(" ") + rt().thread_names[t] + " nd->path (" + (ts.nd.path.own_m ? "mnt" : "") +
+                owners += std::string(" ") + thread_name(t) + " nd->path (" + (ts.nd.path.own_m ? "mnt" : "") +
                           (ts.nd.path.own_m && ts.nd.path.own_d ? ", " : "") + (ts.nd.path.own_d ? "dentry" : "") + ")";
-            if (ts.local_mnt_ref) owners += std::string(" ") + rt().thread_names[t] + " do_open's mnt";
-            if (ns_ref_owner == t) owners += std::string(" ") + rt().thread_names[t] + " umount (mnt)";
+            if (ts.local_mnt_ref) owners += std::string(" ") + thread_name(t) + " do_open's mnt";
+            if (ns_ref_owner == t) owners += std::string(" ") + thread_name(t) + " umount (mnt)";
         }
         for (int i = 0; i < nfiles; i++)
             if (files[i].live && (files[i].own_d || files[i].own_m))
@@ -1707,7 +1705,7 @@ struct OpenrefRun : ModelRun {
         out += "references owned:" + (owners.empty() ? std::string(" none") : owners) + "\n";
         for (int t = 0; t < cfg.nthreads; t++)
             if (th[t].leaked_d || th[t].leaked_m)
-                out += std::string("references leaked: ") + rt().thread_names[t] + "'s do_o_path path (" +
+                out += std::string("references leaked: ") + thread_name(t) + "'s do_o_path path (" +
                        (th[t].leaked_m ? "mnt" : "") + (th[t].leaked_m && th[t].leaked_d ? ", " : "") +
                        (th[t].leaked_d ? "dentry" : "") + ")\n";
     }
@@ -1807,7 +1805,7 @@ struct OpenrefModel : Model {
         cfg.dseq_check = sc.knob("d_seq_check").s == "on";
         cfg.atomic_open = sc.knob("i_op").s == "atomic_open";
         if (cfg.do_open == UNPATCHED && (cfg.o_path == OPATH_CONSUME || cfg.o_path == OPATH_CONSUME_NO_CLEAR))
-            throw LoadError(sc.file + ": config.do_o_path: bad value \"" + p +
+            throw ModelError("config.do_o_path", "bad value \"" + p +
                             "\" with do_open \"unpatched\" (vfs_open_consume exists only with the patch, whose do_dentry_open consumes); "
                             "accepted: as-is, no-put, or do_open v4/v5");
         cfg.dentry_extra = (int)sc.init_field("dentry_count").i;
@@ -1821,12 +1819,12 @@ struct OpenrefModel : Model {
         cfg.pwd_in_mnt = sc.init_field("pwd_in_mnt").b;
         cfg.nthreads = (int)sc.threads.size();
         if (cfg.fd_thread >= cfg.nthreads)
-            throw LoadError(sc.file + ": init.fd_thread: bad value \"" + fdt + "\": the scenario has " +
+            throw ModelError("init.fd_thread", "bad value \"" + fdt + "\": the scenario has " +
                             std::to_string(cfg.nthreads) + " thread(s); accepted: none, or P0..P" + std::to_string(cfg.nthreads - 1));
         for (int t = 0; t < cfg.nthreads; t++) {
             const ThreadSpec& th = sc.threads[t];
             if ((int)th.ops.size() > kMaxOps)
-                throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops: too many ops; accepted: at most " +
+                throw ModelError("threads[" + std::to_string(t) + "].ops", "too many ops; accepted: at most " +
                                 std::to_string(kMaxOps));
             cfg.nops[t] = (int)th.ops.size();
             for (size_t k = 0; k < th.ops.size(); k++) {
@@ -1834,8 +1832,8 @@ struct OpenrefModel : Model {
                 int op = c.name == "open" ? OP_OPEN : c.name == "close" ? OP_CLOSE : c.name == "unlink" ? OP_UNLINK
                        : c.name == "chdir" ? OP_CHDIR : OP_UMOUNT;
                 if (op == OP_CHDIR && !cfg.pwd_in_mnt)
-                    throw LoadError(sc.file + ": threads[" + std::to_string(t) + "].ops[" + std::to_string(k) +
-                                    "]: chdir without init.pwd_in_mnt (pwd is not in mnt); accepted: init.pwd_in_mnt true");
+                    throw ModelError("threads[" + std::to_string(t) + "].ops[" + std::to_string(k) + "]",
+                                     "chdir without init.pwd_in_mnt (pwd is not in mnt); accepted: init.pwd_in_mnt true");
                 cfg.ops[t][k] = op;
                 if (op == OP_OPEN) {
                     const std::string& fl = c.args[0].s;
@@ -1847,7 +1845,7 @@ struct OpenrefModel : Model {
         for (int t = 0; t < cfg.nthreads; t++)
             for (int k = 0; k < cfg.nops[t]; k++) opens += cfg.ops[t][k] == OP_OPEN;
         if (opens + (cfg.fd_thread != NONE ? 1 : 0) > kMaxFiles - 2)
-            throw LoadError(sc.file + ": threads: too many opens; accepted: at most " + std::to_string(kMaxFiles / 2 - 1));
+            throw ModelError("threads", "too many opens; accepted: at most " + std::to_string(kMaxFiles / 2 - 1));
     }
     ModelRun* start() override { return make_run<OpenrefRun>(cfg); }
 

@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <utility>
 
 #include "kernel/invariants.h"
@@ -174,6 +175,13 @@ void atomic_rmw_hook(int t);
 // Threads, steps and the trace hook.
 // ------------------------------------------------------------------------
 inline int this_thread() { return (int)rl::ctx().threadx_->index_; }
+
+// What a model may ask of the run, without reaching into the runtime:
+// a thread's name as the scenario gives it, whether it has finished, the
+// index of the last event logged (for a report that points back at a step).
+inline const char* thread_name(int t) { return t >= 0 && t < kMaxThreads ? rt().thread_names[t] : "?"; }
+inline bool thread_done(int t) { return rt().tstate[t] == TState::Done; }
+inline int last_event() { return rt().rec ? rt().rec->nevents - 1 : -1; }
 
 // One scheduling point: other threads may run here. An execution that the
 // explorer abandoned (pruned) unwinds from here.
@@ -371,7 +379,15 @@ struct kobj {
     kobj(const kobj&) = delete;
     kobj& operator=(const kobj&) = delete;
     const char* name() const { return object_name(id); }
+    // kfree'd (or freed after its grace period).
+    bool is_freed() const { return rt().rec->objects[id].freed; }
 };
+
+// A field whose first value is given after its object is built, by
+// kfield::init: for objects that point at each other from the start (a
+// cdev and its inode), so that no id is predicted.
+struct deferred_init_t {};
+constexpr deferred_init_t deferred_init{};
 
 // Check that `id` is alive before a thread touches it.
 void check_alive(int id, const char* field);
@@ -441,6 +457,7 @@ class kfield {
     uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
     uint8_t fmt_ = 0;      // how the trace prints values: 0 number, 1 object (pointer), 2 lockref word
     mutable bool visible_ = false;  // the model's every-step invariant reads it
+    bool deferred_ = false;         // built with deferred_init, init() not yet called
     Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
     Key alive_;            // its object's liveness
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
@@ -536,6 +553,23 @@ public:
             plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
             rf_from_[i] = -1;
         }
+    }
+    kfield(const kobj* owner, const char* name, deferred_init_t)
+        : owner_(owner->id), name_(name), shadow_(0), shadow_tag_(0),
+          key_(field_key(owner->id, name)), alive_(alive_key(owner->id)) {
+        deferred_ = true;
+        for (int i = 0; i < kMaxThreads; i++) {
+            plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
+            rf_from_[i] = -1;
+        }
+    }
+    // The first value of a field built with deferred_init: its initial
+    // store, once, before any thread runs.
+    void init(T v) {
+        if (!deferred_ || rt().in_thread) throw std::logic_error("kfield::init: only once, on a deferred field, before the threads run");
+        deferred_ = false;
+        shadow_ = (int64_t)v;
+        cell_.store(enc(0, v), rl::mo_relaxed, RL_INFO);
     }
     kfield(const kfield&) = delete;
 

@@ -12,6 +12,7 @@
 #include <new>
 #include <utility>
 #include <map>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -175,11 +176,22 @@ public:
     virtual void final_state(std::string& out) const { (void)out; }
 };
 
+// A scenario the model cannot run (a bad combination of knobs, init fields
+// and ops), thrown by prepare(): `path` is the JSON path of the field at
+// fault ("init.open_files", "threads[1].ops"), `what()` the rest of the
+// line (the bad value and what is accepted). The loader turns it into its
+// one-line error with the file name, exit 2.
+struct ModelError : std::runtime_error {
+    std::string path;
+    ModelError(std::string p, const std::string& msg) : std::runtime_error(msg), path(std::move(p)) {}
+};
+
 class Model {
 public:
     virtual ~Model() = default;
     virtual const ModelSpec& spec() const = 0;
-    // Digest the scenario into plain data. Outside the simulation.
+    // Digest the scenario into plain data. Outside the simulation. Throws
+    // ModelError for a scenario the model cannot run.
     virtual void prepare(const Scenario& s) = 0;
     // Create this execution's state, inside the simulation.
     virtual ModelRun* start() = 0;

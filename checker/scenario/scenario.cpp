@@ -708,7 +708,11 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     // The model's own checks (combinations of knobs, init fields and ops),
     // on the same path `run` takes: `validate` makes every check `run`
     // makes. Their messages name the JSON path.
-    model->prepare(s);
+    try {
+        model->prepare(s);
+    } catch (const ModelError& e) {
+        throw LoadError(c.file + ": " + printable(e.path, kMaxShownValue) + ": " + printable(e.what(), 4000));
+    }
     return s;
 }
 
