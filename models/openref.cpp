@@ -1394,9 +1394,21 @@ struct OpenrefRun : ModelRun {
         // put_write_access: through the opened file, which owns its path.
         kstep("handle_truncate:truncate", f->id, "%s truncated to 0 through %s", inode->name(), f->name());
     }
+    // do_open(), the last step of path_openat for a regular open, in its
+    // three versions, chosen once per call: the kernel before the series,
+    // v4 (vfs_open_consume, `mnt` saved without a reference) and v5 (the
+    // merged fix: a dedicated mnt reference across the consume).
     int do_open(NameiData& nd, File* f) {
+        switch (cfg.do_open) {
+            case UNPATCHED: return do_open_unpatched(nd, f);
+            case V4: return do_open_v4(nd, f);
+            default: return do_open_v5(nd, f);
+        }
+    }
+    // Before the series: vfs_open takes its own path references, and
+    // nd->path keeps owning the mount across the truncate.
+    int do_open_unpatched(NameiData& nd, File* f) {
         KFUNC("do_open");
-        ThreadState& ts = th[this_thread()];
         int error;
         if (!(plain_load(f->f_mode) & FMODE_OPENED)) {
             error = complete_walk(nd);
@@ -1406,43 +1418,78 @@ struct OpenrefRun : ModelRun {
         int in = READ_ONCE(dentry->d_inode);  // d_is_reg(), and may_open's d_inode
         bool do_truncate = false;
         if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
-            error = mnt_want_write(mnt);
+            error = mnt_want_write(mnt);  // nd->path.mnt
             if (error) return error;
-            if (cfg.do_open == V5) {
-                // "A dedicated reference is needed because after the call to
-                // vfs_open_consume() we no longer own the reference in
-                // nd->path.mnt while we need to undo write access below."
-                ts.local_mnt = true;
-                if (!MUTATION("v5-no-mntget")) {
-                    mntget(mnt);
-                    ts.local_mnt_ref = true;
-                }
-            } else if (cfg.do_open == V4) {
-                ts.local_mnt = true;
-                kstep("do_open:v4-save-mnt", mnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
-                unown_ev[this_thread()][0] = last_event();
-            }
             do_truncate = true;
         }
         // may_open: a negative dentry is -ENOENT; the permission checks are
         // not modelled.
         error = in == NONE ? -kENOENT : 0;
-        if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) {
-            if (cfg.do_open == UNPATCHED) error = vfs_open(nd.path, f);
-            else error = vfs_open_consume(nd.path, f, true);
-        }
+        if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open(nd.path, f);
         // security_file_post_open: succeeds.
         if (!error && do_truncate) handle_truncate(f);
+        if (do_truncate) mnt_drop_write(mnt);  // nd->path.mnt, still owned by nd
+        return error;
+    }
+    // v4: vfs_open_consume takes nd->path's references; `mnt` is saved
+    // for mnt_drop_write without a reference of its own (the bug v5 fixed).
+    int do_open_v4(NameiData& nd, File* f) {
+        KFUNC("do_open");
+        ThreadState& ts = th[this_thread()];
+        int error;
+        if (!(plain_load(f->f_mode) & FMODE_OPENED)) {
+            error = complete_walk(nd);
+            if (error) return error;
+        }
+        int in = READ_ONCE(dentry->d_inode);
+        bool do_truncate = false;
+        if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
+            error = mnt_want_write(mnt);
+            if (error) return error;
+            ts.local_mnt = true;
+            kstep("do_open:v4-save-mnt", mnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
+            unown_ev[this_thread()][0] = last_event();
+            do_truncate = true;
+        }
+        error = in == NONE ? -kENOENT : 0;
+        if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open_consume(nd.path, f, true);
+        if (!error && do_truncate) handle_truncate(f);
         if (do_truncate) {
-            if (cfg.do_open == UNPATCHED) {
-                mnt_drop_write(mnt);  // nd->path.mnt, still owned by nd
-            } else {
-                mnt_drop_write(mnt);  // the local `mnt`
-                if (cfg.do_open == V5) {
-                    mntput(mnt);
-                    ts.local_mnt_ref = false;
-                }
+            mnt_drop_write(mnt);  // the local `mnt`
+            ts.local_mnt = false;
+        }
+        return error;
+    }
+    // v5 (merged): "A dedicated reference is needed because after the call
+    // to vfs_open_consume() we no longer own the reference in nd->path.mnt
+    // while we need to undo write access below."
+    int do_open_v5(NameiData& nd, File* f) {
+        KFUNC("do_open");
+        ThreadState& ts = th[this_thread()];
+        int error;
+        if (!(plain_load(f->f_mode) & FMODE_OPENED)) {
+            error = complete_walk(nd);
+            if (error) return error;
+        }
+        int in = READ_ONCE(dentry->d_inode);
+        bool do_truncate = false;
+        if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
+            error = mnt_want_write(mnt);
+            if (error) return error;
+            ts.local_mnt = true;
+            if (!MUTATION("v5-no-mntget")) {
+                mntget(mnt);  // mnt = mntget(nd->path.mnt)
+                ts.local_mnt_ref = true;
             }
+            do_truncate = true;
+        }
+        error = in == NONE ? -kENOENT : 0;
+        if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open_consume(nd.path, f, true);
+        if (!error && do_truncate) handle_truncate(f);
+        if (do_truncate) {
+            mnt_drop_write(mnt);  // the local `mnt`
+            mntput(mnt);
+            ts.local_mnt_ref = false;
             ts.local_mnt = false;
         }
         return error;
