@@ -4,6 +4,8 @@
 // fields the toys lack, a spec-only model registered only while a test runs.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -524,6 +526,15 @@ TEST_CASE("a file that cannot be read is one line, and the loader stops reading 
                       "/nonexistent/t.json: cannot read the file (No such file or directory); accepted: a readable JSON scenario file");
     CHECK_THROWS_WITH(load_scenario("/tmp"), "/tmp: is a directory; accepted: a JSON scenario file");
     CHECK_THROWS_WITH(load_scenario("/dev/zero"), "/dev/zero: is a device, not a regular file; accepted: a JSON scenario file");
+    // A regular file past 1 MiB: refused without reading it all.
+    char path[] = "/tmp/vfsmc-big-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    std::string chunk(1 << 16, ' ');
+    for (int i = 0; i < 17; i++) REQUIRE(write(fd, chunk.data(), chunk.size()) == (ssize_t)chunk.size());
+    close(fd);
+    CHECK_THROWS_WITH(load_scenario(path), std::string(path) + ": file too large; accepted: at most 1 MiB");
+    unlink(path);
 }
 
 TEST_CASE("the schema carries each model's ops, argument types, knobs, invariants, steps and thread range", "[loader][schema]") {
