@@ -849,12 +849,11 @@ struct DcacheRun : ModelRun {
         return 1;
     }
 
-    // INV-2 bookkeeping: an O_CREAT call into the filesystem starts / ends.
-    void create_begin(Dentry* d, const char* call, const char* step) {
+    // INV-2 bookkeeping: an O_CREAT call into the filesystem starts (`ev`,
+    // the caller's kstep that says so) / ends.
+    void create_begin(Dentry* d, int ev) {
         int t = this_thread();
         int cls = cfg.fold[d->d_name];
-        int ev = kstep_ev(step, d->id, "%s(O_CREAT) of \"%s\" starts (server entry \"%s\")", call, nm(d->d_name),
-                          cfg.class_name[cls]);
         for (int u = 0; u < cfg.nthreads; u++) {
             if (u == t || inflight[u] != cls) continue;
             int c[2] = {inflight_ev[u], ev};
@@ -867,11 +866,8 @@ struct DcacheRun : ModelRun {
         inflight_ev[t] = ev;
         inflight_name[t] = d->d_name;
     }
-    void create_end(Dentry* d, const char* call, const char* step) {
-        int t = this_thread();
-        kstep(step, d->id, "%s(O_CREAT) of \"%s\" returns", call, nm(d->d_name));
-        inflight[t] = -1;
-    }
+    void create_end() { inflight[this_thread()] = -1; }
+    const char* server_entry(Dentry* d) const { return cfg.class_name[cfg.fold[d->d_name]]; }
 
     // One RPC, handled by the server in one step. Returns the entry's inode
     // or -1; *failed when the server reports an error (-EIO, -EDQUOT...).
@@ -945,7 +941,9 @@ struct DcacheRun : ModelRun {
             d = nd;
         }
         fs_call_enter(d, "->atomic_open");
-        if (creat) create_begin(d, "->atomic_open", "nfs_atomic_open:begin");
+        if (creat)
+            create_begin(d, kstep_ev("nfs_atomic_open:begin", d->id, "->atomic_open(O_CREAT) of \"%s\" starts (server entry \"%s\")",
+                                     nm(d->d_name), server_entry(d)));
         if (cfg.publish == PUB_REHASH_EARLY && d_in_lookup(d)) {
             // Broken (H2): the filesystem hashes the negative dentry while it
             // is still in-lookup; a lookup hit now finds it, and a second
@@ -971,7 +969,10 @@ struct DcacheRun : ModelRun {
             *res = nfs_publish(d, ino, server_name[cfg.fold[d->d_name]]);
         }
         fs_call_exit(d);
-        if (creat) create_end(d, "->atomic_open", "nfs_atomic_open:end");
+        if (creat) {
+            kstep("nfs_atomic_open:end", d->id, "->atomic_open(O_CREAT) of \"%s\" returns", nm(d->d_name));
+            create_end();
+        }
         if (switched) {
             d_lookup_done(d);
             if (err || *res) dput(d);
@@ -1009,14 +1010,16 @@ struct DcacheRun : ModelRun {
     // ->create (nfs_create -> nfs_instantiate).
     void nfs_create(Dentry* d) {
         KFUNC("nfs_create");
-        create_begin(d, "->create", "nfs_create:begin");
+        create_begin(d, kstep_ev("nfs_create:begin", d->id, "->create(O_CREAT) of \"%s\" starts (server entry \"%s\")",
+                                 nm(d->d_name), server_entry(d)));
         bool failed;
         int ino = server_rpc(d->d_name, true, "CREATE", &failed);
         if (!failed && ino >= 0) {
             d_drop(d);
             d_splice_alias(ino, d);
         }
-        create_end(d, "->create", "nfs_create:end");
+        kstep("nfs_create:end", d->id, "->create(O_CREAT) of \"%s\" returns", nm(d->d_name));
+        create_end();
     }
 
     // -----------------------------------------------------------------------
