@@ -18,12 +18,13 @@ namespace vfsmc {
 namespace {
 
 std::string value_text(const ExecRecord& rec, const Event& e, int64_t v) {
-    if (e.ref == 2) {  // lockref word: count * 2 + locked
+    using report_detail::ValueFormat;
+    if (report_detail::value_format(e) == ValueFormat::LockrefWord) {  // count * 2 + locked
         int64_t count = v >> 1;
         std::string c = count < 0 ? "dead (" + std::to_string(count) + ")" : "count " + std::to_string(count);
         return (v & 1) ? c + " locked" : c;
     }
-    if (!e.ref) return std::to_string(v);
+    if (report_detail::value_format(e) == ValueFormat::Number) return std::to_string(v);
     if (v < 0 || v >= rec.nobjects) return "NULL";
     return rec.objects[v].name;
 }
