@@ -16,19 +16,21 @@ using namespace report_detail;
 namespace {
 
 // Locks each thread holds after each event (for the swimlane spans).
+// rcu_read_lock/unlock are events of their own kinds (Ev::Lock, Ev::Unlock).
+// The lock words (spinlocks, mutexes, rwsems, bit spinlocks, lockrefs) are
+// atomic read-modify-writes: the event does not say which acquire or
+// release, so they are known by the lock function named as the action.
 
-bool is_acquire(const std::string& a) {
-    return a == "spin_lock" || a == "mutex_lock" || a == "down_read" || a == "down_write" || a == "spin_trylock" ||
-           a == "rcu_read_lock";
+bool is_lock_word_acquire(const std::string& a) {
+    return a == "spin_lock" || a == "mutex_lock" || a == "down_read" || a == "down_write" || a == "spin_trylock";
 }
-bool is_release(const std::string& a) {
-    return a == "spin_unlock" || a == "mutex_unlock" || a == "up_read" || a == "up_write" || a == "rcu_read_unlock";
+bool is_lock_word_release(const std::string& a) {
+    return a == "spin_unlock" || a == "mutex_unlock" || a == "up_read" || a == "up_write";
 }
 
 std::string lock_name(const ExecRecord& rec, const Event& e) {
-    if (std::string(e.action) == "rcu_read_lock" || std::string(e.action) == "rcu_read_unlock") return "rcu_read_lock";
+    if (e.kind == Ev::Lock || e.kind == Ev::Unlock) return "rcu_read_lock";
     std::string o = obj_name(rec, e.obj);
-    if (e.field && std::string(e.field) == "lock_count") return o + ".d_lock";
     return e.field && *e.field ? o + "." + e.field : o;
 }
 
@@ -41,10 +43,11 @@ std::vector<std::vector<std::vector<std::string>>> held_by_line(const RunResult&
     for (const auto& L : lines) {
         const Event& e = rec.events[L.event];
         std::string a = e.action ? e.action : "";
-        bool wrote = e.kind == Ev::Rmw || e.kind == Ev::Lock || e.kind == Ev::Unlock;
-        if (wrote && e.thread < nt) {
-            if (is_acquire(a)) held[e.thread][lock_name(rec, e)]++;
-            else if (is_release(a)) {
+        bool acquire = e.kind == Ev::Lock || (e.kind == Ev::Rmw && is_lock_word_acquire(a));
+        bool release = e.kind == Ev::Unlock || (e.kind == Ev::Rmw && is_lock_word_release(a));
+        if (e.thread < nt) {
+            if (acquire) held[e.thread][lock_name(rec, e)]++;
+            else if (release) {
                 auto it = held[e.thread].find(lock_name(rec, e));
                 if (it != held[e.thread].end() && --it->second <= 0) held[e.thread].erase(it);
             }
@@ -137,13 +140,15 @@ bool is_noise(const ExecRecord& rec, const TraceLine& L, const std::set<int>& co
     const Event& e = rec.events[L.event];
     if (L.conflict || L.stale || keep.count(L.event)) return false;
     std::string a = e.action ? e.action : "";
-    if (a == "rcu_read_lock" || a == "rcu_read_unlock") return true;
+    if (e.kind == Ev::Lock || e.kind == Ev::Unlock) return true;  // rcu_read_lock/unlock
     if (e.obj >= 0 && conflict_objs.count(e.obj)) return false;
     if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.before == e.after) return true;
     if (e.kind == Ev::Read) return true;
     // Locks and fences on objects the conflict does not touch.
     if (e.kind == Ev::Lock || e.kind == Ev::Unlock || e.kind == Ev::Fence) return true;
-    if (is_acquire(a) || is_release(a)) return true;  // bit spinlocks and rwsems are read-modify-writes
+    // Bit spinlocks and rwsems are read-modify-writes; a wait for a lock is
+    // logged under the lock function's name.
+    if (is_lock_word_acquire(a) || is_lock_word_release(a)) return true;
     return false;
 }
 
@@ -287,14 +292,14 @@ void legend(std::ostringstream& h) {
 void references(std::ostringstream& h, const RunResult& r, const std::vector<TraceLine>& lines) {
     const ExecRecord& rec = *r.trace;
     auto counting = [&](const Event& e) {
-        if (e.ref == 2) return true;  // a lockref word
+        if (value_format(e) == ValueFormat::LockrefWord) return true;
         if (!e.field) return false;
         std::string f = e.field;
         for (const char* k : {"count", "kref", "refs", "f_ref", "refcount"})
             if (f.find(k) != std::string::npos) return true;
         return false;
     };
-    auto count_of = [&](const Event& e, int64_t v) { return e.ref == 2 ? (v >> 1) : v; };
+    auto count_of = [&](const Event& e, int64_t v) { return value_format(e) == ValueFormat::LockrefWord ? (v >> 1) : v; };
     std::map<int, int> number;
     for (const auto& L : lines) number[L.event] = L.number;
     // Where a count begins: the step that allocated its object, or the start.

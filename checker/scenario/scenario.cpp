@@ -406,8 +406,13 @@ const Value& Scenario::init_field(const std::string& k) const {
     return it == init.end() ? empty : it->second;
 }
 
-Scenario parse_scenario(const std::string& file, const std::string& text) {
-    Ctx c{printable(file, kMaxShownFile)};
+// parse_scenario, one function per section of the file, in the order the
+// driver calls them (the order decides which of two errors is reported).
+namespace {
+
+// The text as one JSON document: empty, too deep, NUL bytes, syntax errors
+// and duplicate keys are refused with the line and column (or JSON path).
+json parse_document(const Ctx& c, const std::string& text) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         throw LoadError(c.file + ": line 1, column 1: invalid JSON: the file is empty; accepted: a JSON object");
     if (size_t d = too_deep(text); d != std::string::npos)
@@ -437,11 +442,15 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
             what = what.substr(p + 2);
         throw LoadError(c.file + ": " + where(text, sax.pos ? sax.pos - 1 : 0) + ": invalid JSON: " + one_line(what));
     }
+    return j;
+}
+
+// The top level: an object of known fields; `$schema`, `name` (the file
+// stem) and `doc`.
+void parse_top_level(const Ctx& c, const json& j, const std::string& file, Scenario& s) {
     if (!j.is_object()) c.bad("(top level)", j, "a JSON object with fields name, doc, model, threads, expect, ...");
     std::vector<std::string> top(std::begin(kTopFields), std::end(kTopFields));
     c.only(j, "", top);
-
-    Scenario s;
     s.file = file;
     // `$schema` is for editors (docs/scenario.schema.json); the loader ignores it.
     if (j.contains("$schema")) c.str(j["$schema"], "$schema", "a string: the path or URL of docs/scenario.schema.json");
@@ -455,7 +464,10 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     const char* doc_text = "a paragraph saying what the scenario asks and which patch or claim it comes from";
     s.doc = c.str(c.need(j, "", "doc", doc_text), "doc", doc_text);
     if (s.doc.empty()) c.bad("doc", j["doc"], doc_text);
+}
 
+// `model`: one of the built-in models.
+Model* parse_model(const Ctx& c, const json& j, Scenario& s) {
     std::vector<std::string> model_names;
     for (Model* m : models()) model_names.push_back(m->spec().name);
     std::string models_text = model_names.empty() ? "a built-in model (none are built in)" : join(model_names);
@@ -463,18 +475,64 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     s.model = c.str(jm, "model", models_text);
     Model* model = find_model(s.model);
     if (!model) c.bad_name("model", jm, model_names, "models");
-    const ModelSpec& ms = model->spec();
+    return model;
+}
 
-    if (j.contains("memory_model")) {
-        std::string mm = c.str(j["memory_model"], "memory_model", "sc, kernel");
-        if (!parse_memory_model(mm, s.memory_model)) c.bad_name("memory_model", j["memory_model"], memory_model_list(), "memory models");
-        s.memory_model_given = true;
-    }
+// `memory_model`: sc or kernel; whether it was given is kept (a violated
+// expectation must state it).
+void parse_memory_model_field(const Ctx& c, const json& j, Scenario& s) {
+    if (!j.contains("memory_model")) return;
+    std::string mm = c.str(j["memory_model"], "memory_model", "sc, kernel");
+    if (!parse_memory_model(mm, s.memory_model)) c.bad_name("memory_model", j["memory_model"], memory_model_list(), "memory models");
+    s.memory_model_given = true;
+}
 
+// `config`: the model's knobs.
+void parse_config(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s) {
     s.config = load_fields(c, j.contains("config") ? &j["config"] : nullptr, "config", ms.knobs, "knob of model " + ms.name);
-    s.init = load_fields(c, j.contains("init") ? &j["init"] : nullptr, "init", ms.init, "init field of model " + ms.name);
+}
 
-    // threads
+// `init`: the model's initial-state fields.
+void parse_init(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s) {
+    s.init = load_fields(c, j.contains("init") ? &j["init"] : nullptr, "init", ms.init, "init field of model " + ms.name);
+}
+
+// One op of a thread: a bare op name or {"op": name, args...}.
+OpCall parse_op(const Ctx& c, const json& jo, const std::string& op_path, const ModelSpec& ms, const Scenario& s,
+                const std::vector<std::string>& op_names) {
+    json obj = jo.is_string() ? json{{"op", jo}} : jo;
+    if (!obj.is_object()) c.bad(op_path, jo, "an op name or an object {\"op\": name, args...}");
+    const json& jn = c.need(obj, op_path, "op", join(op_names));
+    std::string on = c.str(jn, op_path + ".op", join(op_names));
+    int idx = -1;
+    for (size_t k = 0; k < ms.ops.size(); k++)
+        if (ms.ops[k].name == on) idx = (int)k;
+    if (idx < 0) c.bad_name(op_path + ".op", jn, op_names, "ops of the " + s.model + " model");
+    const OpSpec& os = ms.ops[idx];
+    OpCall call;
+    call.op = idx;
+    call.name = on;
+    std::vector<std::string> arg_names;
+    for (const auto& a : os.args) arg_names.push_back(a.name);
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (it.key() == "op") continue;
+        bool ok = false;
+        for (const auto& a : arg_names) ok |= a == it.key();
+        if (!ok)
+            c.fail(member(op_path, it.key()), "unknown argument of op " + on + "; accepted: " +
+                                                  (arg_names.empty() ? "none" : join(arg_names)));
+    }
+    for (const auto& a : os.args) {
+        std::string ap = op_path + "." + a.name;
+        if (obj.contains(a.name)) call.args.push_back(to_value(c, a, obj[a.name], ap));
+        else if (a.required) c.fail(ap, "missing required argument of op " + on + "; accepted: " + accepted_of(a));
+        else call.args.push_back(default_value(a));
+    }
+    return call;
+}
+
+// `threads`: named threads, each a non-empty list of ops.
+void parse_threads(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s) {
     std::string trange = "an array of " + std::to_string(ms.min_threads) + " to " + std::to_string(ms.max_threads) + " threads";
     const json& jt = c.need(j, "", "threads", trange);
     if (!jt.is_array()) c.bad("threads", jt, trange);
@@ -502,155 +560,136 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         if (ms.max_ops && ops.size() > (size_t)ms.max_ops)
             c.fail(tp + ".ops", std::to_string(ops.size()) + " ops; accepted: at most " + std::to_string(ms.max_ops) +
                                     " ops per thread in model " + ms.name);
-        for (size_t oi = 0; oi < ops.size(); oi++) {
-            std::string op_path = tp + ".ops[" + std::to_string(oi) + "]";
-            const json& jo = ops[oi];
-            // An op is {"op": "name", args...} or a bare "name".
-            json obj = jo.is_string() ? json{{"op", jo}} : jo;
-            if (!obj.is_object()) c.bad(op_path, jo, "an op name or an object {\"op\": name, args...}");
-            const json& jn = c.need(obj, op_path, "op", join(op_names));
-            std::string on = c.str(jn, op_path + ".op", join(op_names));
-            int idx = -1;
-            for (size_t k = 0; k < ms.ops.size(); k++)
-                if (ms.ops[k].name == on) idx = (int)k;
-            if (idx < 0) c.bad_name(op_path + ".op", jn, op_names, "ops of the " + s.model + " model");
-            const OpSpec& os = ms.ops[idx];
-            OpCall call;
-            call.op = idx;
-            call.name = on;
-            std::vector<std::string> arg_names;
-            for (const auto& a : os.args) arg_names.push_back(a.name);
-            for (auto it = obj.begin(); it != obj.end(); ++it) {
-                if (it.key() == "op") continue;
-                bool ok = false;
-                for (const auto& a : arg_names) ok |= a == it.key();
-                if (!ok)
-                    c.fail(member(op_path, it.key()), "unknown argument of op " + on + "; accepted: " +
-                                                          (arg_names.empty() ? "none" : join(arg_names)));
-            }
-            for (const auto& a : os.args) {
-                std::string ap = op_path + "." + a.name;
-                if (obj.contains(a.name)) call.args.push_back(to_value(c, a, obj[a.name], ap));
-                else if (a.required) c.fail(ap, "missing required argument of op " + on + "; accepted: " + accepted_of(a));
-                else call.args.push_back(default_value(a));
-            }
-            ts.ops.push_back(std::move(call));
-        }
+        for (size_t oi = 0; oi < ops.size(); oi++)
+            ts.ops.push_back(parse_op(c, ops[oi], tp + ".ops[" + std::to_string(oi) + "]", ms, s, op_names));
         s.threads.push_back(std::move(ts));
     }
     if ((int)s.threads.size() > kMaxThreads)
         c.fail("threads", "thread count out of range; accepted: at most " + std::to_string(kMaxThreads));
+}
 
-    // invariants
-    std::vector<std::string> accepted_inv = scenario_invariants(ms);
-    if (j.contains("invariants")) {
-        const json& ji = j["invariants"];
-        if (!ji.is_array() || ji.empty()) c.bad("invariants", ji, "a non-empty array of invariant names");
-        for (size_t k = 0; k < ji.size(); k++) {
-            std::string p = "invariants[" + std::to_string(k) + "]";
-            std::string n = c.str(ji[k], p, join(accepted_inv));
-            bool ok = false;
-            for (const auto& a : accepted_inv) ok |= a == n;
-            if (!ok) c.bad_name(p, ji[k], accepted_inv, "invariants");
-            s.invariants.push_back(n);
-        }
-    } else {
+// `invariants`: a subset of the model's invariants; all of them when absent.
+void parse_invariants(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
+    if (!j.contains("invariants")) {
         s.invariants = accepted_inv;
+        return;
     }
-
-    // search
-    if (j.contains("search")) {
-        const json& js = j["search"];
-        if (!js.is_object()) {
-            std::string alts;
-            for (const auto& n : strategy_list()) alts += (alts.empty() ? "" : "|") + n;
-            c.bad("search", js, "an object {\"strategy\": " + alts + ", ...}");
-        }
-        c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "depth", "max_executions", "time_limit_s"});
-        std::string st = c.str(c.need(js, "search", "strategy", strategy_names()), "search.strategy", strategy_names());
-        if (!parse_strategy(st, s.search.strategy)) c.bad_name("search.strategy", js["strategy"], strategy_list(), "strategies");
-        auto int_field = [&](const char* k, long lo, long hi, long& out) {
-            if (!js.contains(k)) return;
-            const json& v = js[k];
-            std::string p = std::string("search.") + k;
-            std::string acc = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-            long x = 0;
-            if (!integer_value(v, x) || x < lo || x > hi) c.bad(p, v, acc);
-            out = x;
-        };
-        long pb = s.search.preemption_bound;
-        int_field("preemption_bound", 0, kMaxPreemptionBound, pb);
-        s.search.preemption_bound = (int)pb;
-        if (js.contains("preemption_bound") && s.search.strategy != Strategy::bounded)
-            c.fail("search.preemption_bound", "only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
-        bool sampling = s.search.strategy == Strategy::random || s.search.strategy == Strategy::pct;
-        if (sampling && !js.contains("iterations"))
-            c.fail("search.iterations", std::string("missing required field of a ") + strategy_name(s.search.strategy) +
-                                            " search; accepted: an integer from 1 to " + std::to_string(kMaxIterations));
-        int_field("iterations", 1, kMaxIterations, s.search.iterations);
-        if (js.contains("iterations") && !sampling)
-            c.fail("search.iterations", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
-        int_field("seed", 0, kMaxSeed, s.search.seed);
-        if (js.contains("seed") && !sampling)
-            c.fail("search.seed", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
-        long depth = s.search.depth;
-        int_field("depth", 1, kMaxPctDepth, depth);
-        s.search.depth = (int)depth;
-        if (js.contains("depth") && s.search.strategy != Strategy::pct)
-            c.fail("search.depth", "only meaningful with strategy \"pct\"; accepted: omit it, or use \"pct\"");
-        int_field("max_executions", 1, kMaxExecutionsLimit, s.search.max_executions);
-        if (js.contains("time_limit_s")) {
-            const json& v = js["time_limit_s"];
-            if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > kMaxTimeLimitS)
-                c.bad("search.time_limit_s", v, "a number of seconds greater than 0, at most " + std::to_string((long)kMaxTimeLimitS));
-            s.search.time_limit_s = v.get<double>();
-        }
+    const json& ji = j["invariants"];
+    if (!ji.is_array() || ji.empty()) c.bad("invariants", ji, "a non-empty array of invariant names");
+    for (size_t k = 0; k < ji.size(); k++) {
+        std::string p = "invariants[" + std::to_string(k) + "]";
+        std::string n = c.str(ji[k], p, join(accepted_inv));
+        bool ok = false;
+        for (const auto& a : accepted_inv) ok |= a == n;
+        if (!ok) c.bad_name(p, ji[k], accepted_inv, "invariants");
+        s.invariants.push_back(n);
     }
+}
 
-    // order
-    if (j.contains("order")) {
-        const json& jo = j["order"];
-        if (!jo.is_array() || jo.empty()) c.bad("order", jo, "a non-empty array of {\"before\": {thread, step}, \"after\": {thread, step}}");
-        if (jo.size() > (size_t)kMaxOrder) c.fail("order", "too many constraints; accepted: at most " + std::to_string(kMaxOrder));
-        std::vector<std::string> tnames;
-        for (const auto& t : s.threads) tnames.push_back(t.name);
-        for (size_t k = 0; k < jo.size(); k++) {
-            std::string p = "order[" + std::to_string(k) + "]";
-            const json& e = jo[k];
-            if (!e.is_object()) c.bad(p, e, "an object {\"before\": {thread, step}, \"after\": {thread, step}}");
-            c.only(e, p, {"before", "after"});
-            OrderSpec os;
-            auto side = [&](const char* which, std::string& thread, std::string& step, int& tidx) {
-                std::string sp = p + "." + which;
-                const json& sj = c.need(e, p, which, "an object {\"thread\": name, \"step\": kernel function or step}");
-                if (!sj.is_object()) c.bad(sp, sj, "an object {\"thread\": name, \"step\": kernel function or step}");
-                c.only(sj, sp, {"thread", "step"});
-                thread = c.str(c.need(sj, sp, "thread", join(tnames)), sp + ".thread", join(tnames));
-                tidx = -1;
-                for (size_t q = 0; q < tnames.size(); q++)
-                    if (tnames[q] == thread) tidx = (int)q;
-                if (tidx < 0) c.bad_name(sp + ".thread", sj["thread"], tnames, "threads");
-                step = c.str(c.need(sj, sp, "step", join(ms.steps)), sp + ".step", join(ms.steps));
-                bool ok = false;
-                for (const auto& st : ms.steps) ok |= st == step;
-                if (!ok) c.bad_name(sp + ".step", sj["step"], ms.steps, "steps of the " + s.model + " model");
-            };
-            side("before", os.before_thread, os.before_step, os.before_t);
-            side("after", os.after_thread, os.after_step, os.after_t);
-            if (os.before_t == os.after_t)
-                c.fail(p, "before and after name the same thread " + os.before_thread +
-                              "; accepted: steps of two different threads (program order already orders one thread)");
-            for (const auto& sa : ms.steps_after_access)
-                if (sa.step == os.after_step)
-                    s.warnings.push_back(s.file + ": " + p + ".after.step: \"" + sa.step + "\" is logged after the access it reports (" +
-                                         sa.access + "): the constraint holds " + os.after_thread +
-                                         " back from the step on, not that access; to hold the access back too, name \"" +
-                                         sa.enclosing + "\"");
-            s.order.push_back(os);
-        }
+// `search`: the strategy and its parameters; each parameter only with the
+// strategies it means something to.
+void parse_search(const Ctx& c, const json& j, Scenario& s) {
+    if (!j.contains("search")) return;
+    const json& js = j["search"];
+    if (!js.is_object()) {
+        std::string alts;
+        for (const auto& n : strategy_list()) alts += (alts.empty() ? "" : "|") + n;
+        c.bad("search", js, "an object {\"strategy\": " + alts + ", ...}");
     }
+    c.only(js, "search", {"strategy", "preemption_bound", "iterations", "seed", "depth", "max_executions", "time_limit_s"});
+    std::string st = c.str(c.need(js, "search", "strategy", strategy_names()), "search.strategy", strategy_names());
+    if (!parse_strategy(st, s.search.strategy)) c.bad_name("search.strategy", js["strategy"], strategy_list(), "strategies");
+    auto int_field = [&](const char* k, long lo, long hi, long& out) {
+        if (!js.contains(k)) return;
+        const json& v = js[k];
+        std::string p = std::string("search.") + k;
+        std::string acc = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+        long x = 0;
+        if (!integer_value(v, x) || x < lo || x > hi) c.bad(p, v, acc);
+        out = x;
+    };
+    long pb = s.search.preemption_bound;
+    int_field("preemption_bound", 0, kMaxPreemptionBound, pb);
+    s.search.preemption_bound = (int)pb;
+    if (js.contains("preemption_bound") && s.search.strategy != Strategy::bounded)
+        c.fail("search.preemption_bound", "only meaningful with strategy \"bounded\"; accepted: omit it, or use \"bounded\"");
+    bool sampling = s.search.strategy == Strategy::random || s.search.strategy == Strategy::pct;
+    if (sampling && !js.contains("iterations"))
+        c.fail("search.iterations", std::string("missing required field of a ") + strategy_name(s.search.strategy) +
+                                        " search; accepted: an integer from 1 to " + std::to_string(kMaxIterations));
+    int_field("iterations", 1, kMaxIterations, s.search.iterations);
+    if (js.contains("iterations") && !sampling)
+        c.fail("search.iterations", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
+    int_field("seed", 0, kMaxSeed, s.search.seed);
+    if (js.contains("seed") && !sampling)
+        c.fail("search.seed", "only meaningful with strategy \"random\" or \"pct\"; accepted: omit it, or use \"random\" or \"pct\"");
+    long depth = s.search.depth;
+    int_field("depth", 1, kMaxPctDepth, depth);
+    s.search.depth = (int)depth;
+    if (js.contains("depth") && s.search.strategy != Strategy::pct)
+        c.fail("search.depth", "only meaningful with strategy \"pct\"; accepted: omit it, or use \"pct\"");
+    int_field("max_executions", 1, kMaxExecutionsLimit, s.search.max_executions);
+    if (js.contains("time_limit_s")) {
+        const json& v = js["time_limit_s"];
+        if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > kMaxTimeLimitS)
+            c.bad("search.time_limit_s", v, "a number of seconds greater than 0, at most " + std::to_string((long)kMaxTimeLimitS));
+        s.search.time_limit_s = v.get<double>();
+    }
+}
 
-    // expect
+// One side of an `order` constraint: {thread, step}, naming a thread of
+// the scenario and a step of the model.
+void parse_order_side(const Ctx& c, const json& e, const std::string& p, const char* which, const ModelSpec& ms,
+                      const Scenario& s, const std::vector<std::string>& tnames, std::string& thread,
+                      std::string& step, int& tidx) {
+    std::string sp = p + "." + which;
+    const json& sj = c.need(e, p, which, "an object {\"thread\": name, \"step\": kernel function or step}");
+    if (!sj.is_object()) c.bad(sp, sj, "an object {\"thread\": name, \"step\": kernel function or step}");
+    c.only(sj, sp, {"thread", "step"});
+    thread = c.str(c.need(sj, sp, "thread", join(tnames)), sp + ".thread", join(tnames));
+    tidx = -1;
+    for (size_t q = 0; q < tnames.size(); q++)
+        if (tnames[q] == thread) tidx = (int)q;
+    if (tidx < 0) c.bad_name(sp + ".thread", sj["thread"], tnames, "threads");
+    step = c.str(c.need(sj, sp, "step", join(ms.steps)), sp + ".step", join(ms.steps));
+    bool ok = false;
+    for (const auto& st : ms.steps) ok |= st == step;
+    if (!ok) c.bad_name(sp + ".step", sj["step"], ms.steps, "steps of the " + s.model + " model");
+}
+
+// `order`: constraints "this step of one thread before that step of
+// another"; a warning for a step logged after the access it reports.
+void parse_order(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s) {
+    if (!j.contains("order")) return;
+    const json& jo = j["order"];
+    if (!jo.is_array() || jo.empty()) c.bad("order", jo, "a non-empty array of {\"before\": {thread, step}, \"after\": {thread, step}}");
+    if (jo.size() > (size_t)kMaxOrder) c.fail("order", "too many constraints; accepted: at most " + std::to_string(kMaxOrder));
+    std::vector<std::string> tnames;
+    for (const auto& t : s.threads) tnames.push_back(t.name);
+    for (size_t k = 0; k < jo.size(); k++) {
+        std::string p = "order[" + std::to_string(k) + "]";
+        const json& e = jo[k];
+        if (!e.is_object()) c.bad(p, e, "an object {\"before\": {thread, step}, \"after\": {thread, step}}");
+        c.only(e, p, {"before", "after"});
+        OrderSpec os;
+        parse_order_side(c, e, p, "before", ms, s, tnames, os.before_thread, os.before_step, os.before_t);
+        parse_order_side(c, e, p, "after", ms, s, tnames, os.after_thread, os.after_step, os.after_t);
+        if (os.before_t == os.after_t)
+            c.fail(p, "before and after name the same thread " + os.before_thread +
+                          "; accepted: steps of two different threads (program order already orders one thread)");
+        for (const auto& sa : ms.steps_after_access)
+            if (sa.step == os.after_step)
+                s.warnings.push_back(s.file + ": " + p + ".after.step: \"" + sa.step + "\" is logged after the access it reports (" +
+                                     sa.access + "): the constraint holds " + os.after_thread +
+                                     " back from the step on, not that access; to hold the access back too, name \"" +
+                                     sa.enclosing + "\"");
+        s.order.push_back(os);
+    }
+}
+
+// `expect`: a verdict string or {verdict, invariant, scope}, and how it
+// fits the rest of the scenario (memory model, enabled invariants, order).
+void parse_expect(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
     const char* expect_text = "\"holds\", \"unsatisfiable\", or {\"verdict\": \"violated\", \"invariant\": name}";
     const json& je = c.need(j, "", "expect", expect_text);
     if (je.is_string()) {
@@ -689,22 +728,51 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
         c.fail("expect.scope", "only a holds expectation states a scope; accepted: omit it");
     if (s.expect.verdict == "unsatisfiable" && s.order.empty())
         c.fail("expect", "\"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
+}
 
-    // A search that would explore nothing. (Limits of 0 and thread without
-    // ops are rejected above; this catches a model that allows 0 threads.)
+// Checks across sections: a search that would explore nothing. (Limits of
+// 0 and thread without ops are rejected above; this catches a model that
+// allows 0 threads.)
+void check_cross_fields(const Ctx& c, const Scenario& s) {
     int total_ops = 0;
     for (const auto& t : s.threads) total_ops += (int)t.ops.size();
     if (total_ops == 0) c.fail("threads", "no ops: the search would explore nothing; accepted: at least one op");
+}
 
+// The behaviour key: the fields that decide what the search does, as one
+// JSON text. Limits cut a search short; they do not change any execution,
+// so they are left out.
+std::string behaviour_key(const json& j) {
     json behaviour = json::object();
     for (const char* k : {"model", "memory_model", "config", "init", "threads", "invariants", "order", "search"})
         if (j.contains(k)) behaviour[k] = j[k];
-    // Limits cut a search short; they do not change any execution.
     if (behaviour.contains("search")) {
         behaviour["search"].erase("max_executions");
         behaviour["search"].erase("time_limit_s");
     }
-    s.behaviour = behaviour.dump();
+    return behaviour.dump();
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& file, const std::string& text) {
+    Ctx c{printable(file, kMaxShownFile)};
+    const json j = parse_document(c, text);
+    Scenario s;
+    parse_top_level(c, j, file, s);
+    Model* model = parse_model(c, j, s);
+    const ModelSpec& ms = model->spec();
+    parse_memory_model_field(c, j, s);
+    parse_config(c, j, ms, s);
+    parse_init(c, j, ms, s);
+    parse_threads(c, j, ms, s);
+    const std::vector<std::string> accepted_inv = scenario_invariants(ms);
+    parse_invariants(c, j, accepted_inv, s);
+    parse_search(c, j, s);
+    parse_order(c, j, ms, s);
+    parse_expect(c, j, accepted_inv, s);
+    check_cross_fields(c, s);
+    s.behaviour = behaviour_key(j);
     // The model's own checks (combinations of knobs, init fields and ops),
     // on the same path `run` takes: `validate` makes every check `run`
     // makes. Their messages name the JSON path.

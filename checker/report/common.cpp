@@ -1,5 +1,7 @@
-// vfsmc reports (see report.h). Objects are printed by name, never by
-// address; every read says which write it saw.
+// vfsmc reports: what every format shares (see report.h and detail.h): the
+// shown trace lines, the minimality and override sentences, vacuous steps.
+// Objects are printed by name, never by address; every read says which
+// write it saw. The formats: text.cpp, json.cpp, email.cpp, html.cpp.
 #include "report/report.h"
 
 #include <cstdarg>
@@ -7,7 +9,6 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
-#include <sstream>
 
 #include "kernel/invariants.h"
 #include "report/detail.h"
@@ -17,12 +18,13 @@ namespace vfsmc {
 namespace {
 
 std::string value_text(const ExecRecord& rec, const Event& e, int64_t v) {
-    if (e.ref == 2) {  // lockref word: count * 2 + locked
+    using report_detail::ValueFormat;
+    if (report_detail::value_format(e) == ValueFormat::LockrefWord) {  // count * 2 + locked
         int64_t count = v >> 1;
         std::string c = count < 0 ? "dead (" + std::to_string(count) + ")" : "count " + std::to_string(count);
         return (v & 1) ? c + " locked" : c;
     }
-    if (!e.ref) return std::to_string(v);
+    if (report_detail::value_format(e) == ValueFormat::Number) return std::to_string(v);
     if (v < 0 || v >= rec.nobjects) return "NULL";
     return rec.objects[v].name;
 }
@@ -210,172 +212,6 @@ std::vector<TraceLine> trace_lines(const RunResult& r) {
         out.push_back(L);
     }
     return out;
-}
-
-std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
-    std::string head = r.verdict == "violated" ? r.verdict + " " + r.invariant : verdict_with_scope(r);
-    std::string counts = strprintf("%llu executions", (unsigned long long)r.executions);
-    if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(s).c_str());
-    if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
-    if (!stable) counts += strprintf(", %.0f/s, %.2fs", r.execs_per_sec, r.seconds);
-    return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; memory model " + r.memory_model + ")";
-}
-
-std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
-    std::ostringstream os;
-    if (r.verdict != "violated") {
-        os << summary_line(s, r, o.stable) << "\n";
-        if (r.verdict == "unsatisfiable")
-            os << "No explored execution satisfies the scenario's `order` constraints: the claimed race is not reachable.\n";
-        return os.str();
-    }
-    const InvariantInfo* inv = find_invariant(r.invariant.c_str());
-    os << "[counterexample] " << s.name << ": " << r.invariant << " violated\n\n";
-    std::string threads;
-    for (size_t i = 0; i < r.thread_names.size(); i++) threads += (i ? ", " : "") + r.thread_names[i];
-    os << "With threads " << threads << " running the " << s.model << " model under the " << r.memory_model
-       << " memory model, vfsmc found an execution in which " << r.message << ".";
-    if (inv) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
-    os << " The execution has " << trace_lines(r).size() << " steps (the numbered lines below) and "
-       << preemption_text(r.preemptions) << "; lines marked >> are the violation and the steps it conflicts with";
-    bool any_stale = false;
-    for (const auto& L : trace_lines(r)) any_stale |= L.stale;
-    if (any_stale) os << ", and STALE marks a read that did not see the latest write";
-    os << ".";
-    if (r.minimized) os << " " << minimality_text(r);
-    os << "\n\n";
-    os << "Scenario: " << s.doc << "\n\n";
-    // The story: the model's named steps only, as a reviewer would tell it.
-    std::vector<TraceLine> all = trace_lines(r);
-    int story = 0;
-    for (const auto& L : all) story += r.trace->events[L.event].kind == Ev::Step;
-    if (story > 0) {
-        os << "In short (the model's named steps; the full interleaving follows):\n";
-        for (const auto& L : all) {
-            const Event& e = r.trace->events[L.event];
-            if (e.kind != Ev::Step && e.kind != Ev::Violation && !L.conflict) continue;
-            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
-            os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
-               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
-        }
-        os << "\n";
-    }
-    if (o.brief) {
-        os << "(The full interleaving, " << all.size() << " steps, is left out: run the replay command.)\n";
-    } else {
-        os << "Interleaving:\n";
-        for (const auto& L : all) {
-            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
-            os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
-               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
-        }
-    }
-    if (r.trace && r.trace->truncated) os << "  (the trace was truncated at " << kMaxEvents << " events)\n";
-    os << "\nFinal state:\n";
-    if (r.final_state.empty()) os << "  (none recorded)\n";
-    else {
-        std::istringstream fs(r.final_state);
-        std::string line;
-        while (std::getline(fs, line)) os << "  " << line << "\n";
-    }
-    os << "\nCounts: " << r.executions << " executions";
-    if (r.pruned) os << " (" << r.pruned << " " << pruned_label(s) << ")";
-    if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
-    if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
-    os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
-    if (r.minimized && r.first.token != r.token) {
-        std::string first_cmd = o.replay_cmd.substr(0, o.replay_cmd.rfind(' ') + 1) + r.first.token;
-        os << "\nThe first counterexample found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
-           << " steps; it replays with:\n  " << first_cmd << "\n";
-    }
-    os << "\nReplay:\n  " << o.replay_cmd << "\n";
-    return os.str();
-}
-
-nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
-    using nlohmann::json;
-    json j;
-    j["schema"] = kResultSchema;
-    j["scenario"] = s.name;
-    j["file"] = s.file;
-    j["model"] = s.model;
-    j["memory_model"] = r.memory_model;
-    j["verdict"] = r.verdict;
-    j["expected"] = s.expect.verdict;
-    if (!s.expect.invariant.empty()) j["expected_invariant"] = s.expect.invariant;
-    if (!s.expect.scope.empty()) j["expected_scope"] = s.expect.scope;
-    j["as_expected"] = r.verdict == s.expect.verdict && (r.verdict != "violated" || r.invariant == s.expect.invariant) &&
-                       (r.verdict != "holds" || scope_at_least(r.scope, s.expect.scope));
-    if (r.verdict != "violated") j["scope"] = scope_name(r.scope);
-    if (r.verdict == "violated") {
-        j["invariant"] = r.invariant;
-        j["message"] = r.message;
-        j["replay_token"] = r.token;
-        j["replay_command"] = o.replay_cmd;
-        j["preemptions"] = r.preemptions;
-        j["steps"] = (int)trace_lines(r).size();
-        json mini;
-        mini["minimized"] = r.minimized;
-        if (r.minimized) {
-            mini["preemption_bound"] = r.minimal_bound;
-            mini["executions"] = r.minimize_executions;
-            json first;
-            first["preemptions"] = r.first.preemptions;
-            first["steps"] = r.first.steps;
-            first["replay_token"] = r.first.token;
-            mini["first"] = first;
-        }
-        j["minimal"] = mini;
-        json steps = json::array();
-        for (const auto& L : trace_lines(r)) {
-            const Event& e = r.trace->events[L.event];
-            json st;
-            st["n"] = L.number;
-            st["thread"] = r.thread_names[L.thread];
-            st["function"] = L.func;
-            st["kind"] = ev_name(e.kind);
-            st["action"] = e.action ? e.action : "";
-            if (e.obj >= 0) st["object"] = r.trace->objects[e.obj].name;
-            if (e.field) st["field"] = e.field;
-            if (e.order) st["order"] = e.order;
-            if (e.kind == Ev::Read || e.kind == Ev::Rmw) {
-                st["read_from"] = L.rf;
-                st["stale"] = (bool)e.stale;
-                if (e.stale) st["latest_write"] = L.latest;
-            }
-            if (e.kind == Ev::Write || e.kind == Ev::Rmw) {
-                st["before"] = e.before;
-                st["after"] = e.after;
-            }
-            if (e.kind == Ev::Read) st["value"] = e.before;
-            st["text"] = L.text;
-            st["conflict"] = L.conflict;
-            steps.push_back(st);
-        }
-        j["trace"] = steps;
-        j["final_state"] = r.final_state;
-    }
-    json search;
-    search["strategy"] = r.strategy;
-    if (r.preemption_bound >= 0) search["preemption_bound"] = r.preemption_bound;
-    search["complete"] = r.complete;
-    search["limit_hit"] = r.limit_hit;
-    search["description"] = r.completeness;
-    j["search"] = search;
-    json counts;
-    counts["executions"] = r.executions;
-    counts["pruned"] = r.pruned;
-    counts["sleep_blocked"] = r.sleep_blocked;
-    if (!o.stable) {
-        counts["seconds"] = r.seconds;
-        counts["executions_per_second"] = r.execs_per_sec;
-    }
-    j["counts"] = counts;
-    j["coverage"] = r.coverage;
-    if (!r.metrics.empty()) j["metrics"] = r.metrics;
-    j["vacuous_steps"] = vacuous_steps(s, r);
-    if (!o.overrides.empty()) j["overrides"] = o.overrides;
-    return j;
 }
 
 }  // namespace vfsmc

@@ -1,0 +1,93 @@
+// vfsmc reports: the versioned JSON result (see report.h and
+// docs/result-format.md).
+#include "report/report.h"
+
+namespace vfsmc {
+
+nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
+    using nlohmann::json;
+    json j;
+    j["schema"] = kResultSchema;
+    j["scenario"] = s.name;
+    j["file"] = s.file;
+    j["model"] = s.model;
+    j["memory_model"] = r.memory_model;
+    j["verdict"] = r.verdict;
+    j["expected"] = s.expect.verdict;
+    if (!s.expect.invariant.empty()) j["expected_invariant"] = s.expect.invariant;
+    if (!s.expect.scope.empty()) j["expected_scope"] = s.expect.scope;
+    j["as_expected"] = r.verdict == s.expect.verdict && (r.verdict != "violated" || r.invariant == s.expect.invariant) &&
+                       (r.verdict != "holds" || scope_at_least(r.scope, s.expect.scope));
+    if (r.verdict != "violated") j["scope"] = scope_name(r.scope);
+    if (r.verdict == "violated") {
+        j["invariant"] = r.invariant;
+        j["message"] = r.message;
+        j["replay_token"] = r.token;
+        j["replay_command"] = o.replay_cmd;
+        j["preemptions"] = r.preemptions;
+        j["steps"] = (int)trace_lines(r).size();
+        json mini;
+        mini["minimized"] = r.minimized;
+        if (r.minimized) {
+            mini["preemption_bound"] = r.minimal_bound;
+            mini["executions"] = r.minimize_executions;
+            json first;
+            first["preemptions"] = r.first.preemptions;
+            first["steps"] = r.first.steps;
+            first["replay_token"] = r.first.token;
+            mini["first"] = first;
+        }
+        j["minimal"] = mini;
+        json steps = json::array();
+        for (const auto& L : trace_lines(r)) {
+            const Event& e = r.trace->events[L.event];
+            json st;
+            st["n"] = L.number;
+            st["thread"] = r.thread_names[L.thread];
+            st["function"] = L.func;
+            st["kind"] = ev_name(e.kind);
+            st["action"] = e.action ? e.action : "";
+            if (e.obj >= 0) st["object"] = r.trace->objects[e.obj].name;
+            if (e.field) st["field"] = e.field;
+            if (e.order) st["order"] = e.order;
+            if (e.kind == Ev::Read || e.kind == Ev::Rmw) {
+                st["read_from"] = L.rf;
+                st["stale"] = (bool)e.stale;
+                if (e.stale) st["latest_write"] = L.latest;
+            }
+            if (e.kind == Ev::Write || e.kind == Ev::Rmw) {
+                st["before"] = e.before;
+                st["after"] = e.after;
+            }
+            if (e.kind == Ev::Read) st["value"] = e.before;
+            st["text"] = L.text;
+            st["conflict"] = L.conflict;
+            steps.push_back(st);
+        }
+        j["trace"] = steps;
+        j["final_state"] = r.final_state;
+    }
+    json search;
+    search["strategy"] = r.strategy;
+    if (r.preemption_bound >= 0) search["preemption_bound"] = r.preemption_bound;
+    search["complete"] = r.complete;
+    search["limit_hit"] = r.limit_hit;
+    search["description"] = r.completeness;
+    j["search"] = search;
+    json counts;
+    counts["executions"] = r.executions;
+    counts["pruned"] = r.pruned;
+    counts["sleep_blocked"] = r.sleep_blocked;
+    if (!o.stable) {
+        counts["seconds"] = r.seconds;
+        counts["executions_per_second"] = r.execs_per_sec;
+    }
+    j["counts"] = counts;
+    j["coverage"] = r.coverage;
+    if (!r.metrics.empty()) j["metrics"] = r.metrics;
+    j["vacuous_steps"] = vacuous_steps(s, r);
+    if (!o.overrides.empty()) j["overrides"] = o.overrides;
+    return j;
+}
+
+}  // namespace vfsmc

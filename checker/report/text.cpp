@@ -1,0 +1,91 @@
+// vfsmc reports: the text report for humans and the one-line summary of
+// `run` and `check` (see report.h).
+#include "report/report.h"
+
+#include <sstream>
+
+#include "kernel/invariants.h"
+
+namespace vfsmc {
+
+std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
+    std::string head = r.verdict == "violated" ? r.verdict + " " + r.invariant : verdict_with_scope(r);
+    std::string counts = strprintf("%llu executions", (unsigned long long)r.executions);
+    if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(s).c_str());
+    if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
+    if (!stable) counts += strprintf(", %.0f/s, %.2fs", r.execs_per_sec, r.seconds);
+    return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; memory model " + r.memory_model + ")";
+}
+
+std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
+    std::ostringstream os;
+    if (r.verdict != "violated") {
+        os << summary_line(s, r, o.stable) << "\n";
+        if (r.verdict == "unsatisfiable")
+            os << "No explored execution satisfies the scenario's `order` constraints: the claimed race is not reachable.\n";
+        return os.str();
+    }
+    const InvariantInfo* inv = find_invariant(r.invariant.c_str());
+    os << "[counterexample] " << s.name << ": " << r.invariant << " violated\n\n";
+    std::string threads;
+    for (size_t i = 0; i < r.thread_names.size(); i++) threads += (i ? ", " : "") + r.thread_names[i];
+    os << "With threads " << threads << " running the " << s.model << " model under the " << r.memory_model
+       << " memory model, vfsmc found an execution in which " << r.message << ".";
+    if (inv) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
+    os << " The execution has " << trace_lines(r).size() << " steps (the numbered lines below) and "
+       << preemption_text(r.preemptions) << "; lines marked >> are the violation and the steps it conflicts with";
+    bool any_stale = false;
+    for (const auto& L : trace_lines(r)) any_stale |= L.stale;
+    if (any_stale) os << ", and STALE marks a read that did not see the latest write";
+    os << ".";
+    if (r.minimized) os << " " << minimality_text(r);
+    os << "\n\n";
+    os << "Scenario: " << s.doc << "\n\n";
+    // The story: the model's named steps only, as a reviewer would tell it.
+    std::vector<TraceLine> all = trace_lines(r);
+    int story = 0;
+    for (const auto& L : all) story += r.trace->events[L.event].kind == Ev::Step;
+    if (story > 0) {
+        os << "In short (the model's named steps; the full interleaving follows):\n";
+        for (const auto& L : all) {
+            const Event& e = r.trace->events[L.event];
+            if (e.kind != Ev::Step && e.kind != Ev::Violation && !L.conflict) continue;
+            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
+            os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
+               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
+        }
+        os << "\n";
+    }
+    if (o.brief) {
+        os << "(The full interleaving, " << all.size() << " steps, is left out: run the replay command.)\n";
+    } else {
+        os << "Interleaving:\n";
+        for (const auto& L : all) {
+            std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
+            os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
+               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
+        }
+    }
+    if (r.trace && r.trace->truncated) os << "  (the trace was truncated at " << kMaxEvents << " events)\n";
+    os << "\nFinal state:\n";
+    if (r.final_state.empty()) os << "  (none recorded)\n";
+    else {
+        std::istringstream fs(r.final_state);
+        std::string line;
+        while (std::getline(fs, line)) os << "  " << line << "\n";
+    }
+    os << "\nCounts: " << r.executions << " executions";
+    if (r.pruned) os << " (" << r.pruned << " " << pruned_label(s) << ")";
+    if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
+    if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
+    os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
+    if (r.minimized && r.first.token != r.token) {
+        std::string first_cmd = o.replay_cmd.substr(0, o.replay_cmd.rfind(' ') + 1) + r.first.token;
+        os << "\nThe first counterexample found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
+           << " steps; it replays with:\n  " << first_cmd << "\n";
+    }
+    os << "\nReplay:\n  " << o.replay_cmd << "\n";
+    return os.str();
+}
+
+}  // namespace vfsmc
