@@ -71,6 +71,7 @@ struct Runtime {
     uint64_t executions = 0;
     uint64_t pruned_executions = 0;        // cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
+    uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
 
     void begin_execution(ExecRecord* r);
 };

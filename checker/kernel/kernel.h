@@ -178,6 +178,7 @@ inline int this_thread() { return (int)rl::ctx().threadx_->index_; }
 // One scheduling point: other threads may run here. An execution that the
 // explorer abandoned (pruned) unwinds from here.
 inline void sched_point() {
+    rt().sched_points++;
     rl::ctx().sched();
     if (rt().pruned) throw Pruned();
 }
