@@ -375,7 +375,12 @@ struct kobj {
 };
 
 // Check that `id` is alive before a thread touches it.
-void check_alive(int id, const char* field);
+void check_alive_slow(int id, const char* field);
+inline void check_alive(int id, const char* field) {
+    ExecRecord* rec = rt().rec;
+    if (!rec || id < 0 || id >= rec->nobjects || !rec->objects[id].freed) return;
+    check_alive_slow(id, field);
+}
 
 struct Heap {
     struct Slot {
