@@ -233,6 +233,9 @@ bool capture(const char* fmt, va_list ap, int64_t* slots, int maxslots, int* nsl
     return ok;
 }
 
+// The executable's code, read-only data and initialised data: string
+// literals live there. (A format kept in a writable static array and changed
+// later would be formatted with its later text; no caller does that.)
 bool static_storage(const char* p) { return p >= &__executable_start && p < &edata; }
 
 }  // namespace
