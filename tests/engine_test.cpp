@@ -1,7 +1,12 @@
 // The engine, on the test-only protocols of tests/toy_models.cpp.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include "explore/engine.h"
+#include "explore/runtime.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
 
@@ -181,4 +186,62 @@ TEST_CASE("issue 11 item 11: refcount_inc_not_zero is unordered; refcount_dec_an
     CHECK(run_scenario(layer_shape("sc", "ref_get", "ref_put_both"), RunOptions()).verdict == "holds");
     // dec_and_test: RELEASE, and ACQUIRE when it reaches zero.
     CHECK(run_scenario(layer_shape("kernel", "ref_put", "ref_put_last"), RunOptions()).verdict == "holds");
+}
+
+// Issue 10 (per-execution cost): narratives are formatted when a record is
+// copied out of its execution, not when the event is logged.
+TEST_CASE("issue 10: a lazily formatted narrative reads as vsnprintf would have printed it, from what the arguments were when it was logged", "[engine][trace]") {
+    static ExecRecord rec;  // large: off the stack
+    Runtime& r = rt();
+    ExecRecord* saved = r.rec;
+    void (*saved_check)() = r.check_step;
+    r.check_step = nullptr;
+    r.begin_execution(&rec);
+    char local[32];
+    std::snprintf(local, sizeof local, "%s", "dentry \"foo\"#2");
+    log_event(0, Ev::Step, -1, "a", nullptr, 0, 0, "%s -> %d, %u, %x, %5.2f, %-4s| 100%%", local, -3, 7u, 255u, 1.5, "ab");
+    std::snprintf(local, sizeof local, "%s", "overwritten");  // after the event: its narrative keeps the old text
+    std::string longer(200, 'x');
+    log_event(0, Ev::Step, -1, "b", nullptr, 0, 0, "%s", longer.c_str());  // does not fit: formatted at once
+    log_event(0, Ev::Step, -1, "c", nullptr, 0, 0, "%*d", 5, 42);          // `*` width: formatted at once
+    log_event(0, Ev::Step, -1, "d", nullptr, 0, 0, "no arguments");
+    log_event(0, Ev::Step, -1, "e", nullptr, 0, 0, "%lld %c %ld", 1LL << 40, 'z', -5L);
+    log_event(0, Ev::Step, -1, "f", nullptr, 0, 0, "%d%d%d%d%d%d%d", 1, 2, 3, 4, 5, 6, 7);  // more than kLazyArgs: at once
+    CHECK(rec.events[0].fmt != nullptr);
+    CHECK(rec.events[1].fmt == nullptr);
+    CHECK(rec.events[2].fmt == nullptr);
+    CHECK(rec.events[3].fmt != nullptr);
+    CHECK(rec.events[4].fmt != nullptr);
+    CHECK(rec.events[5].fmt == nullptr);
+    auto copy = std::make_shared<ExecRecord>(rec);
+    r.rec = saved;
+    r.check_step = saved_check;
+    char want[kTextLen];
+    std::snprintf(want, sizeof want, "%s -> %d, %u, %x, %5.2f, %-4s| 100%%", "dentry \"foo\"#2", -3, 7u, 255u, 1.5, "ab");
+    CHECK(std::string(copy->events[0].text) == want);
+    CHECK(copy->events[0].fmt == nullptr);
+    CHECK(std::string(copy->events[1].text) == longer.substr(0, kTextLen - 1));
+    CHECK(std::string(copy->events[2].text) == "   42");
+    CHECK(std::string(copy->events[3].text) == "no arguments");
+    CHECK(std::string(copy->events[4].text) == "1099511627776 z -5");
+    CHECK(std::string(copy->events[5].text) == "1234567");
+}
+
+TEST_CASE("issue 10: an object keeps its name from the last execution only when its format and arguments are the same", "[engine][trace]") {
+    static ExecRecord rec;
+    Runtime& r = rt();
+    ExecRecord* saved = r.rec;
+    r.begin_execution(&rec);
+    int a = register_object("dentry", "dentry \"%s\"#%d", "foo", 1);
+    r.begin_execution(&rec);
+    int b = register_object("dentry", "dentry \"%s\"#%d", "foo", 1);
+    CHECK(std::string(object_name(b)) == "dentry \"foo\"#1");
+    r.begin_execution(&rec);
+    int c = register_object("dentry", "dentry \"%s\"#%d", "bar", 1);
+    CHECK(std::string(object_name(c)) == "dentry \"bar\"#1");
+    r.begin_execution(&rec);
+    int d = register_object("dentry", "dentry \"%s\"#%d", "bar", 2);
+    CHECK(std::string(object_name(d)) == "dentry \"bar\"#2");
+    CHECK(a == b);
+    r.rec = saved;
 }

@@ -3,8 +3,7 @@
 
 namespace vfsmc {
 
-static Deps g_deps;
-Deps& deps() { return g_deps; }
+Deps g_deps;
 
 void Deps::begin_execution() {
     nstep = 0;

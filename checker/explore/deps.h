@@ -132,7 +132,8 @@ struct Deps {
     void begin_execution();
 };
 
-Deps& deps();
+extern Deps g_deps;
+inline Deps& deps() { return g_deps; }
 
 // The running thread's current step touches `key`.
 inline void note_access(Key key, bool write) {

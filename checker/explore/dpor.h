@@ -179,7 +179,10 @@ public:
     void on_thread_block(rl::thread_id_t, bool) {}
 
 private:
+    // User-provided constructors: a new node or step is built in place,
+    // its AccSet arrays left unwritten (only their counts are set).
     struct Node {
+        Node() {}
         bool sched = true;
         uint8_t type = 0;
         uint16_t count = 0, index = 0;     // data node
@@ -188,6 +191,7 @@ private:
         AccSet explored[N];                // each thread's step from here (union over its subtree)
     };
     struct Step {
+        Step() {}
         uint8_t thread;
         int node;                          // the thread-choice node that chose it
         AccSet acc;
@@ -246,7 +250,8 @@ private:
             mismatch();
             return any_running();
         }
-        Node n;
+        nodes_.emplace_back();  // built in place: a Node is large
+        Node& n = nodes_.back();
         n.sched = true;
         n.enabled = enabled;
         for (int u = 0; u < (int)N; u++) n.sleep_src[u] = -1;
@@ -276,6 +281,7 @@ private:
         uint8_t awake = enabled & ~n.sleep;
         if (!awake) {
             // Every enabled thread sleeps: an equivalent execution was explored.
+            nodes_.pop_back();
             dpor_stats().sleep_blocked++;
             halted_ = true;
             rt().pruned = true;
@@ -289,16 +295,15 @@ private:
             if (awake & bit(u)) pick = u;
         n.chosen = (uint8_t)pick;
         n.backtrack = bit(pick);
-        nodes_.push_back(n);
-        return take(nodes_.back(), depth_++, n.chosen);
+        return take(n, depth_++, n.chosen);
     }
 
     rl::thread_id_t take(Node& n, size_t at, uint8_t t) {
         last_sched_ = (int)at;
-        Step s;
+        steps_.emplace_back();
+        Step& s = steps_.back();
         s.thread = t;
         s.node = (int)at;
-        steps_.push_back(s);
         return (rl::thread_id_t)t;
     }
 

@@ -1,8 +1,11 @@
 // vfsmc: per-execution bookkeeping (see runtime.h).
 #include "explore/runtime.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <sys/types.h>
 
 namespace vfsmc {
 
@@ -27,8 +30,249 @@ const char* ev_name(Ev e) {
     return "?";
 }
 
-static Runtime g_rt;
-Runtime& rt() { return g_rt; }
+Runtime g_runtime;
+
+// ---------------------------------------------------------------------------
+// Narratives, formatted lazily. Almost no execution is ever reported, so an
+// event keeps its printf format and arguments (strings copied into its text
+// buffer, so that nothing they point to need outlive the call) and is
+// formatted only when its record is copied out of the execution
+// (ExecRecord's copy, below). What the capture does not handle (`*` widths,
+// long double, too many arguments, strings that do not fit, a format not in
+// static storage) is formatted at once, as before.
+// ---------------------------------------------------------------------------
+extern "C" char __executable_start;
+extern "C" char edata;
+
+namespace {
+
+// Length modifiers.
+enum : uint8_t { LM_NONE, LM_HH, LM_H, LM_L, LM_LL, LM_Z, LM_J, LM_T };
+// Argument classes.
+enum : uint8_t { AC_SIGNED, AC_UNSIGNED, AC_STRING, AC_POINTER, AC_DOUBLE };
+
+struct Spec {
+    uint8_t lm = LM_NONE;
+    uint8_t ac = AC_SIGNED;
+};
+
+// `p` is at a '%' that starts a conversion (not "%%"). Returns the end of
+// the conversion, or nullptr for one the capture does not handle.
+const char* parse_spec(const char* p, Spec& s) {
+    p++;
+    while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0' || *p == '\'') p++;
+    if (*p == '*') return nullptr;
+    while (*p >= '0' && *p <= '9') p++;
+    if (*p == '.') {
+        p++;
+        if (*p == '*') return nullptr;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    s.lm = LM_NONE;
+    switch (*p) {
+        case 'h': s.lm = p[1] == 'h' ? LM_HH : LM_H; p += p[1] == 'h' ? 2 : 1; break;
+        case 'l': s.lm = p[1] == 'l' ? LM_LL : LM_L; p += p[1] == 'l' ? 2 : 1; break;
+        case 'z': s.lm = LM_Z; p++; break;
+        case 'j': s.lm = LM_J; p++; break;
+        case 't': s.lm = LM_T; p++; break;
+        case 'L': return nullptr;
+        default: break;
+    }
+    switch (*p) {
+        case 'd': case 'i': case 'c': s.ac = AC_SIGNED; break;
+        case 'u': case 'o': case 'x': case 'X': s.ac = AC_UNSIGNED; break;
+        case 's': if (s.lm != LM_NONE) return nullptr; s.ac = AC_STRING; break;
+        case 'p': s.ac = AC_POINTER; break;
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': s.ac = AC_DOUBLE; break;
+        default: return nullptr;
+    }
+    return p + 1;
+}
+
+int64_t take_signed(uint8_t lm, va_list& ap) {
+    switch (lm) {
+        case LM_L: return va_arg(ap, long);
+        case LM_LL: return va_arg(ap, long long);
+        case LM_Z: return va_arg(ap, ssize_t);
+        case LM_J: return va_arg(ap, intmax_t);
+        case LM_T: return va_arg(ap, ptrdiff_t);
+        default: return va_arg(ap, int);
+    }
+}
+uint64_t take_unsigned(uint8_t lm, va_list& ap) {
+    switch (lm) {
+        case LM_L: return va_arg(ap, unsigned long);
+        case LM_LL: return va_arg(ap, unsigned long long);
+        case LM_Z: return va_arg(ap, size_t);
+        case LM_J: return va_arg(ap, uintmax_t);
+        case LM_T: return (uint64_t)va_arg(ap, ptrdiff_t);
+        default: return va_arg(ap, unsigned);
+    }
+}
+
+// Formats one conversion `spec` (a NUL-terminated copy of it) with the stored
+// value; `strs` holds the copied strings.
+int format_one(char* out, size_t cap, const char* spec, const Spec& s, int64_t v, const char* strs) {
+    switch (s.ac) {
+        case AC_SIGNED:
+            switch (s.lm) {
+                case LM_L: return std::snprintf(out, cap, spec, (long)v);
+                case LM_LL: return std::snprintf(out, cap, spec, (long long)v);
+                case LM_Z: return std::snprintf(out, cap, spec, (ssize_t)v);
+                case LM_J: return std::snprintf(out, cap, spec, (intmax_t)v);
+                case LM_T: return std::snprintf(out, cap, spec, (ptrdiff_t)v);
+                default: return std::snprintf(out, cap, spec, (int)v);
+            }
+        case AC_UNSIGNED:
+            switch (s.lm) {
+                case LM_L: return std::snprintf(out, cap, spec, (unsigned long)v);
+                case LM_LL: return std::snprintf(out, cap, spec, (unsigned long long)v);
+                case LM_Z: return std::snprintf(out, cap, spec, (size_t)v);
+                case LM_J: return std::snprintf(out, cap, spec, (uintmax_t)v);
+                case LM_T: return std::snprintf(out, cap, spec, (ptrdiff_t)v);
+                default: return std::snprintf(out, cap, spec, (unsigned)v);
+            }
+        case AC_STRING: return std::snprintf(out, cap, spec, v < 0 ? (const char*)nullptr : strs + v);
+        case AC_POINTER: return std::snprintf(out, cap, spec, (void*)(uintptr_t)v);
+        case AC_DOUBLE: {
+            double d;
+            std::memcpy(&d, &v, sizeof d);
+            return std::snprintf(out, cap, spec, d);
+        }
+    }
+    return 0;
+}
+
+// Reads the arguments `fmt` asks for from `ap`. Strings are copied into
+// `strs` (capacity `scap`) and stored as their offset, or, with `strs` null,
+// hashed into *hash. Returns false for what it does not handle.
+// What a format asks for, parsed once (formats are string literals): a
+// direct-mapped cache by address.
+struct FmtInfo {
+    const char* fmt = nullptr;
+    bool ok = false;
+    uint8_t n = 0;
+    Spec spec[8];
+};
+FmtInfo g_fmt_cache[512];
+
+const FmtInfo& fmt_info(const char* fmt) {
+    FmtInfo& f = g_fmt_cache[((uintptr_t)fmt * 0x9E3779B97F4A7C15ULL) >> 55];
+    if (f.fmt == fmt) return f;
+    f.fmt = fmt;
+    f.ok = true;
+    f.n = 0;
+    for (const char* p = fmt; *p;) {
+        if (*p != '%') {
+            p++;
+            continue;
+        }
+        if (p[1] == '%') {
+            p += 2;
+            continue;
+        }
+        Spec s;
+        const char* q = parse_spec(p, s);
+        if (!q || f.n >= 8) {
+            f.ok = false;
+            break;
+        }
+        f.spec[f.n++] = s;
+        p = q;
+    }
+    return f;
+}
+
+bool capture_from(const FmtInfo& fi, va_list& ap, int64_t* slots, int maxslots, int* nslots, char* strs, int scap,
+                  uint64_t* hash) {
+    if (!fi.ok || fi.n > maxslots) return false;
+    int used = 0;
+    for (int i = 0; i < fi.n; i++) {
+        const Spec& s = fi.spec[i];
+        int64_t v = 0;
+        switch (s.ac) {
+            case AC_SIGNED: v = take_signed(s.lm, ap); break;
+            case AC_UNSIGNED: v = (int64_t)take_unsigned(s.lm, ap); break;
+            case AC_POINTER: v = (int64_t)(uintptr_t)va_arg(ap, void*); break;
+            case AC_DOUBLE: {
+                double d = va_arg(ap, double);
+                std::memcpy(&v, &d, sizeof v);
+                break;
+            }
+            case AC_STRING: {
+                const char* str = va_arg(ap, const char*);
+                if (!str) {
+                    v = -1;
+                } else if (strs) {
+                    int len = (int)std::strlen(str);
+                    if (used + len + 1 > scap) return false;
+                    std::memcpy(strs + used, str, (size_t)len + 1);
+                    v = used;
+                    used += len + 1;
+                } else {
+                    for (const char* c = str; *c; c++) *hash = (*hash ^ (unsigned char)*c) * 1099511628211ULL;
+                    v = 0x5eed;
+                }
+                break;
+            }
+        }
+        if (hash) *hash = (*hash ^ (uint64_t)v) * 1099511628211ULL;
+        slots[i] = v;
+    }
+    *nslots = fi.n;
+    return true;
+}
+
+// The caller's `ap` is left as it was (a failed capture formats from it).
+bool capture(const char* fmt, va_list ap, int64_t* slots, int maxslots, int* nslots, char* strs, int scap,
+             uint64_t* hash) {
+    va_list aq;
+    va_copy(aq, ap);
+    bool ok = capture_from(fmt_info(fmt), aq, slots, maxslots, nslots, strs, scap, hash);
+    va_end(aq);
+    return ok;
+}
+
+// The executable's code, read-only data and initialised data: string
+// literals live there. (A format kept in a writable static array and changed
+// later would be formatted with its later text; no caller does that.)
+bool static_storage(const char* p) { return p >= &__executable_start && p < &edata; }
+
+}  // namespace
+
+void format_text(Event& e) {
+    if (!e.fmt) return;
+    char out[4 * kTextLen];
+    size_t o = 0;
+    const size_t cap = sizeof out;
+    int ai = 0;
+    for (const char* p = e.fmt; *p && o < cap - 1;) {
+        if (*p != '%') {
+            out[o++] = *p++;
+            continue;
+        }
+        if (p[1] == '%') {
+            out[o++] = '%';
+            p += 2;
+            continue;
+        }
+        Spec s;
+        const char* q = parse_spec(p, s);  // handled when captured
+        char spec[32];
+        size_t sl = std::min((size_t)(q - p), sizeof spec - 1);
+        std::memcpy(spec, p, sl);
+        spec[sl] = 0;
+        int w = format_one(out + o, cap - o, spec, s, e.args[ai++], e.text);
+        if (w > 0) o += std::min((size_t)w, cap - 1 - o);
+        p = q;
+    }
+    // As vsnprintf into text would have cut it.
+    size_t n = std::min(o, sizeof e.text - 1);
+    std::memcpy(e.text, out, n);
+    e.text[n] = 0;
+    e.fmt = nullptr;
+}
+
 
 void Runtime::begin_execution(ExecRecord* r) {
     rec = r;
@@ -68,7 +312,7 @@ static bool checks_invariants(Ev k) { return changes_state(k) || k == Ev::Step; 
 
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt, ...) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     if (r.quiet && kind == Ev::Read) return -1;
     ExecRecord* rec = r.rec;
     if (!rec) return -1;
@@ -93,10 +337,19 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
     e.rf = -1;
     e.latest = -1;
     e.text[0] = 0;
+    e.fmt = nullptr;
     if (fmt) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(e.text, sizeof e.text, fmt, ap);
+        int n = 0;
+        if (static_storage(fmt) && capture_from(fmt_info(fmt), ap, e.args, kLazyArgs, &n, e.text, (int)sizeof e.text, nullptr)) {
+            e.fmt = fmt;
+        } else {
+            // Not captured (the arguments may be consumed): format now.
+            va_end(ap);
+            va_start(ap, fmt);
+            vsnprintf(e.text, sizeof e.text, fmt, ap);
+        }
         va_end(ap);
     }
     if (checks_invariants(kind) && r.check_step && !r.in_check && !r.pruned) {
@@ -107,19 +360,24 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
     return idx;
 }
 
-Event* event_at(int idx) {
-    if (!g_rt.rec || idx < 0 || idx >= g_rt.rec->nevents) return nullptr;
-    return &g_rt.rec->events[idx];
-}
-
 int register_object(const char* kind, const char* fmt, ...) {
-    ExecRecord* rec = g_rt.rec;
+    ExecRecord* rec = g_runtime.rec;
     if (!rec || rec->nobjects >= kMaxObjects) return -1;
     int id = rec->nobjects++;
     ObjInfo& o = rec->objects[id];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(o.name, sizeof o.name, fmt, ap);
+    // The same object as in the last execution (same format, same
+    // arguments): its name is already there.
+    uint64_t sig = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)fmt;
+    int64_t args[8];
+    int n = 0;
+    bool same = static_storage(fmt) && capture(fmt, ap, args, 8, &n, nullptr, 0, &sig);
+    if (!same || o.name_fmt != fmt || o.name_sig != sig) {
+        vsnprintf(o.name, sizeof o.name, fmt, ap);
+        o.name_fmt = same ? fmt : nullptr;
+        o.name_sig = sig;
+    }
     va_end(ap);
     o.kind = kind;
     o.alloc_event = -1;
@@ -130,45 +388,34 @@ int register_object(const char* kind, const char* fmt, ...) {
 }
 
 const char* object_name(int obj) {
-    ExecRecord* rec = g_rt.rec;
+    ExecRecord* rec = g_runtime.rec;
     if (!rec || obj < 0 || obj >= rec->nobjects) return "?";
     return rec->objects[obj].name;
 }
 
-void enter_func(int thread, const char* func) {
-    Runtime& r = g_rt;
-    if (r.fdepth[thread] < kMaxFuncDepth) r.fstack[thread][r.fdepth[thread]] = func;
-    r.fdepth[thread]++;
-    cover(func);
-}
-
-void leave_func(int thread) {
-    Runtime& r = g_rt;
-    if (r.fdepth[thread] > 0) r.fdepth[thread]--;
-}
-
-const char* current_func(int thread) {
-    Runtime& r = g_rt;
-    int d = r.fdepth[thread];
-    if (d <= 0) return "";
-    if (d > kMaxFuncDepth) d = kMaxFuncDepth;
-    return r.fstack[thread][d - 1];
-}
-
-void cover(const char* step) {
-    Runtime& r = g_rt;
-    // Step names are string literals: the same pointer almost always, so
-    // look for it first and compare text only for a new pointer.
+void cover_slow(const char* step) {
+    Runtime& r = g_runtime;
+    // Look for the pointer first and compare text only for a new pointer
+    // (the same literal in another file). The hint remembers the entry.
+    Runtime::CoverHint& hint = r.coverage_hint[((uintptr_t)step * 0x9E3779B97F4A7C15ULL) >> 54];
+    auto found = [&](int i) {
+        hint.step = step;
+        hint.entry = r.coverage[i];
+        hint.idx = (int16_t)i;
+    };
     for (int i = 0; i < r.ncoverage; i++)
-        if (r.coverage[i] == step) return;
+        if (r.coverage[i] == step) return found(i);
     for (int i = 0; i < r.ncoverage; i++)
-        if (std::strcmp(r.coverage[i], step) == 0) return;
-    if (r.ncoverage < kMaxCoverage) r.coverage[r.ncoverage++] = step;
+        if (std::strcmp(r.coverage[i], step) == 0) return found(i);
+    if (r.ncoverage < kMaxCoverage) {
+        r.coverage[r.ncoverage++] = step;
+        found(r.ncoverage - 1);
+    }
 }
 
 void violate(int thread, const char* invariant, const int* conflicts, int nconflicts,
              const char* fmt, ...) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     if (r.pruned) return;
     if (r.inv_enabled && !r.inv_enabled(invariant)) return;
     char msg[256];
@@ -192,7 +439,7 @@ static bool step_matches(const char* want, const char* step) {
 }
 
 void order_step_done(int thread, const char* step) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     for (int i = 0; i < r.norder; i++)
         if (!r.order_done[i] && r.order[i].before_thread == thread &&
             step_matches(r.order[i].before_step, step))
@@ -200,7 +447,7 @@ void order_step_done(int thread, const char* step) {
 }
 
 bool order_may_start(int thread, const char* step) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     for (int i = 0; i < r.norder; i++)
         if (!r.order_done[i] && r.order[i].after_thread == thread &&
             step_matches(r.order[i].after_step, step))
@@ -209,7 +456,7 @@ bool order_may_start(int thread, const char* step) {
 }
 
 void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     r.tstate[thread] = TState::Waiting;
     r.wait_what[thread] = what;
     r.wait_obj[thread] = obj;
@@ -219,7 +466,7 @@ void wait_begin(int thread, const char* what, int obj, bool sleeping, bool order
 }
 
 void wait_end(int thread) {
-    Runtime& r = g_rt;
+    Runtime& r = g_runtime;
     r.tstate[thread] = TState::Running;
     r.wait_what[thread] = nullptr;
     r.wait_order[thread] = false;

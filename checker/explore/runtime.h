@@ -68,32 +68,69 @@ struct Runtime {
     // Across executions of one scenario.
     int ncoverage = 0;
     const char* coverage[kMaxCoverage];
+    // Step pointer hash -> the coverage entry (same text) it was found as,
+    // valid while coverage[idx] is still that entry (ncoverage is reset per scenario).
+    struct CoverHint {
+        const char* step;
+        const char* entry;
+        int16_t idx;
+    };
+    CoverHint coverage_hint[1024];
     uint64_t executions = 0;
     uint64_t pruned_executions = 0;        // cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
+    uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
 
     void begin_execution(ExecRecord* r);
 };
 
-Runtime& rt();
+extern Runtime g_runtime;
+inline Runtime& rt() { return g_runtime; }
 
 // The log. Returns the index of the new event, or -1 if the log is full.
+// The narrative `fmt` is formatted only when the record is copied out (see
+// Event::fmt).
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt = nullptr, ...)
     __attribute__((format(printf, 8, 9)));
-Event* event_at(int idx);
+inline Event* event_at(int idx) {
+    ExecRecord* rec = g_runtime.rec;
+    if (!rec || idx < 0 || idx >= rec->nevents) return nullptr;
+    return &rec->events[idx];
+}
 
 // Objects.
 int register_object(const char* kind, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 const char* object_name(int obj);
 
-// Kernel function stack of a thread (for the trace and coverage).
-void enter_func(int thread, const char* func);
-void leave_func(int thread);
-const char* current_func(int thread);
-
 // Coverage: a named step was reached.
-void cover(const char* step);
+void cover_slow(const char* step);
+inline void cover(const char* step) {
+    Runtime& r = g_runtime;
+    // Step names are string literals: the same pointer almost always.
+    const Runtime::CoverHint& h = r.coverage_hint[((uintptr_t)step * 0x9E3779B97F4A7C15ULL) >> 54];
+    if (h.step == step && h.idx < r.ncoverage && r.coverage[h.idx] == h.entry) return;
+    cover_slow(step);
+}
+
+// Kernel function stack of a thread (for the trace and coverage).
+inline void enter_func(int thread, const char* func) {
+    Runtime& r = g_runtime;
+    if (r.fdepth[thread] < kMaxFuncDepth) r.fstack[thread][r.fdepth[thread]] = func;
+    r.fdepth[thread]++;
+    cover(func);
+}
+inline void leave_func(int thread) {
+    Runtime& r = g_runtime;
+    if (r.fdepth[thread] > 0) r.fdepth[thread]--;
+}
+inline const char* current_func(int thread) {
+    Runtime& r = g_runtime;
+    int d = r.fdepth[thread];
+    if (d <= 0) return "";
+    if (d > kMaxFuncDepth) d = kMaxFuncDepth;
+    return r.fstack[thread][d - 1];
+}
 
 // Raise an invariant. Returns only if the scenario disabled that invariant
 // (or the execution is pruned); otherwise the execution ends here.

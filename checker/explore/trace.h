@@ -7,6 +7,7 @@
 // inside a simulated thread (Relacy replaces operator new there).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -18,6 +19,7 @@ constexpr int kMaxObjects = 256;
 constexpr int kMaxFuncDepth = 16;
 constexpr int kTextLen = 112;
 constexpr int kNameLen = 48;
+constexpr int kLazyArgs = 6;   // arguments of a narrative kept for formatting later
 
 // What one event is. Reads and writes of shared state carry a value and, for
 // reads, the write they read from.
@@ -54,11 +56,22 @@ struct Event {
     int64_t after;         // value after (writes, rmw)
     int32_t rf;            // reads: index of the event it read from; -1 = initial value
     int32_t latest;        // stale reads: index of the latest write; -1 = initial value
-    char text[kTextLen];   // narrative / state change, already formatted
+    // The narrative. With `fmt` null, `text` is it. Otherwise it is not
+    // formatted yet: `fmt` (static storage) with its arguments in `args`,
+    // the strings among them copied into `text` (an argument is their
+    // offset there). format_text() formats it; copying an ExecRecord does.
+    const char* fmt;
+    int64_t args[kLazyArgs];
+    char text[kTextLen];
 };
+
+// Formats a lazy narrative into e.text (runtime.cpp).
+void format_text(Event& e);
 
 struct ObjInfo {
     char name[kNameLen];   // "dentry \"foo\"#2", "dir", "cdev#1"
+    const char* name_fmt;  // the format and a hash of the arguments `name` was made from: an object
+    uint64_t name_sig;     // registered alike in the next execution keeps its name unformatted
     const char* kind;      // "dentry", "cdev", "mount", ... (used for <kind>-use-after-free)
     int alloc_event;       // -1 when part of the initial state
     int free_event;        // -1 while alive
@@ -75,7 +88,8 @@ struct Violation {
 };
 
 // One execution's record. The layer writes it; it is reset when an execution
-// starts.
+// starts. A copy (the counterexample, the sample an engine keeps) holds the
+// events and objects in use, with every narrative formatted.
 struct ExecRecord {
     int nevents = 0;
     bool truncated = false;
@@ -83,6 +97,19 @@ struct ExecRecord {
     int nobjects = 0;
     ObjInfo objects[kMaxObjects];
     Violation violation;
+    ExecRecord() = default;
+    ExecRecord(const ExecRecord& o) { *this = o; }
+    ExecRecord& operator=(const ExecRecord& o) {
+        if (this == &o) return *this;
+        nevents = o.nevents;
+        truncated = o.truncated;
+        std::copy(o.events, o.events + std::max(0, std::min(nevents, kMaxEvents)), events);
+        nobjects = o.nobjects;
+        std::copy(o.objects, o.objects + std::max(0, std::min(nobjects, kMaxObjects)), objects);
+        violation = o.violation;
+        for (int i = 0; i < nevents && i < kMaxEvents; i++) format_text(events[i]);
+        return *this;
+    }
     void reset() {
         nevents = 0;
         truncated = false;

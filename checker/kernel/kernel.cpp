@@ -66,11 +66,9 @@ void layer_end_execution() {
     g_ls.gp = nullptr;
 }
 
-void check_alive(int id, const char* field) {
+void check_alive_slow(int id, const char* field) {
     ExecRecord* rec = rt().rec;
-    if (!rec || id < 0 || id >= rec->nobjects) return;
     ObjInfo& o = rec->objects[id];
-    if (!o.freed) return;
     char inv[64];
     std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
     const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";

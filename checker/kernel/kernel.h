@@ -186,6 +186,7 @@ inline int last_event() { return rt().rec ? rt().rec->nevents - 1 : -1; }
 // One scheduling point: other threads may run here. An execution that the
 // explorer abandoned (pruned) unwinds from here.
 inline void sched_point() {
+    rt().sched_points++;
     rl::ctx().sched();
     if (rt().pruned) throw Pruned();
 }
@@ -390,7 +391,12 @@ struct deferred_init_t {};
 constexpr deferred_init_t deferred_init{};
 
 // Check that `id` is alive before a thread touches it.
-void check_alive(int id, const char* field);
+void check_alive_slow(int id, const char* field);
+inline void check_alive(int id, const char* field) {
+    ExecRecord* rec = rt().rec;
+    if (!rec || id < 0 || id >= rec->nobjects || !rec->objects[id].freed) return;
+    check_alive_slow(id, field);
+}
 
 struct Heap {
     struct Slot {

@@ -13,6 +13,7 @@
 // scenarios` once per row and prints which verdicts changed.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -55,9 +56,15 @@ inline const MutationInfo* find_mutation(const char* name) {
 }
 // True when the deletion `name` is selected. `name` must be in kMutations.
 inline bool MUTATION(const char* name) {
-    if (!find_mutation(name)) {
-        std::fprintf(stderr, "internal error: MUTATION(\"%s\") is not in kMutations\n", name);
-        std::abort();
+    // `name` is a literal: each pointer is looked up in the table once.
+    static const char* known[64] = {};
+    const char*& k = known[((uintptr_t)name >> 3) & 63];
+    if (k != name) {
+        if (!find_mutation(name)) {
+            std::fprintf(stderr, "internal error: MUTATION(\"%s\") is not in kMutations\n", name);
+            std::abort();
+        }
+        k = name;
     }
     const char* sel = active_mutation();
     return sel && std::strcmp(sel, name) == 0;
