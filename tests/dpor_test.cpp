@@ -159,7 +159,7 @@ TEST_CASE("dpor runs one execution for N writers to N distinct variables", "[dpo
         REQUIRE(mazurkiewicz_traces(th) == 1);
         RunResult r = run(toy_dpor(th, "{\"strategy\":\"dpor\"}"));
         INFO(n << " threads");
-        CHECK(r.verdict == "holds");
+        CHECK(r.verdict == Verdict::holds);
         CHECK(r.scope == Scope::complete);
         CHECK(complete_executions(r) == 1);
     }
@@ -186,7 +186,7 @@ TEST_CASE("dpor runs one execution per Mazurkiewicz trace of a lock-protected co
         size_t want = mazurkiewicz_traces(th);
         RunResult r = run(toy_dpor(th, "{\"strategy\":\"dpor\"}"));
         INFO(th.size() << " threads, " << want << " traces by brute force, " << th[0][0] << ": executions " << r.executions << ", sleep-blocked " << r.sleep_blocked << ", pruned " << r.pruned);
-        CHECK(r.verdict == "holds");
+        CHECK(r.verdict == Verdict::holds);
         CHECK(complete_executions(r) == want);
     }
 }
@@ -230,10 +230,10 @@ TEST_CASE("a dpor counterexample replays from its token", "[dpor]") {
                                           "],\"search\":{\"strategy\":\"dpor\"},\"expect\":{\"verdict\":\"violated\","
                                           "\"invariant\":\"toy-mutual-exclusion\"}}");
     RunResult r = run(s);
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     REQUIRE(r.token.find(":d0k:") != std::string::npos);
     RunResult again = replay_scenario(s, r.token);
-    CHECK(again.verdict == "violated");
+    CHECK(again.verdict == Verdict::violated);
     CHECK(again.invariant == r.invariant);
     CHECK(again.steps == r.steps);
 }
@@ -256,13 +256,13 @@ RunResult run_as(const Scenario& s, Strategy st, long max_executions) {
 void same_as_plain_search(const std::string& file, long max_executions) {
     Scenario s = load_scenario(file);
     RunResult full = run_as(s, Strategy::exhaustive, max_executions);
-    if (full.verdict == "inconclusive") return;  // too large for the plain search
+    if (full.verdict == Verdict::inconclusive) return;  // too large for the plain search
     RunResult dp = run_as(s, Strategy::dpor, max_executions);
     INFO(file << ": plain " << full.verdict << " " << full.invariant << " in " << full.executions << ", dpor " << dp.verdict
               << " " << dp.invariant << " in " << dp.executions);
     CHECK(dp.verdict == full.verdict);
     CHECK(dp.invariant == full.invariant);
-    if (full.verdict == "holds") {
+    if (full.verdict == Verdict::holds) {
         CHECK(dp.scope == Scope::complete);
         CHECK(dp.outcomes == full.outcomes);
         CHECK(dp.executions <= full.executions);
@@ -304,7 +304,7 @@ TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {
     const std::vector<std::string> slow = {"three-shared-d-rehash"};
     for (const auto& f : scenario_files()) {
         Scenario s = load_scenario(f);
-        if (s.expect.verdict != "violated") continue;
+        if (s.expect.verdict != Verdict::violated) continue;
         RunOptions o;
         o.minimize = false;
         o.override_search = true;
@@ -313,12 +313,12 @@ TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {
         RunResult r = run_scenario(s, o);
         INFO(f << ": " << r.verdict << " " << r.invariant << " after " << r.executions);
         if (std::find(slow.begin(), slow.end(), s.name) != slow.end()) {
-            CHECK(r.verdict != "holds");
+            CHECK(r.verdict != Verdict::holds);
             continue;
         }
         // The bug is found; its first symptom may be another invariant than
         // the one the scenario's own search meets first (the PCT variant of
         // broken-dir-seq-read-relaxed: create-exclusion vs one-hashed).
-        CHECK(r.verdict == "violated");
+        CHECK(r.verdict == Verdict::violated);
     }
 }

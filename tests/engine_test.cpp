@@ -33,7 +33,7 @@ TEST_CASE("every search strategy catches the broken toy lock", "[engine]") {
         Scenario s = toy("toy-lock", "variant", "broken", 2, search);
         RunResult r = run_scenario(s, RunOptions());
         INFO(search);
-        CHECK(r.verdict == "violated");
+        CHECK(r.verdict == Verdict::violated);
         CHECK(r.invariant == "toy-mutual-exclusion");
         CHECK(r.trace);
         CHECK(!r.token.empty());
@@ -46,7 +46,7 @@ TEST_CASE("every search strategy passes the correct toy lock", "[engine]") {
         Scenario s = toy("toy-lock", "variant", "correct", 2, search);
         RunResult r = run_scenario(s, RunOptions());
         INFO(search);
-        CHECK(r.verdict == "holds");
+        CHECK(r.verdict == Verdict::holds);
         CHECK(r.executions > 1);
     }
 }
@@ -56,10 +56,10 @@ TEST_CASE("replay reproduces the counterexample exactly", "[engine]") {
                                "{\"strategy\":\"random\",\"iterations\":2000,\"seed\":3}"}) {
         Scenario s = toy("toy-lock", "variant", "broken", 2, search);
         RunResult r = run_scenario(s, RunOptions());
-        REQUIRE(r.verdict == "violated");
+        REQUIRE(r.verdict == Verdict::violated);
         RunResult again = replay_scenario(s, r.token);
         INFO(search);
-        REQUIRE(again.verdict == "violated");
+        REQUIRE(again.verdict == Verdict::violated);
         CHECK(again.invariant == r.invariant);
         auto a = trace_lines(r), b = trace_lines(again);
         REQUIRE(a.size() == b.size());
@@ -70,7 +70,7 @@ TEST_CASE("replay reproduces the counterexample exactly", "[engine]") {
 TEST_CASE("a garbage replay token is rejected with a clear error", "[engine]") {
     Scenario s = toy("toy-lock", "variant", "broken", 2, "{\"strategy\":\"exhaustive\"}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     CHECK_THROWS_WITH(replay_scenario(s, "garbage"), Catch::Contains("replay token") && Catch::Contains("accepted"));
     std::string damaged = r.token;
     damaged.back() = damaged.back() == '1' ? '2' : '1';
@@ -83,19 +83,19 @@ TEST_CASE("message passing: the kernel memory model finds the stale read, sc doe
     Scenario once = toy("toy-mp", "ordering", "once", 2, "{\"strategy\":\"exhaustive\"}");
     once.memory_model = MemModel::kernel;
     RunResult r = run_scenario(once, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     CHECK(r.invariant == "toy-message-passing");
     bool stale = false;
     for (const auto& L : trace_lines(r)) stale |= L.stale && L.text.find("msg.data") != std::string::npos;
     CHECK(stale);
 
     once.memory_model = MemModel::sc;
-    CHECK(run_scenario(once, RunOptions()).verdict == "holds");
+    CHECK(run_scenario(once, RunOptions()).verdict == Verdict::holds);
 
     for (MemModel mm : {MemModel::sc, MemModel::kernel}) {
         Scenario ra = toy("toy-mp", "ordering", "release-acquire", 2, "{\"strategy\":\"exhaustive\"}");
         ra.memory_model = mm;
-        CHECK(run_scenario(ra, RunOptions()).verdict == "holds");
+        CHECK(run_scenario(ra, RunOptions()).verdict == Verdict::holds);
     }
 }
 
@@ -129,12 +129,12 @@ TEST_CASE("order constraints restrict the search to the claimed race", "[engine]
     // Under sc, once produce() has completed, consume() sees the data.
     Scenario sc = mp_with_order("sc", produce_first, "\"holds\"");
     RunResult r = run_scenario(sc, RunOptions());
-    CHECK(r.verdict == "holds");
+    CHECK(r.verdict == Verdict::holds);
     CHECK(r.executions > r.pruned);
     // Under the kernel model the stale read is still possible.
     Scenario k = mp_with_order("kernel", produce_first, "{\"verdict\":\"violated\",\"invariant\":\"toy-message-passing\"}");
     RunResult rk = run_scenario(k, RunOptions());
-    CHECK(rk.verdict == "violated");
+    CHECK(rk.verdict == Verdict::violated);
     // The counterexample obeys the constraint: P1 starts consume() after P0 finished produce().
     int last_p0 = -1, first_p1 = -1;
     for (int i = 0; i < rk.trace->nevents; i++) {
@@ -151,7 +151,7 @@ TEST_CASE("order constraints that no execution can meet are answered unsatisfiab
         "{\"before\":{\"thread\":\"P1\",\"step\":\"consume\"},\"after\":{\"thread\":\"P0\",\"step\":\"produce\"}}]";
     Scenario s = mp_with_order("sc", cycle, "\"unsatisfiable\"");
     RunResult r = run_scenario(s, RunOptions());
-    CHECK(r.verdict == "unsatisfiable");
+    CHECK(r.verdict == Verdict::unsatisfiable);
     CHECK(r.executions > 0);
     CHECK(r.pruned == r.executions);
 }
@@ -166,26 +166,26 @@ static Scenario layer_shape(const std::string& mm, const std::string& p0, const 
 
 TEST_CASE("issue 11 item 7: a reader queues behind a waiting writer, so a recursive down_read deadlocks", "[engine][layer]") {
     RunResult r = run_scenario(layer_shape("sc", "read_twice", "write"), RunOptions());
-    CHECK(r.verdict == "violated");
+    CHECK(r.verdict == Verdict::violated);
     CHECK(r.invariant == "deadlock");
     // Without the writer in between the recursion is harmless.
-    CHECK(run_scenario(layer_shape("sc", "read_twice", "read_twice"), RunOptions()).verdict == "holds");
+    CHECK(run_scenario(layer_shape("sc", "read_twice", "read_twice"), RunOptions()).verdict == Verdict::holds);
 }
 
 TEST_CASE("issue 11 item 12: rcu_read_lock is not a full fence (store buffering around read sections)", "[engine][layer]") {
     RunResult r = run_scenario(layer_shape("kernel", "sb_left", "sb_right"), RunOptions());
-    CHECK(r.verdict == "violated");
+    CHECK(r.verdict == Verdict::violated);
     CHECK(r.invariant == "toy-store-buffering");
-    CHECK(run_scenario(layer_shape("sc", "sb_left", "sb_right"), RunOptions()).verdict == "holds");
+    CHECK(run_scenario(layer_shape("sc", "sb_left", "sb_right"), RunOptions()).verdict == Verdict::holds);
 }
 
 TEST_CASE("issue 11 item 11: refcount_inc_not_zero is unordered; refcount_dec_and_test orders the last put", "[engine][layer]") {
     RunResult r = run_scenario(layer_shape("kernel", "ref_get", "ref_put_both"), RunOptions());
-    CHECK(r.verdict == "violated");
+    CHECK(r.verdict == Verdict::violated);
     CHECK(r.invariant == "toy-message-passing");
-    CHECK(run_scenario(layer_shape("sc", "ref_get", "ref_put_both"), RunOptions()).verdict == "holds");
+    CHECK(run_scenario(layer_shape("sc", "ref_get", "ref_put_both"), RunOptions()).verdict == Verdict::holds);
     // dec_and_test: RELEASE, and ACQUIRE when it reaches zero.
-    CHECK(run_scenario(layer_shape("kernel", "ref_put", "ref_put_last"), RunOptions()).verdict == "holds");
+    CHECK(run_scenario(layer_shape("kernel", "ref_put", "ref_put_last"), RunOptions()).verdict == Verdict::holds);
 }
 
 // Issue 10 (per-execution cost): narratives are formatted when a record is

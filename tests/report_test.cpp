@@ -129,7 +129,7 @@ std::set<std::string> documented_fields() {
 TEST_CASE("a counterexample report opens with the subject line and ends with the replay command", "[report]") {
     for (const Scenario& s : {lock_broken(), mp_once()}) {
         Report rep = report(s);
-        REQUIRE(rep.r.verdict == "violated");
+        REQUIRE(rep.r.verdict == Verdict::violated);
         INFO(rep.text);
         CHECK(rep.lines.at(0) == "[counterexample] " + s.name + ": " + rep.r.invariant + " violated");
         CHECK(rep.lines.at(1).empty());
@@ -142,7 +142,7 @@ TEST_CASE("a counterexample report opens with the subject line and ends with the
         CHECK(rep.lines.at(rep.lines.size() - 2) == "Replay:");
         // The command it prints replays the same counterexample.
         RunResult again = replay_scenario(s, rep.r.token);
-        CHECK(again.verdict == "violated");
+        CHECK(again.verdict == Verdict::violated);
         CHECK(again.invariant == rep.r.invariant);
     }
 }
@@ -170,7 +170,7 @@ TEST_CASE("the violation and the steps it conflicts with are marked >>", "[repor
     SECTION("a data race marks both racing accesses") {
         WithToyRace with;
         Report rep = report(race());
-        REQUIRE(rep.r.verdict == "violated");
+        REQUIRE(rep.r.verdict == Verdict::violated);
         REQUIRE(rep.r.invariant == "data-race");
         INFO(rep.text);
         auto steps = interleaving(rep);
@@ -253,7 +253,7 @@ TEST_CASE("no report shows an address: objects are named", "[report]") {
     std::regex hex("0x[0-9a-fA-F]+");
     for (const Scenario& s : {lock_broken(), mp_once(), race()}) {
         Report rep = report(s);
-        REQUIRE(rep.r.verdict == "violated");
+        REQUIRE(rep.r.verdict == Verdict::violated);
         ReportOptions o;
         o.replay_cmd = replay_command(rep.s, rep.r);
         INFO(rep.text);
@@ -270,7 +270,7 @@ TEST_CASE("no report shows an address: objects are named", "[report]") {
 TEST_CASE("a holds or unsatisfiable verdict is one summary line with the counts", "[report]") {
     Report holds = report(load("lock-correct", "toy-lock", "{\"variant\":\"correct\"}",
                                {"critical_section", "critical_section"}, "{\"strategy\":\"exhaustive\"}", "\"holds\""));
-    REQUIRE(holds.r.verdict == "holds");
+    REQUIRE(holds.r.verdict == Verdict::holds);
     REQUIRE(holds.lines.size() == 1);
     CHECK(std::regex_match(holds.lines[0], std::regex("holds \\(complete\\): lock-correct \\([0-9]+ executions, .*; every interleaving \\(plain search\\); "
                                                       "memory model kernel\\)")));
@@ -281,7 +281,7 @@ TEST_CASE("a holds or unsatisfiable verdict is one summary line with the counts"
         "{\"before\":{\"thread\":\"P1\",\"step\":\"consume\"},\"after\":{\"thread\":\"P0\",\"step\":\"produce\"}}]";
     Report unsat = report(load("mp-cycle", "toy-mp", "{\"ordering\":\"once\"}", {"produce", "consume"},
                                "{\"strategy\":\"exhaustive\"}", "\"unsatisfiable\"", cycle));
-    REQUIRE(unsat.r.verdict == "unsatisfiable");
+    REQUIRE(unsat.r.verdict == Verdict::unsatisfiable);
     REQUIRE(unsat.lines.size() == 2);
     CHECK(unsat.lines[0].rfind("unsatisfiable (complete): mp-cycle (", 0) == 0);
     CHECK(unsat.lines[0].find(" pruned by order") != std::string::npos);
@@ -323,10 +323,10 @@ TEST_CASE("the JSON result carries its schema version and only fields docs/resul
                                   "search", "counts", "coverage"})
                 CHECK(j.contains(k));
             CHECK(j["scenario"] == s.name);
-            CHECK(j["verdict"] == rep.r.verdict);
+            CHECK(j["verdict"] == verdict_name(rep.r.verdict));
             CHECK(j["as_expected"] == true);
             CHECK(j["counts"]["executions"] == rep.r.executions);
-            if (rep.r.verdict == "violated") {
+            if (rep.r.verdict == Verdict::violated) {
                 CHECK(j["invariant"] == rep.r.invariant);
                 CHECK(j["replay_token"] == rep.r.token);
                 CHECK("  " + j["replay_command"].get<std::string>() == last_nonempty(rep.lines));

@@ -45,8 +45,8 @@ TEST_CASE("the shortest counterexample has no more preemptions or steps than the
     first_only.minimize = false;
     RunResult first = run_scenario(s, first_only);
     RunResult mini = run_scenario(s, RunOptions());
-    REQUIRE(first.verdict == "violated");
-    REQUIRE(mini.verdict == "violated");
+    REQUIRE(first.verdict == Verdict::violated);
+    REQUIRE(mini.verdict == Verdict::violated);
     REQUIRE(mini.minimized);
     CHECK(mini.invariant == first.invariant);
     CHECK(mini.minimal_bound <= first.preemptions);
@@ -55,7 +55,7 @@ TEST_CASE("the shortest counterexample has no more preemptions or steps than the
     CHECK(mini.first.token == first.token);
     // It is what replay reproduces.
     RunResult again = replay_scenario(s, mini.token);
-    CHECK(again.verdict == "violated");
+    CHECK(again.verdict == Verdict::violated);
     CHECK(again.steps == mini.steps);
     // And the text report says it is minimal, and under which bound.
     ReportOptions o;
@@ -67,7 +67,7 @@ TEST_CASE("the shortest counterexample has no more preemptions or steps than the
 TEST_CASE("the email report fits in 72 columns with one column per thread and ends with the replay command", "[review]") {
     Scenario s = toy_lock_broken(3, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
     o.replay_cmd = replay_command(s, r) + std::string(60, '0');  // force the command to wrap
     std::string mail = email_report(s, r, o);
@@ -104,7 +104,7 @@ TEST_CASE("the email report fits in 72 columns with one column per thread and en
 TEST_CASE("the HTML page is one self-contained file with a lane per thread", "[review]") {
     Scenario s = toy_lock_broken(2, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
     o.replay_cmd = replay_command(s, r);
     std::string html = html_report(s, r, o);
@@ -122,7 +122,7 @@ TEST_CASE("a holds verdict on a scenario that names a step never reached is vacu
                                            "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"produce\"]}],"
                                            "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "holds");
+    REQUIRE(r.verdict == Verdict::holds);
     CHECK(vacuous_steps(s, r) == std::vector<std::string>{"consume"});
 
     // The same doc with a consumer is not vacuous.
@@ -130,7 +130,7 @@ TEST_CASE("a holds verdict on a scenario that names a step never reached is vacu
                                            "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"consume\"]}],"
                                            "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
     RunResult rt_ = run_scenario(t, RunOptions());
-    REQUIRE(rt_.verdict == "holds");
+    REQUIRE(rt_.verdict == Verdict::holds);
     CHECK(vacuous_steps(t, rt_).empty());
 }
 
@@ -159,7 +159,7 @@ TEST_CASE("every read in a kernel-model trace names the write it read from", "[m
                                            "\"search\":{\"strategy\":\"exhaustive\"},"
                                            "\"expect\":{\"verdict\":\"violated\",\"invariant\":\"toy-message-passing\"}}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
     o.replay_cmd = replay_command(s, r);
     auto j = json_report(s, r, o);
@@ -186,7 +186,7 @@ TEST_CASE("issue 14: steps are counted one way: the first counterexample's count
     RunOptions first_only;
     first_only.minimize = false;
     RunResult first = run_scenario(s, first_only);
-    REQUIRE(first.verdict == "violated");
+    REQUIRE(first.verdict == Verdict::violated);
     CHECK(first.steps == (int)trace_lines(first).size());
     RunResult mini = run_scenario(s, RunOptions());
     REQUIRE(mini.minimized);
@@ -233,7 +233,7 @@ TEST_CASE("issue 14: formatted report text is never cut at a fixed buffer size",
 TEST_CASE("issue 14: the email opens with In short and the step number is on a wrapped step's first line", "[review]") {
     Scenario s = toy_lock_broken(3, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
     o.replay_cmd = replay_command(s, r);
     auto lines = lines_of(email_report(s, r, o));
@@ -256,7 +256,7 @@ TEST_CASE("issue 14: a holds page shows its scope, counts, coverage and one chec
                                                "\"config\":{\"variant\":\"correct\"},\"threads\":[{\"name\":\"P0\",\"ops\":[\"critical_section\"]},"
                                                "{\"name\":\"P1\",\"ops\":[\"critical_section\"]}],\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "holds");
+    REQUIRE(r.verdict == Verdict::holds);
     REQUIRE(r.sample);
     ReportOptions o;
     o.stable = true;
@@ -274,7 +274,7 @@ namespace {
 // write, a read of it, the violation.
 RunResult one_thread_record() {
     RunResult r;
-    r.verdict = "violated";
+    r.verdict = Verdict::violated;
     r.invariant = "data-race";
     r.message = "P0 raced with itself";
     r.memory_model = "kernel";

@@ -30,12 +30,12 @@ TEST_CASE("issue 13: editing doc keeps a replay token valid, editing config does
     const std::string search = "{\"strategy\":\"exhaustive\",\"max_executions\":1000}";
     Scenario s = parse_scenario("t.json", lock_text("first wording", "broken", search));
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     // doc, and a search limit, are not behaviour.
     Scenario edited = parse_scenario("t.json", lock_text("second wording, typo fixed",  "broken",
                                                          "{\"strategy\":\"exhaustive\",\"max_executions\":5}"));
     RunResult again = replay_scenario(edited, r.token);
-    CHECK(again.verdict == "violated");
+    CHECK(again.verdict == Verdict::violated);
     CHECK(again.invariant == "toy-mutual-exclusion");
     Scenario other = parse_scenario("t.json", lock_text("first wording", "correct", search));
     CHECK_THROWS_WITH(replay_scenario(other, r.token), Catch::Contains("checksum mismatch"));
@@ -45,7 +45,7 @@ TEST_CASE("issue 13: a token with a valid checksum but a state that breaks the r
           "[token]") {
     Scenario s = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"exhaustive\"}"));
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     struct Case {
         const char* head;
         const char* state;
@@ -86,14 +86,14 @@ TEST_CASE("issue 13: a well-formed token whose choices do not match the executio
           "[token]") {
     Scenario s = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"exhaustive\"}"));
     RunResult r = run_scenario(s, RunOptions());
-    REQUIRE(r.verdict == "violated");
+    REQUIRE(r.verdict == Verdict::violated);
     // Every choice a thread choice of 1 option: the execution asks for 2.
     RunResult a = replay_scenario(s, forge(s, "e0k", "0-3-1-0-0-1-0-0-1-0-0-"));
-    CHECK(a.verdict == "error");
+    CHECK(a.verdict == Verdict::error);
     CHECK_THAT(a.message, Catch::Contains("does not match"));
     // Too few choices recorded.
     RunResult b = replay_scenario(s, forge(s, "e0k", "0-1-2-0-0-"));
-    CHECK(b.verdict == "error");
+    CHECK(b.verdict == Verdict::error);
 }
 
 TEST_CASE("issue 13: dpor and pct tokens are checked like the others, and replay what they recorded", "[token]") {
@@ -102,17 +102,17 @@ TEST_CASE("issue 13: dpor and pct tokens are checked like the others, and replay
     first.minimize = false;  // the search's own token, not the shortest (bounded) one
     Scenario d = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"dpor\"}"));
     RunResult rd = run_scenario(d, first);
-    REQUIRE(rd.verdict == "violated");
+    REQUIRE(rd.verdict == Verdict::violated);
     REQUIRE(rd.token.find(":d0k:") != std::string::npos);
     RunResult again = replay_scenario(d, rd.token);
-    CHECK(again.verdict == "violated");
+    CHECK(again.verdict == Verdict::violated);
     CHECK(again.executions == 1);
     // pct: ITER K, the depth in the bound slot.
     Scenario p = parse_scenario("t.json", lock_text("d", "broken", "{\"strategy\":\"pct\",\"iterations\":1000,\"depth\":2}"));
     RunResult rp = run_scenario(p, first);
-    REQUIRE(rp.verdict == "violated");
+    REQUIRE(rp.verdict == Verdict::violated);
     REQUIRE(rp.token.find(":p2k:") != std::string::npos);
-    CHECK(replay_scenario(p, rp.token).verdict == "violated");
+    CHECK(replay_scenario(p, rp.token).verdict == Verdict::violated);
     struct Case {
         const Scenario* s;
         const char* head;
@@ -138,6 +138,6 @@ TEST_CASE("issue 13: dpor and pct tokens are checked like the others, and replay
     // Well formed, but not this execution's choices: a thread choice where a
     // data choice comes, or fewer choices than the execution takes.
     RunResult m = replay_scenario(d, forge(d, "d0k", "0-1-2-1-0-"));
-    CHECK(m.verdict == "error");
+    CHECK(m.verdict == Verdict::error);
     CHECK_THAT(m.message, Catch::Contains("does not match"));
 }

@@ -34,17 +34,10 @@ namespace vfsmc {
 
 namespace fs = std::filesystem;
 
-bool as_expected(const Scenario& s, const RunResult& r) {
-    if (r.verdict != s.expect.verdict) return false;
-    if (r.verdict == "violated") return r.invariant == s.expect.invariant;
-    // A `holds` is only as good as its scope: the scenario may ask for at
-    // least a given one (a cut search is inconclusive, never holds).
-    if (r.verdict == "holds") return scope_at_least(r.scope, s.expect.scope);
-    return true;
-}
+bool as_expected(const Scenario& s, const RunResult& r) { return judge(r, s.expect); }
 
 static std::string expected_text(const Scenario& s) {
-    return s.expect.verdict + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) +
+    return std::string(verdict_name(s.expect.verdict)) + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) +
            (s.expect.scope.empty() ? "" : " (" + s.expect.scope + ")");
 }
 
@@ -250,7 +243,7 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
         out_text(printable_lines(email_report(s, r, o)));
     } else {
         std::string text = text_report(s, r, o);
-        if (r.verdict == "violated") text += summary_line(s, r, f.stable) + "\n";
+        if (r.verdict == Verdict::violated) text += summary_line(s, r, f.stable) + "\n";
         out_text(printable_lines(text));
     }
     std::string file = printable(s.file, kMaxShownFile);
@@ -393,11 +386,11 @@ void check_child(const ScenarioEntry& entry, int fd) {
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
         for (const auto& w : s.warnings) text += "\n      warning: " + printable(w, 4000);
-        if (!ok && r.verdict == "violated") text += "\n      replay: " + printable(replay_command(s, r), 4000);
+        if (!ok && r.verdict == Verdict::violated) text += "\n      replay: " + printable(replay_command(s, r), 4000);
         // A count cut by a time limit is not repeatable: no oracle for it.
         rec["status"] = ok && vac.empty() ? "pass" : "fail";
         rec["name"] = s.name;
-        rec["count"] = s.search.time_limit_s > 0 || r.verdict == "inconclusive" ? nlohmann::json() : nlohmann::json(r.executions);
+        rec["count"] = s.search.time_limit_s > 0 || r.verdict == Verdict::inconclusive ? nlohmann::json() : nlohmann::json(r.executions);
         rec["seconds"] = r.seconds;
         rec["text"] = text + "\n";
     } catch (const LoadError& e) {
@@ -773,7 +766,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         }
         bool json = f.json || f.format == "json";
         if (!json) out_text(printable_lines(override_note(o) + "\n\n"));
-        if (r.verdict == "violated") {
+        if (r.verdict == Verdict::violated) {
             if (json) out_text(json_report(changed, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
             else if (f.format == "email") out_text(printable_lines(email_report(changed, r, o)));
             else out_text(printable_lines(text_report(changed, r, o)));
@@ -785,7 +778,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         return 0;
     }
     RunResult r = replay_scenario(s, token);
-    if (r.verdict == "error") {
+    if (r.verdict == Verdict::error) {
         std::cerr << printable(file, kMaxShownFile) << ": replay token: " << r.message << "\n";
         return 2;
     }

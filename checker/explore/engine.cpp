@@ -463,7 +463,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     else if (ss.strategy == Strategy::bounded) out.scope = Scope::bounded;
     else out.scope = Scope::sampled;
     if (failed) {
-        out.verdict = "violated";
+        out.verdict = Verdict::violated;
         out.trace = std::make_shared<ExecRecord>(*g.rec);
         if (g.rec->violation.set) {
             out.invariant = g.rec->violation.invariant;
@@ -487,15 +487,15 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
             g.run = nullptr;  // left to the process: Relacy's context is gone
         }
     } else if (g.limit_hit && out.limit == "interrupt") {
-        out.verdict = "inconclusive";
+        out.verdict = Verdict::inconclusive;
     } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked &&
                !g.limit_hit) {
-        out.verdict = "unsatisfiable";
+        out.verdict = Verdict::unsatisfiable;
     } else if (g.limit_hit) {
         // A search cut short is never `holds`.
-        out.verdict = "inconclusive";
+        out.verdict = Verdict::inconclusive;
     } else {
-        out.verdict = "holds";
+        out.verdict = Verdict::holds;
     }
     if (!failed && !g.collect && !g.replay && g.rec && g.rec->nevents > 0) {
         // One execution that was checked, for the reports of a verdict
@@ -611,13 +611,13 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         std::sort(out.outcomes.begin(), out.outcomes.end());
     }
     if (replay && replay_guard().off) {
-        out.verdict = "error";
+        out.verdict = Verdict::error;
         out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
     } else if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
-        out.verdict = "error";
+        out.verdict = Verdict::error;
         out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
-    } else if (replay && (g.replay_overrun || out.verdict != "violated")) {
-        out.verdict = "error";
+    } else if (replay && (g.replay_overrun || out.verdict != Verdict::violated)) {
+        out.verdict = Verdict::error;
         out.message = "the replay token did not reproduce a violation";
     }
     return out;
@@ -637,27 +637,27 @@ const char* scope_name(Scope s) {
 
 std::string verdict_with_scope(const RunResult& r) {
     char buf[200];
-    if (r.verdict == "holds" || r.verdict == "unsatisfiable") {
+    if (r.verdict == Verdict::holds || r.verdict == Verdict::unsatisfiable) {
         switch (r.scope) {
-            case Scope::complete: std::snprintf(buf, sizeof buf, "%s (complete)", r.verdict.c_str()); break;
+            case Scope::complete: std::snprintf(buf, sizeof buf, "%s (complete)", verdict_name(r.verdict)); break;
             case Scope::bounded:
-                std::snprintf(buf, sizeof buf, "%s (bounded %d: complete up to %d preemptions)", r.verdict.c_str(),
+                std::snprintf(buf, sizeof buf, "%s (bounded %d: complete up to %d preemptions)", verdict_name(r.verdict),
                               r.preemption_bound, r.preemption_bound);
                 break;
             case Scope::sampled:
-                std::snprintf(buf, sizeof buf, "%s (sampled %llu executions)", r.verdict.c_str(),
+                std::snprintf(buf, sizeof buf, "%s (sampled %llu executions)", verdict_name(r.verdict),
                               (unsigned long long)r.executions);
                 break;
-            case Scope::inconclusive: std::snprintf(buf, sizeof buf, "%s", r.verdict.c_str()); break;
+            case Scope::inconclusive: std::snprintf(buf, sizeof buf, "%s", verdict_name(r.verdict)); break;
         }
         return buf;
     }
-    if (r.verdict == "inconclusive") {
+    if (r.verdict == Verdict::inconclusive) {
         std::snprintf(buf, sizeof buf, "inconclusive (stopped by the %s after %llu executions)", r.limit.c_str(),
                       (unsigned long long)r.executions);
         return buf;
     }
-    return r.verdict;
+    return verdict_name(r.verdict);
 }
 
 bool scope_at_least(Scope got, const std::string& least) {
@@ -665,6 +665,13 @@ bool scope_at_least(Scope got, const std::string& least) {
     int rank = got == Scope::complete ? 3 : got == Scope::bounded ? 2 : got == Scope::sampled ? 1 : 0;
     int want = least == "complete" ? 3 : least == "bounded" ? 2 : least == "sampled" ? 1 : 0;
     return rank >= want;
+}
+
+bool judge(const RunResult& r, const Expect& e) {
+    if (r.verdict != e.verdict) return false;
+    if (r.verdict == Verdict::violated) return r.invariant == e.invariant;
+    if (r.verdict == Verdict::holds) return scope_at_least(r.scope, e.scope);
+    return true;
 }
 
 int count_preemptions(const ExecRecord& rec) {
@@ -689,7 +696,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
     RunResult first = run_with(s, ss, nullptr, opt.progress, "", 0, opt.collect_outcomes);
-    if (!opt.minimize || stop_requested || first.verdict != "violated" || first.invariant == "relacy-check" ||
+    if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
     first.first.preemptions = first.preemptions;
@@ -715,7 +722,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         }
         uint64_t k = g.best_k;
         RunResult m = run_with(s, mb, nullptr, false, first.invariant, k);
-        if (m.verdict != "violated") break;  // not reproduced: keep the first
+        if (m.verdict != Verdict::violated) break;  // not reproduced: keep the first
         // The scenario's own search stays the result (counts, coverage,
         // metrics); only the counterexample is replaced by the minimal one.
         RunResult out = first;
@@ -770,7 +777,7 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     Scenario orig = s;
     orig.memory_model = s2.memory_model;
     RunResult o = run_with(orig, ss, &t, false);
-    if (o.verdict != "violated" || !o.trace) {
+    if (o.verdict != Verdict::violated || !o.trace) {
         o.replay_followed = false;
         o.replay_note = "the token does not reproduce its violation on the scenario itself";
         return o;
@@ -778,13 +785,13 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     std::vector<int> want = turns(*o.trace);
     RunResult r = run_with(s2, ss, &t, false);
     std::vector<int> got;
-    if (r.verdict == "violated" && r.trace) {
+    if (r.verdict == Verdict::violated && r.trace) {
         got = turns(*r.trace);
-    } else if (r.verdict == "error" && g.rec) {
+    } else if (r.verdict == Verdict::error && g.rec) {
         // No violation: the one replayed execution ran to its end (a random
         // replay stops there; the others start a second one, cut at once).
         got = turns(g.replay_overrun && g.replayed ? *g.replayed : *g.rec);
-        r.verdict = "holds";
+        r.verdict = Verdict::holds;
         r.message.clear();
         r.executions = 1;
     } else {
@@ -794,7 +801,7 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     }
     auto name = [&](int t) { return t >= 0 && t < (int)s.threads.size() ? s.threads[t].name : std::string("?"); };
     bool prefix = got.size() <= want.size() && std::equal(got.begin(), got.end(), want.begin());
-    bool ok = r.verdict == "violated" ? prefix : got == want;
+    bool ok = r.verdict == Verdict::violated ? prefix : got == want;
     if (!ok) {
         size_t k = 0;
         while (k < got.size() && k < want.size() && got[k] == want[k]) k++;

@@ -27,7 +27,7 @@ enum class Scope { complete, bounded, sampled, inconclusive };
 const char* scope_name(Scope s);
 
 struct RunResult {
-    std::string verdict;            // holds | violated | unsatisfiable | inconclusive | error
+    Verdict verdict = Verdict::holds;
     std::string invariant;          // violated: the stable name
     std::string message;            // violated: one sentence from the detector
     std::string relacy_result;      // Relacy's own result text
@@ -76,6 +76,11 @@ struct RunResult {
 };
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt);
+
+// The one check of a result against a scenario's `expect`: the same
+// verdict; for violated, the same invariant; for holds, at least the scope
+// the scenario asks for (a cut search is inconclusive, never holds).
+bool judge(const RunResult& r, const Expect& e);
 
 // "holds (complete)", "holds (bounded 3: complete up to 3 preemptions)",
 // "holds (sampled 10000 executions)", "inconclusive (stopped by the time

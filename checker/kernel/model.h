@@ -12,6 +12,7 @@
 #include <new>
 #include <utility>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <memory>
 #include <string>
@@ -132,8 +133,33 @@ struct OrderSpec {
     int before_t = -1, after_t = -1;
 };
 
+// What a search concludes. A scenario expects one of the first three;
+// inconclusive (a search cut short) and error (a replay that does not fit)
+// are results only.
+enum class Verdict { holds, violated, unsatisfiable, inconclusive, error };
+inline const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::holds: return "holds";
+        case Verdict::violated: return "violated";
+        case Verdict::unsatisfiable: return "unsatisfiable";
+        case Verdict::inconclusive: return "inconclusive";
+        case Verdict::error: return "error";
+    }
+    return "?";
+}
+inline std::ostream& operator<<(std::ostream& o, Verdict v) { return o << verdict_name(v); }
+// The verdicts a scenario's `expect` may name, by name.
+inline bool parse_expected_verdict(const std::string& name, Verdict& out) {
+    for (Verdict v : {Verdict::holds, Verdict::violated, Verdict::unsatisfiable})
+        if (name == verdict_name(v)) {
+            out = v;
+            return true;
+        }
+    return false;
+}
+
 struct Expect {
-    std::string verdict;            // holds | violated | unsatisfiable
+    Verdict verdict = Verdict::holds;
     std::string invariant;          // for violated
     std::string scope;              // holds: the least scope accepted (complete | bounded | sampled), or empty
 };

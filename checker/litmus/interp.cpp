@@ -385,7 +385,7 @@ Scenario scenario_of(const Test& t, const std::string& text, bool witness) {
     s.search.strategy = Strategy::exhaustive;
     s.memory_model = MemModel::kernel;
     s.memory_model_given = true;
-    s.expect.verdict = witness ? "violated" : "holds";
+    s.expect.verdict = witness ? Verdict::violated : Verdict::holds;
     if (witness) s.expect.invariant = "litmus-condition";
     s.behaviour = text;
     return s;
@@ -423,7 +423,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
                     " dereferences " + std::to_string(g_tally.bad_value) + ", which is not a location of the test";
         return out;
     }
-    if (out.run.verdict != "holds") {
+    if (out.run.verdict != Verdict::holds) {
         out.error = t.file + ": the test is ill-formed: " + out.run.invariant + ": " + out.run.message;
         return out;
     }
@@ -459,7 +459,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             wo.minimize = opt.minimize;
             out.witness = run_scenario(ws, wo);
             unregister_runtime_model(&wm);
-            out.has_witness = out.witness.verdict == "violated" && out.witness.invariant == "litmus-condition";
+            out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
             out.scenario = ws;
         }
     }

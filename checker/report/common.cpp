@@ -81,7 +81,7 @@ static bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '
 
 std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
     std::vector<std::string> out;
-    if (r.verdict != "holds") return out;
+    if (r.verdict != Verdict::holds) return out;
     Model* m = find_model(s.model);
     if (!m) return out;
     for (const auto& st : m->spec().steps) {

@@ -102,7 +102,7 @@ std::vector<std::string> shell_lines(const std::string& cmd, size_t width) {
 std::string email_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
     const size_t W = 72;
     std::ostringstream os;
-    if (r.verdict != "violated") {
+    if (r.verdict != Verdict::violated) {
         for (const auto& l : wrap(summary_line(s, r, o.stable), W)) os << l << "\n";
         return os.str();
     }

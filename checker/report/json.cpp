@@ -12,14 +12,13 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     j["file"] = s.file;
     j["model"] = s.model;
     j["memory_model"] = r.memory_model;
-    j["verdict"] = r.verdict;
-    j["expected"] = s.expect.verdict;
+    j["verdict"] = verdict_name(r.verdict);
+    j["expected"] = verdict_name(s.expect.verdict);
     if (!s.expect.invariant.empty()) j["expected_invariant"] = s.expect.invariant;
     if (!s.expect.scope.empty()) j["expected_scope"] = s.expect.scope;
-    j["as_expected"] = r.verdict == s.expect.verdict && (r.verdict != "violated" || r.invariant == s.expect.invariant) &&
-                       (r.verdict != "holds" || scope_at_least(r.scope, s.expect.scope));
-    if (r.verdict != "violated") j["scope"] = scope_name(r.scope);
-    if (r.verdict == "violated") {
+    j["as_expected"] = judge(r, s.expect);
+    if (r.verdict != Verdict::violated) j["scope"] = scope_name(r.scope);
+    if (r.verdict == Verdict::violated) {
         j["invariant"] = r.invariant;
         j["message"] = r.message;
         j["replay_token"] = r.token;

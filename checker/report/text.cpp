@@ -9,7 +9,7 @@
 namespace vfsmc {
 
 std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
-    std::string head = r.verdict == "violated" ? r.verdict + " " + r.invariant : verdict_with_scope(r);
+    std::string head = r.verdict == Verdict::violated ? std::string("violated ") + r.invariant : verdict_with_scope(r);
     std::string counts = strprintf("%llu executions", (unsigned long long)r.executions);
     if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(s).c_str());
     if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
@@ -19,9 +19,9 @@ std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
 
 std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
     std::ostringstream os;
-    if (r.verdict != "violated") {
+    if (r.verdict != Verdict::violated) {
         os << summary_line(s, r, o.stable) << "\n";
-        if (r.verdict == "unsatisfiable")
+        if (r.verdict == Verdict::unsatisfiable)
             os << "No explored execution satisfies the scenario's `order` constraints: the claimed race is not reachable.\n";
         return os.str();
     }

@@ -692,12 +692,13 @@ void parse_order(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s) 
 void parse_expect(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
     const char* expect_text = "\"holds\", \"unsatisfiable\", or {\"verdict\": \"violated\", \"invariant\": name}";
     const json& je = c.need(j, "", "expect", expect_text);
+    std::string verdict;
     if (je.is_string()) {
-        s.expect.verdict = je.get<std::string>();
+        verdict = je.get<std::string>();
     } else if (je.is_object()) {
         c.only(je, "expect", {"verdict", "invariant", "scope"});
-        s.expect.verdict = c.str(c.need(je, "expect", "verdict", "holds, violated, unsatisfiable"), "expect.verdict",
-                                 "holds, violated, unsatisfiable");
+        verdict = c.str(c.need(je, "expect", "verdict", "holds, violated, unsatisfiable"), "expect.verdict",
+                        "holds, violated, unsatisfiable");
         if (je.contains("invariant")) s.expect.invariant = c.str(je["invariant"], "expect.invariant", join(accepted_inv));
         if (je.contains("scope")) {
             s.expect.scope = c.str(je["scope"], "expect.scope", "complete, bounded, sampled");
@@ -707,9 +708,9 @@ void parse_expect(const Ctx& c, const json& j, const std::vector<std::string>& a
     } else {
         c.bad("expect", je, expect_text);
     }
-    if (s.expect.verdict != "holds" && s.expect.verdict != "violated" && s.expect.verdict != "unsatisfiable")
+    if (!parse_expected_verdict(verdict, s.expect.verdict))
         c.bad(je.is_object() ? "expect.verdict" : "expect", je.is_object() ? je["verdict"] : je, "holds, violated, unsatisfiable");
-    if (s.expect.verdict == "violated") {
+    if (s.expect.verdict == Verdict::violated) {
         if (s.expect.invariant.empty())
             c.fail("expect.invariant", "missing required field of a violated expectation; accepted: " + join(accepted_inv));
         bool ok = false;
@@ -724,9 +725,9 @@ void parse_expect(const Ctx& c, const json& j, const std::vector<std::string>& a
     } else if (!s.expect.invariant.empty()) {
         c.fail("expect.invariant", "only a violated expectation names an invariant; accepted: omit it");
     }
-    if (!s.expect.scope.empty() && s.expect.verdict != "holds")
+    if (!s.expect.scope.empty() && s.expect.verdict != Verdict::holds)
         c.fail("expect.scope", "only a holds expectation states a scope; accepted: omit it");
-    if (s.expect.verdict == "unsatisfiable" && s.order.empty())
+    if (s.expect.verdict == Verdict::unsatisfiable && s.order.empty())
         c.fail("expect", "\"unsatisfiable\" needs `order` constraints; accepted: holds, violated");
 }
 
