@@ -37,7 +37,6 @@ constexpr Key kKeyOrder = 2;      // `order` constraint progress
 constexpr Key kKeyScFence = 3;    // the seq_cst fence order
 constexpr Key kKeyVisible = 4;    // a location the model's every-step invariant reads
 constexpr Key kKeyAll = 6;        // unknown: dependent with everything
-constexpr Key kKeyRcuGp = 7;      // the grace-period word (RMWs of rcu_read_lock/unlock and grace periods)
 // Thread t finished (order waits and grace periods wait on it).
 inline Key exit_key(int t) { return (Key)(12 + t); }
 
