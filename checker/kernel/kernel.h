@@ -236,9 +236,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     WatchSet& ws = deps().wait_ws[t];
     ws.clear();
     ws.active = true;
+    begin_await();
     bool ok = cond();
     ws.active = false;
-    if (ok) return;
+    if (ok) {
+        deps().await_set = false;
+        return;
+    }
     wait_begin(t, what, obj, sleeping, false);
     log_event(t, Ev::Wait, obj, what, nullptr, 0, 0, nullptr);
     RealCond rc;
@@ -249,11 +253,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         ws.clear();
         ws.active = true;
         set_quiet(true);
+        begin_await();
         ok = cond();
         set_quiet(false);
         ws.active = false;
         if (ok) break;
     }
+    deps().await_set = false;
     wait_end(t);
 }
 template <class Cond>
