@@ -372,14 +372,30 @@ void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
 void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
 
 // <linux/rwsem.h>
+// The arrival order and the writers' tickets are layer state outside any
+// field; for DPOR and for blocking they are one key per semaphore, the wait
+// queue: a writer's arrival and the clearing of its ticket write it, and a
+// waiter that looks at the queue reads it (so clearing a ticket wakes a
+// waiter queued behind it, and a writer's arrival order against any other
+// arrival is a race DPOR reverses). A reader's arrival only reads it: two
+// adjacent reader arrivals swap their numbers and nothing else, since
+// only writer tickets are ever compared with an arrival.
+static const char kRwsemQueue[] = "rwsem wait queue";
+static Key rwsem_queue_key(const rw_semaphore& s) { return field_key(s.count.owner(), kRwsemQueue); }
+static unsigned rwsem_arrive(rw_semaphore& s, bool writer) {
+    if (writer) write_global(rwsem_queue_key(s));
+    else note_access(rwsem_queue_key(s), false);
+    return ++s.arrivals;
+}
 // Is a writer that arrived before ticket `mine` still waiting?
 static bool writer_queued_before(const rw_semaphore& s, unsigned mine) {
+    read_global(this_thread(), rwsem_queue_key(s));
     for (unsigned w : s.writer_ticket)
         if (w && w < mine) return true;
     return false;
 }
 void down_read(rw_semaphore& s) {
-    unsigned mine = ++s.arrivals;
+    unsigned mine = rwsem_arrive(s, false);
     wait_until("down_read", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
         bool got = false;
@@ -395,7 +411,7 @@ void up_read(rw_semaphore& s) {
 }
 void down_write(rw_semaphore& s) {
     int t = this_thread();
-    unsigned mine = ++s.arrivals;
+    unsigned mine = rwsem_arrive(s, true);
     s.writer_ticket[t] = mine;
     wait_until("down_write", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // writers are served in arrival order too
@@ -404,6 +420,7 @@ void down_write(rw_semaphore& s) {
         return got;
     });
     s.writer_ticket[t] = 0;
+    write_global(rwsem_queue_key(s));
     s.writer = t;
 }
 void up_write(rw_semaphore& s) {
