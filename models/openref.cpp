@@ -93,7 +93,7 @@
 //   starts (older than the layer's synchronize_rcu, same rule);
 // - The grace-period order: a reader that starts after call_rcu or
 //   synchronize_rcu must see the updates made before it: the layer's
-//   grace-period word (rcu_gp_fence).
+//   grace-period words (rcu_gp_fence).
 // legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
 // breaks no reference count (lockref_get_not_dead and lock_for_kill's
 // locked recheck keep those right); it breaks the binding of the walk to
@@ -473,8 +473,8 @@ struct OpenrefRun : ModelRun {
     // every store made before call_rcu or synchronize_rcu (a later reader's
     // READ_ONCE of a hash chain must not return the unhashed, freed object,
     // nor mntput's READ_ONCE(mnt->mnt_ns) a detached mount's old namespace).
-    // The layer gives it (kernel.h, <linux/rcupdate.h>): an RMW of its
-    // grace-period word here, which every later rcu_read_lock acquires. No
+    // The layer gives it (kernel.h, <linux/rcupdate.h>): RMWs of its
+    // grace-period words here, which every later rcu_read_lock acquires. No
     // fence in the read side.
     void rcu_gp_fence() { rcu_gp_order("grace period starts"); }
 

@@ -271,7 +271,10 @@ struct ToyLayer : Model {
 // ---- toy-dpor: small programs whose Mazurkiewicz traces the DPOR test counts ----
 // write_own: WRITE_ONCE(x[t], 1) (a location of the thread's own);
 // write_shared: WRITE_ONCE(y, t + 1); locked_inc: spin_lock(l); c = READ_ONCE(cnt);
-// WRITE_ONCE(cnt, c + 1); spin_unlock(l).
+// WRITE_ONCE(cnt, c + 1); spin_unlock(l); rcu_reader: rcu_read_lock();
+// WRITE_ONCE(x[t], 1); rcu_read_unlock(); rcu_read_y: rcu_read_lock();
+// WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock(); sync_rcu:
+// WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -292,6 +295,23 @@ struct ToyDporRun : ModelRun {
             switch (cfg.ops[t][i]) {
                 case 0: WRITE_ONCE(own(t), 1); break;
                 case 1: WRITE_ONCE(y, t + 1); break;
+                case 3:
+                    rcu_read_lock();
+                    WRITE_ONCE(own(t), 1);
+                    rcu_read_unlock();
+                    break;
+                case 4: {
+                    rcu_read_lock();
+                    int v = READ_ONCE(y);
+                    WRITE_ONCE(own(t), v + 10);
+                    rcu_read_unlock();
+                    break;
+                }
+                case 5:
+                    WRITE_ONCE(y, t + 1);
+                    synchronize_rcu();
+                    WRITE_ONCE(y, t + 5);
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -308,7 +328,8 @@ struct ToyDporRun : ModelRun {
         if (cnt.peek() != want) violate(0, "toy-lost-update", nullptr, 0, "cnt = %d, want %d", cnt.peek(), want);
     }
     void final_state(std::string& out) const override {
-        out += "y " + std::to_string(y.peek()) + ", cnt " + std::to_string(cnt.peek()) + "\n";
+        out += "y " + std::to_string(y.peek()) + ", cnt " + std::to_string(cnt.peek()) + ", x " + std::to_string(x0.peek()) +
+               " " + std::to_string(x1.peek()) + " " + std::to_string(x2.peek()) + " " + std::to_string(x3.peek()) + "\n";
     }
 };
 
@@ -317,11 +338,14 @@ struct ToyDpor : Model {
     ToyDporCfg cfg;
     ToyDpor() {
         s.name = "toy-dpor";
-        s.doc = "test-only: writers and a locked counter, for counting Mazurkiewicz traces";
+        s.doc = "test-only: writers, a locked counter and RCU readers, for counting Mazurkiewicz traces";
         s.follows = "the DPOR literature's standard examples";
         s.ops = {{"write_own", "WRITE_ONCE(x[t], 1)", {}},
                  {"write_shared", "WRITE_ONCE(y, t + 1)", {}},
-                 {"locked_inc", "spin_lock(l); cnt++; spin_unlock(l)", {}}};
+                 {"locked_inc", "spin_lock(l); cnt++; spin_unlock(l)", {}},
+                 {"rcu_reader", "rcu_read_lock(); WRITE_ONCE(x[t], 1); rcu_read_unlock()", {}},
+                 {"rcu_read_y", "rcu_read_lock(); WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock()", {}},
+                 {"sync_rcu", "WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

@@ -18,6 +18,7 @@ void Deps::begin_execution() {
     }
     nparked = 0;
     steps = 0;
+    await_set = false;
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

@@ -37,7 +37,6 @@ constexpr Key kKeyOrder = 2;      // `order` constraint progress
 constexpr Key kKeyScFence = 3;    // the seq_cst fence order
 constexpr Key kKeyVisible = 4;    // a location the model's every-step invariant reads
 constexpr Key kKeyAll = 6;        // unknown: dependent with everything
-constexpr Key kKeyRcuGp = 7;      // the grace-period word (RMWs of rcu_read_lock/unlock and grace periods)
 // Thread t finished (order waits and grace periods wait on it).
 inline Key exit_key(int t) { return (Key)(12 + t); }
 
@@ -47,6 +46,7 @@ Key alive_key(int owner);
 struct Access {
     Key key;
     uint8_t write;
+    uint8_t await;   // only read by a wait condition that failed and parked (see mark_failed_await)
 };
 
 constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
@@ -126,8 +126,15 @@ struct Deps {
     const WatchSet* parked_on[kMaxThreads] = {};
     int nparked = 0;
 
-    // Scheduling points in the running execution.
+    // Scheduling points in the running execution (the DPOR scheduler
+    // counts them, so that a mark can tell whether a step ended since).
     uint64_t steps = 0;
+
+    // Where the running wait_until() condition began (a step and the
+    // number of accesses it had then), for mark_failed_await().
+    uint64_t await_steps = 0;
+    int await_n = 0;
+    bool await_set = false;
 
     void begin_execution();
 };
@@ -144,8 +151,32 @@ inline void note_access(Key key, bool write) {
             d.step[i].write |= write;
             return;
         }
-    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write};
+    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0};
     else d.step_overflow = true;
+}
+
+// A wait condition is about to be evaluated.
+inline void begin_await() {
+    Deps& d = deps();
+    d.await_steps = d.steps;
+    d.await_n = d.nstep;
+    d.await_set = true;
+}
+// The condition was false and the thread parks: the keys the condition
+// alone read in the running step are marked `await`. A failed await is no
+// event of its own (GenMC leaves blocked awaits out of the execution
+// graph): it changed nothing, and the thread stays parked until another
+// thread writes one of the keys it read. DPOR still reverses a write
+// followed by such a read (the waiter may come first and succeed), but not
+// the read followed by a write: running the write first gives what the
+// wakeup gives, the waiter trying after the write.
+inline void mark_failed_await() {
+    Deps& d = deps();
+    if (!d.await_set) return;
+    d.await_set = false;
+    int from = d.steps == d.await_steps ? d.await_n : 0;  // the step began inside the condition
+    for (int i = from; i < d.nstep; i++)
+        if (!d.step[i].write) d.step[i].await = 1;
 }
 
 // Thread t read `key` (a field with its latest value, or a global key with

@@ -26,11 +26,25 @@
 // A parked thread (blocking waits, kernel.h) is not enabled; it becomes
 // enabled when a write wakes it, and that write is dependent with the
 // re-evaluation it wakes, so the races around a wait are reversed like any
-// other.
+// other, with one exception (issue 10): a wait condition that failed and
+// parked is no event of its own (deps.h, mark_failed_await), so its read
+// followed by another thread's write is not reversed: the write first gives
+// what the wakeup gives, the waiter trying after the write. A write
+// followed by such a read still is (the waiter may come first).
 //
-// What is left out: wakeup trees (Optimal-DPOR), so a few sleep-blocked
-// executions remain; plain accesses that race are reported as data races by
-// the layer rather than reversed.
+// Wakeup sequences (issue 10): a thread added to a backtrack set keeps the
+// thread order of the race reversal that added it (u first, then the
+// rest of notdep(e, E).e'), and the next execution follows it past the
+// replayed prefix while its threads are awake, as Optimal-DPOR's wakeup
+// trees do; most sleep-blocked executions came from leaving that order
+// at once. Any awake thread is a sound choice at a new node, so following
+// it costs no soundness.
+//
+// What is left out: full wakeup trees (Optimal-DPOR: one sequence per
+// backtrack thread is kept, truncated at kMaxWake, and a later reversal
+// with an initial already in the backtrack set is not merged into it), so
+// sleep-blocked executions remain; plain accesses that race are reported
+// as data races by the layer rather than reversed.
 #pragma once
 
 #include <cstdint>
@@ -60,7 +74,7 @@ struct AccSet {
         n = 0;
         all = false;
     }
-    void add(Key k, bool w) {
+    void add(Key k, bool w, bool await = false) {
         if (k == kKeyAll) {
             all = true;
             return;
@@ -68,14 +82,15 @@ struct AccSet {
         for (int i = 0; i < n; i++)
             if (a[i].key == k) {
                 a[i].write |= w;
+                a[i].await &= (uint8_t)await;
                 return;
             }
-        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w};
+        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w)};
         else all = true;
     }
     void add(const AccSet& o) {
         if (o.all) all = true;
-        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write);
+        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await);
     }
     bool dependent(const AccSet& o) const {
         if ((all && (o.n || o.all)) || (o.all && n)) return true;
@@ -101,6 +116,7 @@ public:
     }
 
     rl::thread_id_t iteration_begin_impl() {
+        follow_pos_ = 0;
         depth_ = 0;
         steps_.clear();
         last_sched_ = -1;
@@ -179,6 +195,7 @@ public:
     void on_thread_block(rl::thread_id_t, bool) {}
 
 private:
+    static constexpr int kMaxWake = 48;   // longest wakeup sequence kept (a longer one is followed in part)
     // User-provided constructors: a new node or step is built in place,
     // its AccSet arrays left unwritten (only their counts are set).
     struct Node {
@@ -189,6 +206,10 @@ private:
         uint8_t enabled = 0, chosen = 0, backtrack = 0, done = 0, sleep = 0;
         int16_t sleep_src[N];              // node whose explored[] holds a sleeper's step
         AccSet explored[N];                // each thread's step from here (union over its subtree)
+        // The wakeup sequence of each thread added to the backtrack set:
+        // the thread order of the reversed race, u first (see reverse()).
+        uint8_t wake_len[N];
+        uint8_t wake[N][kMaxWake];
     };
     struct Step {
         Step() {}
@@ -203,6 +224,9 @@ private:
     int last_sched_ = -1;
     bool halted_ = false;
     bool replay_ = false;
+    // The wakeup sequence being followed past the replayed prefix.
+    uint8_t follow_[kMaxWake];
+    int follow_len_ = 0, follow_pos_ = 0;
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }
 
@@ -227,12 +251,13 @@ private:
         Deps& d = deps();
         if (last_sched_ >= 0 && !steps_.empty()) {
             Step& s = steps_.back();
-            for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write);
+            for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
             if (d.step_overflow) s.acc.all = true;
             nodes_[last_sched_].explored[s.thread].add(s.acc);
         }
         d.nstep = 0;
         d.step_overflow = false;
+        d.steps++;
     }
 
     rl::thread_id_t choose(bool first) {
@@ -254,7 +279,10 @@ private:
         Node& n = nodes_.back();
         n.sched = true;
         n.enabled = enabled;
-        for (int u = 0; u < (int)N; u++) n.sleep_src[u] = -1;
+        for (int u = 0; u < (int)N; u++) {
+            n.sleep_src[u] = -1;
+            n.wake_len[u] = 0;
+        }
         if (!first && prev >= 0) {
             // Sleepers of the previous choice node, and the threads already
             // explored there, sleep on unless the step just taken is
@@ -288,9 +316,17 @@ private:
             rt().sleep_blocked = true;
             return any_running();
         }
-        // Stay on the running thread when it may go on: fewer switches.
+        // Follow the wakeup sequence of the branch taken at the last
+        // backtrack point while its threads are awake; then stay on the
+        // running thread when it may go on: fewer switches. (Any awake
+        // thread is a sound choice at a new node.)
         int pick = -1;
-        if (!first && this->thread_ && (awake & bit((int)this->thread_->index_))) pick = (int)this->thread_->index_;
+        if (follow_pos_ < follow_len_) {
+            int u = follow_[follow_pos_++];
+            if (awake & bit(u)) pick = u;
+            else follow_len_ = 0;
+        }
+        if (pick < 0 && !first && this->thread_ && (awake & bit((int)this->thread_->index_))) pick = (int)this->thread_->index_;
         for (int u = 0; pick < 0 && u < (int)N; u++)
             if (awake & bit(u)) pick = u;
         n.chosen = (uint8_t)pick;
@@ -318,7 +354,10 @@ private:
         gen_++;
         overflow_.key = kKeyAll;
         overflow_.last_write = -1;
-        for (int u = 0; u < (int)N; u++) overflow_.last_read[u] = -1;
+        for (int u = 0; u < (int)N; u++) {
+            overflow_.last_read[u] = -1;
+            overflow_.last_read_await[u] = 0;
+        }
         uint32_t local[N] = {};
         int last_of[N];
         for (int u = 0; u < (int)N; u++) last_of[u] = -1;
@@ -341,14 +380,18 @@ private:
                     if (ks.last_write >= 0) preds_.push_back(ks.last_write);
                     if (s.acc.a[a].write)
                         for (int u = 0; u < (int)N; u++)
-                            if (ks.last_read[u] >= 0) preds_.push_back(ks.last_read[u]);
+                            if (ks.last_read[u] >= 0)
+                                // A failed await's read before this write: ordered, not reversed.
+                                preds_.push_back(ks.last_read_await[u] ? -1 - ks.last_read[u] : ks.last_read[u]);
                 }
             }
-            for (int j : preds_) {
+            for (int jj : preds_) {
+                bool reversible = jj >= 0;
+                int j = reversible ? jj : -1 - jj;
                 int q = steps_[j].thread;
                 if (q == p) continue;
                 bool ordered = prev >= 0 && vc_[(size_t)prev * N + q] >= clk_[j];
-                if (!ordered) races_.push_back({j, i});
+                if (!ordered && reversible) races_.push_back({j, i});
                 for (int u = 0; u < (int)N; u++) v[u] = std::max(v[u], vc_[(size_t)j * N + u]);
             }
             clk_[i] = ++local[p];
@@ -365,6 +408,7 @@ private:
                     for (int u = 0; u < (int)N; u++) ks.last_read[u] = -1;
                 } else {
                     ks.last_read[p] = i;
+                    ks.last_read_await[p] = s.acc.a[a].await;
                 }
             }
         }
@@ -382,9 +426,11 @@ private:
         uint8_t initials = 0, seen = 0;
         int first_in_v[N];
         for (int u = 0; u < (int)N; u++) first_in_v[u] = -1;
+        int vlen = 0;
         for (int k = j + 1; k <= i; k++) {
             if (k != i && hb(j, k)) continue;
             int t = steps_[k].thread;
+            if (vlen < kMaxWake) vseq_[vlen++] = (uint8_t)t;
             if (seen & bit(t)) continue;
             seen |= bit(t);
             bool initial = true;
@@ -399,6 +445,18 @@ private:
             for (int u = 0; u < (int)N; u++)
                 if (cand & bit(u)) {
                     A.backtrack |= bit(u);
+                    // Its wakeup sequence: u, then v without u's first step.
+                    int n = 0;
+                    bool dropped = false;
+                    A.wake[u][n++] = (uint8_t)u;
+                    for (int k = 0; k < vlen && n < kMaxWake; k++) {
+                        if (!dropped && vseq_[k] == u) {
+                            dropped = true;
+                            continue;
+                        }
+                        A.wake[u][n++] = vseq_[k];
+                    }
+                    A.wake_len[u] = (uint8_t)n;
                     return;
                 }
         }
@@ -413,6 +471,7 @@ private:
                 if (x.index + 1u < x.count) {
                     x.index++;
                     nodes_.resize(d + 1);
+                    follow_len_ = 0;
                     return true;
                 }
                 continue;
@@ -424,6 +483,10 @@ private:
                 if (cand & bit(u)) {
                     x.chosen = (uint8_t)u;
                     x.backtrack |= bit(u);
+                    // After the replayed prefix (which ends with u at this
+                    // node), follow the rest of u's wakeup sequence.
+                    follow_len_ = 0;
+                    for (int k = 1; k < x.wake_len[u]; k++) follow_[follow_len_++] = x.wake[u][k];
                     break;
                 }
             nodes_.resize(d + 1);
@@ -436,6 +499,7 @@ private:
         Key key;
         int last_write;
         int last_read[N];
+        uint8_t last_read_await[N];   // that read was a failed await's
     };
     // Per-key state of the analysis: an open-addressing table, cleared by
     // generation rather than by writing it.
@@ -456,7 +520,10 @@ private:
                 sl.gen = gen_;
                 sl.ks.key = k;
                 sl.ks.last_write = -1;
-                for (int u = 0; u < (int)N; u++) sl.ks.last_read[u] = -1;
+                for (int u = 0; u < (int)N; u++) {
+                    sl.ks.last_read[u] = -1;
+                    sl.ks.last_read_await[u] = 0;
+                }
                 return sl.ks;
             }
             if (sl.ks.key == k) return sl.ks;
@@ -467,6 +534,7 @@ private:
     rl::vector<uint32_t>::type vc_, clk_;
     rl::vector<int>::type preds_;
     rl::vector<std::pair<int, int>>::type races_;
+    uint8_t vseq_[kMaxWake];
 };
 
 }  // namespace vfsmc

@@ -19,10 +19,10 @@ struct LayerState {
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
-    // The grace-period word (see kernel.h): a Relacy atomic, constructed
-    // and destroyed inside each execution.
-    alignas(rl::atomic<int>) unsigned char gp_mem[sizeof(rl::atomic<int>)];
-    rl::atomic<int>* gp = nullptr;
+    // The grace-period words (see gp_rmw below), one per reader: Relacy
+    // atomics, constructed and destroyed inside each execution.
+    alignas(rl::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(rl::atomic<int>)];
+    rl::atomic<int>* gp[kMaxThreads] = {};
 };
 static LayerState g_ls;
 
@@ -40,8 +40,10 @@ void layer_begin_execution() {
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
-    g_ls.gp = new (g_ls.gp_mem) rl::atomic<int>();
-    g_ls.gp->store(0, rl::mo_relaxed, RL_INFO);
+    for (int t = 0; t < kMaxThreads; t++) {
+        g_ls.gp[t] = new (g_ls.gp_mem[t]) rl::atomic<int>();
+        g_ls.gp[t]->store(0, rl::mo_relaxed, RL_INFO);
+    }
 }
 
 void layer_setup_done() {
@@ -62,8 +64,10 @@ void layer_end_execution() {
     }
     for (int i = 0; i < g_ls.heap.n; i++) std::free(g_ls.heap.slots[i].mem);
     g_ls.heap.n = 0;
-    if (g_ls.gp) g_ls.gp->~atomic();
-    g_ls.gp = nullptr;
+    for (int t = 0; t < kMaxThreads; t++) {
+        if (g_ls.gp[t]) g_ls.gp[t]->~atomic();
+        g_ls.gp[t] = nullptr;
+    }
 }
 
 void check_alive_slow(int id, const char* field) {
@@ -209,9 +213,11 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     Deps& d = deps();
     if (r.pruned) throw Pruned();
     if (ws.stale()) {
+        d.await_set = false;  // it looks again at once: its reads stay ordinary reads
         relax();
         return;
     }
+    mark_failed_await();
     g_ls.real[t] = real;
     bool other_live = false;
     for (int u = 0; u < r.nthreads; u++)
@@ -364,14 +370,30 @@ void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
 void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
 
 // <linux/rwsem.h>
+// The arrival order and the writers' tickets are layer state outside any
+// field; for DPOR and for blocking they are one key per semaphore, the wait
+// queue: a writer's arrival and the clearing of its ticket write it, and a
+// waiter that looks at the queue reads it (so clearing a ticket wakes a
+// waiter queued behind it, and a writer's arrival order against any other
+// arrival is a race DPOR reverses). A reader's arrival only reads it: two
+// adjacent reader arrivals swap their numbers and nothing else, since
+// only writer tickets are ever compared with an arrival.
+static const char kRwsemQueue[] = "rwsem wait queue";
+static Key rwsem_queue_key(const rw_semaphore& s) { return field_key(s.count.owner(), kRwsemQueue); }
+static unsigned rwsem_arrive(rw_semaphore& s, bool writer) {
+    if (writer) write_global(rwsem_queue_key(s));
+    else note_access(rwsem_queue_key(s), false);
+    return ++s.arrivals;
+}
 // Is a writer that arrived before ticket `mine` still waiting?
 static bool writer_queued_before(const rw_semaphore& s, unsigned mine) {
+    read_global(this_thread(), rwsem_queue_key(s));
     for (unsigned w : s.writer_ticket)
         if (w && w < mine) return true;
     return false;
 }
 void down_read(rw_semaphore& s) {
-    unsigned mine = ++s.arrivals;
+    unsigned mine = rwsem_arrive(s, false);
     wait_until("down_read", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
         bool got = false;
@@ -387,7 +409,7 @@ void up_read(rw_semaphore& s) {
 }
 void down_write(rw_semaphore& s) {
     int t = this_thread();
-    unsigned mine = ++s.arrivals;
+    unsigned mine = rwsem_arrive(s, true);
     s.writer_ticket[t] = mine;
     wait_until("down_write", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // writers are served in arrival order too
@@ -396,6 +418,7 @@ void down_write(rw_semaphore& s) {
         return got;
     });
     s.writer_ticket[t] = 0;
+    write_global(rwsem_queue_key(s));
     s.writer = t;
 }
 void up_write(rw_semaphore& s) {
@@ -585,16 +608,33 @@ static void rcu_process(int t) {
 // A grace period orders every update made before call_rcu()/
 // synchronize_rcu() before every read-side section that the grace period
 // does not wait for, and every section it waits for before what follows
-// it. Modelled by RMWs of the grace-period word (kernel.h), with no
+// it. Modelled by RMWs of grace-period words (kernel.h), with no
 // scheduling point of their own and no fence in the read side.
+//
+// Each reader has a word of its own: its rcu_read_lock() is an acquire RMW
+// and its rcu_read_unlock() a release RMW of that word, and a grace period
+// first acquires every reader's word, then releases into every word (one
+// step: the union of what it acquired reaches every later section). Read
+// sections of different threads do not order each other (they do not in
+// the LKMM either), and for DPOR they touch different keys (rcu_gp_key),
+// so two readers' rcu_read_lock()/rcu_read_unlock() commute; a grace
+// period touches every reader's key.
+static Key rcu_gp_key(int t) { return field_key(-2 - t, "rcu_gp"); }
 static void gp_rmw(Acc a) {
-    if (rt().mm != MemModel::kernel || !g_ls.gp) return;
+    if (rt().mm != MemModel::kernel || !g_ls.gp[0]) return;
     no_preempt np(rl::ctx());
-    g_ls.gp->fetch_add(a == Acc::RcuGp ? 1 : 0, mo_for(a), RL_INFO);
-    // For DPOR: two acquire-only RMWs (rcu_read_lock) commute (each carries
-    // the word's release sequence on unchanged), and so do two releases; a
-    // lock and an unlock or a grace period do not.
-    note_access(kKeyRcuGp, a != Acc::RcuLock);
+    if (a != Acc::RcuGp) {
+        int t = this_thread();
+        g_ls.gp[t]->fetch_add(0, mo_for(a), RL_INFO);
+        note_access(rcu_gp_key(t), true);
+        return;
+    }
+    int n = rt().nthreads;
+    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, rl::mo_acquire, RL_INFO);
+    for (int u = 0; u < n; u++) {
+        g_ls.gp[u]->fetch_add(1, mo_for(a), RL_INFO);
+        note_access(rcu_gp_key(u), true);
+    }
 }
 static void gp_fence() { gp_rmw(Acc::RcuGp); }
 void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }

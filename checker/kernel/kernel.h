@@ -135,11 +135,11 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::RefcountDecAcq, "refcount_dec_and_test success", rl::mo_acquire, rl::mo_seq_cst,
      "an ACQUIRE fence when the count reaches zero (refcount-vs-atomic.rst)"},
     {Acc::RcuLock, "rcu_read_lock", rl::mo_acquire, rl::mo_seq_cst,
-     "no fence: an acquire RMW of the grace-period word, so a section sees what preceded every grace period that began before it (not under sc)"},
+     "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (not under sc)"},
     {Acc::RcuUnlock, "rcu_read_unlock", rl::mo_release, rl::mo_seq_cst,
-     "a release RMW of the grace-period word, which the grace period's end acquires (not under sc)"},
+     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (not under sc)"},
     {Acc::RcuGp, "grace-period start/end", rl::mo_acq_rel, rl::mo_seq_cst,
-     "call_rcu/synchronize_rcu: an acq_rel RMW of the grace-period word at both ends (not under sc)"},
+     "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (not under sc)"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");
@@ -245,9 +245,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     WatchSet& ws = deps().wait_ws[t];
     ws.clear();
     ws.active = true;
+    begin_await();
     bool ok = cond();
     ws.active = false;
-    if (ok) return;
+    if (ok) {
+        deps().await_set = false;
+        return;
+    }
     wait_begin(t, what, obj, sleeping, false);
     log_event(t, Ev::Wait, obj, what, nullptr, 0, 0, nullptr);
     RealCond rc;
@@ -258,11 +262,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         ws.clear();
         ws.active = true;
         set_quiet(true);
+        begin_await();
         ok = cond();
         set_quiet(false);
         ws.active = false;
         if (ok) break;
     }
+    deps().await_set = false;
     wait_end(t);
 }
 template <class Cond>
@@ -900,13 +906,17 @@ void lockref_set_count_locked(lockref& l, int count);  // lock held: count++ / c
 // ------------------------------------------------------------------------
 // Grace periods are ordered against read sections without a fence in each
 // rcu_read_lock (which would hide store-buffering races around sections):
-// the layer keeps one grace-period word; a grace period's start and end
-// are acq_rel RMWs of it, an outermost rcu_read_lock an acquire RMW, an
-// outermost rcu_read_unlock a release RMW. RMWs read the latest value, so
-// a section that starts after a grace period began (in the execution's
-// order, the order in which the layer decides whom the grace period waits
-// for) synchronizes with its start, and the end synchronizes with every
-// section that ended before it. Under `sc` none of this is needed.
+// the layer keeps one grace-period word per reader; an outermost
+// rcu_read_lock is an acquire RMW of the reader's word, an outermost
+// rcu_read_unlock a release RMW of it, and a grace period's start and end
+// each acquire every reader's word and then release into every word. RMWs
+// read the latest value, so a section that starts after a grace period
+// began (in the execution's order, the order in which the layer decides
+// whom the grace period waits for) synchronizes with its start, and the end
+// synchronizes with every section that ended before it. Two read sections
+// of different threads do not synchronize with each other (nor do they in
+// the LKMM), and their RCU steps commute for DPOR. Under `sc` none of this
+// is needed.
 void rcu_read_lock();
 void rcu_read_unlock();
 // For a model's own grace-period bookkeeping (openref's synchronize_rcu).
