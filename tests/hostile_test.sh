@@ -3,7 +3,7 @@
 # tokens, processes and odd files in `check`, terminal text, write errors,
 # interrupted runs, memory. (The replay-token fuzz is tests/token_fuzz.py;
 # the bad scenario files of item 8 and 10 are in tests/bad/, run by
-# tests/cli_test.sh.)
+# tests/cli.bats.)
 # Run by CTest (label "cli"):  tests/hostile_test.sh VFSMC SOURCE_DIR
 set -uo pipefail
 vfsmc=$1

@@ -359,11 +359,11 @@ void references(std::ostringstream& h, const RunResult& r, const std::vector<Tra
 // What a verdict without a counterexample covered: the scope, the counts,
 // the coverage, and one execution that was checked.
 void holds_page(std::ostringstream& h, const Scenario& s, const RunResult& r, const ReportOptions& o) {
-    h << "<h1 class=\"subject verdict-" << esc(verdict_name(r.verdict)) << "\">" << esc(verdict_name(r.verdict)) << ": " << esc(s.name) << "</h1>\n";
+    h << "<h1 class=\"subject verdict-" << esc(verdict_name(r.verdict)) << "\">" << esc(verdict_with_scope(r)) << ": " << esc(s.name) << "</h1>\n";
     if (!o.overrides.empty()) h << "<p class=\"override\">" << esc(override_note(o)) << "</p>\n";
     h << "<p class=\"doc\">Scenario: " << esc(s.doc) << "</p>\n";
     h << "<h2 id=\"scope\">What was checked</h2>\n<ul class=\"scope\">\n"
-      << "<li class=\"scope-kind\">Scope: <b>" << (r.complete ? "complete" : r.strategy == "random" ? "sampled" : "bounded")
+      << "<li class=\"scope-kind\">Scope: <b>" << scope_name(r.scope)
       << "</b>: " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</li>\n"
       << "<li class=\"executions\">" << r.executions << " executions explored";
     if (r.pruned) h << ", " << r.pruned << " of them " << esc(pruned_label(s));
