@@ -213,8 +213,8 @@ struct ChrdevRun : ModelRun {
     explicit ChrdevRun(const ChrdevCfg& c) : cfg(c), probe(&cdev_map, "probes[dev]", deferred_init) {
         probe.pointer();
         int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);
-        mod = kalloc<Module>(MODULE_REF_BASE + cfg.open_files * per_file);
-        fops = kalloc<Fops>(cfg.fops_owner ? (int)mod->id : NONE);
+        mod = kalloc_static<Module>(MODULE_REF_BASE + cfg.open_files * per_file);
+        fops = kalloc_static<Fops>(cfg.fops_owner ? (int)mod->id : NONE);
         int refs = (cfg.registered ? 1 : 0) + cfg.open_files;
         cdev = kalloc<Cdev>(refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id);
         int total = cfg.i_count;
@@ -491,10 +491,8 @@ struct ChrdevRun : ModelRun {
                 p = cdev;
                 // cdev_get's first access, p->owner, is a plain load of
                 // memory nothing pins: the release may purge and free p
-                // before it. The layer makes plain loads part of the step
-                // before them (right for loads under a lock), so the
-                // scheduling point that load has in the kernel is added here.
-                sched_point();
+                // before it (the layer makes a plain access to a kalloc'ed
+                // object a scheduling point of its own).
                 if (!cdev_get(p)) ret = -6;
             }
             if (ret) return ret;

@@ -260,12 +260,12 @@ struct DcacheRun : ModelRun {
     int inflight_name[kMaxThreads];
 
     explicit DcacheRun(const DcacheCfg& c) : cfg(c) {
-        sb = kalloc<SuperBlock>(cfg.names_collide == COLLIDE_ON ? SB_I_NAMES_COLLIDE : 0);
-        dir = kalloc<DirInode>();
+        sb = kalloc_static<SuperBlock>(cfg.names_collide == COLLIDE_ON ? SB_I_NAMES_COLLIDE : 0);
+        dir = kalloc_static<DirInode>();
         for (int k = 0; k < cfg.nclasses; k++) {
-            inode[k] = kalloc<FileInode>(cfg.class_name[k]);
+            inode[k] = kalloc_static<FileInode>(cfg.class_name[k]);
             server_name[k] = cfg.server_initial[k];
-            srv[k] = kalloc<ServerEntry>(cfg.class_name[k], cfg.server_initial[k] >= 0 ? (int)inode[k]->id : -1);
+            srv[k] = kalloc_static<ServerEntry>(cfg.class_name[k], cfg.server_initial[k] >= 0 ? (int)inode[k]->id : -1);
         }
         for (int n = 0; n < cfg.nnames; n++) {
             int first = -1;
@@ -274,11 +274,11 @@ struct DcacheRun : ModelRun {
                 Dentry* d = new_dentry(n, 0, 0, -1, 1);
                 first = d->id;
             }
-            mainb[n] = kalloc<HashBucket>("dentry_hashtable", cfg.names[n], first);
-            inlb[n] = kalloc<HashBucket>("in_lookup_hashtable", cfg.names[n], -1);
+            mainb[n] = kalloc_static<HashBucket>("dentry_hashtable", cfg.names[n], first);
+            inlb[n] = kalloc_static<HashBucket>("in_lookup_hashtable", cfg.names[n], -1);
         }
         for (int t = 0; t < cfg.nthreads; t++) {
-            wq[t] = kalloc<WaitQ>(thread_name(t));
+            wq[t] = kalloc_static<WaitQ>(thread_name(t));
             inflight[t] = -1;
             inflight_ev[t] = -1;
             inflight_name[t] = -1;

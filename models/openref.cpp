@@ -412,20 +412,20 @@ struct OpenrefRun : ModelRun {
 
     explicit OpenrefRun(const OpenrefCfg& c) : cfg(c) {
         for (auto& e : unown_ev) e[0] = e[1] = NONE;
-        rcu = kalloc<RcuState>();
-        ns = kalloc<MntNamespace>();
-        mount_lock = kalloc<MountLock>();
-        sb = kalloc<SuperBlock>();
+        rcu = kalloc_static<RcuState>();
+        ns = kalloc_static<MntNamespace>();
+        mount_lock = kalloc_static<MountLock>();
+        sb = kalloc_static<SuperBlock>();
         bool fd = cfg.fd_thread != NONE;
         int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0) + (cfg.pwd_in_mnt ? 1 : 0);
         mnt = kalloc<Mount>(mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
-        mount_hash = kalloc<MountHash>(cfg.attached ? (int)mnt->id : NONE);
+        mount_hash = kalloc_static<MountHash>(cfg.attached ? (int)mnt->id : NONE);
         inode = kalloc<Inode>();
         dentry = kalloc<Dentry>(cfg.dentry_extra + (fd ? 1 : 0), cfg.hashed,
                                 cfg.lru_referenced ? DCACHE_LRU_LIST | DCACHE_REFERENCED : 0, (int)inode->id);
-        bucket = kalloc<HashBucket>(cfg.hashed ? (int)dentry->id : NONE);
+        bucket = kalloc_static<HashBucket>(cfg.hashed ? (int)dentry->id : NONE);
         ns_ref_owner = cfg.attached ? kNsOwner : NONE;
-        fs = kalloc<FsStruct>(cfg.pwd_in_mnt ? (int)mnt->id : NONE);
+        fs = kalloc_static<FsStruct>(cfg.pwd_in_mnt ? (int)mnt->id : NONE);
         pwd_ref = cfg.pwd_in_mnt;
         if (fd) {
             // A file opened before the scenario, holding one reference on

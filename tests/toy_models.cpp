@@ -153,6 +153,18 @@ struct ToyMp : Model {
 //   ref_put / ref_put_last: a store before a refcount_dec_and_test, read by
 //                           the thread whose dec_and_test reaches zero
 //                           (release, then acquire on success: ordered).
+//   uaf_reader / uaf_freer: p = READ_ONCE(ptr), then a plain load of p->val,
+//                           in one step, against WRITE_ONCE(ptr, NULL);
+//                           kfree(p) (item 13: the load does not happen
+//                           before the free, and kfree reports it);
+//   uaf_reader_release / uaf_freer_acquire: the reader then publishes
+//                           smp_store_release(done, 1); the freer frees only
+//                           after smp_load_acquire(done) reads 1 (ordered).
+struct ToyObj : kobj {
+    kfield<int> val;
+    ToyObj() : kobj("toy", "obj"), val(this, "val", 7) {}
+};
+
 struct ToyLayerRun : ModelRun {
     const std::vector<std::vector<int>>& ops;
     kobj box{"toy", "box"};
@@ -163,6 +175,9 @@ struct ToyLayerRun : ModelRun {
     // Two references for ref_put/ref_put_last (each drops one), one for
     // ref_get/ref_put_both. A misuse would be a test bug: no invariant of its own.
     refcount_t ref{&box, "ref", init_refs(), "toy-message-passing"};
+    ToyObj* obj = kalloc<ToyObj>();
+    kfield<int> ptr{&box, "ptr", obj->id};
+    kfield<int> done{&box, "done", 0};
     int r0 = -1, r1 = -1;
     int init_refs() const {
         for (const auto& t : ops)
@@ -233,6 +248,33 @@ struct ToyLayerRun : ModelRun {
                 }
                 break;
             }
+            case 8: {  // uaf_reader
+                KFUNC("uaf_reader");
+                int p = READ_ONCE(ptr);
+                if (p >= 0) r0 = plain_load(obj->val);
+                break;
+            }
+            case 9: {  // uaf_freer
+                KFUNC("uaf_freer");
+                WRITE_ONCE(ptr, -1);
+                kfree(obj);
+                break;
+            }
+            case 10: {  // uaf_reader_release
+                KFUNC("uaf_reader_release");
+                int p = READ_ONCE(ptr);
+                if (p >= 0) r0 = plain_load(obj->val);
+                smp_store_release(done, 1);
+                break;
+            }
+            case 11: {  // uaf_freer_acquire
+                KFUNC("uaf_freer_acquire");
+                if (smp_load_acquire(done) == 1) {
+                    WRITE_ONCE(ptr, -1);
+                    kfree(obj);
+                }
+                break;
+            }
         }
     }
     void thread(int t) override {
@@ -253,10 +295,12 @@ struct ToyLayer : Model {
         s.name = "toy-layer";
         s.doc = "test-only: litmus shapes over the layer's rwsem, RCU and refcount_t orders";
         s.follows = "Documentation/core-api/refcount-vs-atomic.rst; the rwsem wait list; RCU read sections";
-        for (const char* n : {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last"})
+        for (const char* n : {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last",
+                              "uaf_reader", "uaf_freer", "uaf_reader_release", "uaf_freer_acquire"})
             s.ops.push_back({n, "see tests/toy_models.cpp", {}});
         s.invariants = {"toy-store-buffering", "toy-message-passing"};
-        s.steps = {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last"};
+        s.steps = {"read_twice", "write", "sb_left", "sb_right", "ref_get", "ref_put_both", "ref_put", "ref_put_last",
+                   "uaf_reader", "uaf_freer", "uaf_reader_one_step"};
         s.min_threads = 1;
     }
     const ModelSpec& spec() const override { return s; }

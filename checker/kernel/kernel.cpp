@@ -6,6 +6,16 @@ namespace vfsmc {
 // Per-execution layer state.
 struct LayerState {
     Heap heap;
+    bool freeable[kMaxObjects] = {};  // allocated by kalloc() in this execution
+    // Per freeable object and thread: the last plain access (its clock tick,
+    // event, field and kind), for kfree_id's happens-before check.
+    struct PlainAccess {
+        uint64_t stamp;
+        int ev;
+        const char* field;
+        bool store;
+    };
+    PlainAccess plain[kMaxObjects][kMaxThreads];
     bool setup = false;
     int rcu_nest[kMaxThreads] = {};
     unsigned read_fences[kMaxThreads] = {};
@@ -32,6 +42,7 @@ void set_quiet(bool q) { rt().quiet = q; }
 
 void layer_begin_execution() {
     g_ls.heap.n = 0;
+    for (bool& f : g_ls.freeable) f = false;
     g_ls.setup = true;
     for (int& n : g_ls.rcu_nest) n = 0;
     for (int& n : g_ls.rcu_gen) n = 0;
@@ -81,10 +92,56 @@ void check_alive_slow(int id, const char* field) {
             o.free_event >= 0 && event_at(o.free_event) ? rt().thread_names[event_at(o.free_event)->thread] : "?");
 }
 
+bool object_freeable(int id) { return id >= 0 && id < kMaxObjects && g_ls.freeable[id]; }
+void mark_freeable(int id) {
+    if (id < 0 || id >= kMaxObjects) return;
+    g_ls.freeable[id] = true;
+    for (auto& a : g_ls.plain[id]) a = {0, -1, nullptr, false};
+}
+void note_plain_access(int id, const char* field, bool store, int ev, uint64_t stamp) {
+    g_ls.plain[id][this_thread()] = {stamp, ev, field, store};
+}
+
+// Issue 11 item 13. A plain access runs in one step with the marked access
+// before it, so the search never puts another thread's free between the
+// two. Such a free shows here instead: a plain access to the object by
+// another thread that does not happen before this free could run after it
+// (the thread's step split at the plain access, or the access reordered
+// past what the freeing thread observed). Happens-before is the race
+// check's (Relacy's thread clocks: locks, release/acquire, RCU grace
+// periods, and every marked access under `sc`).
+static bool free_races_plain_access(int id, int t) {
+    if (MUTATION("no-free-race-check")) return false;
+    rl::thread_info_base& th = *rl::ctx().threadx_;
+    ObjInfo& o = rt().rec->objects[id];
+    for (int u = 0; u < rt().nthreads; u++) {
+        const LayerState::PlainAccess& a = g_ls.plain[id][u];
+        if (u == t || a.ev < 0 || th.acq_rel_order_[u] >= a.stamp) continue;
+        char inv[64];
+        std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
+        const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
+        int c[1] = {a.ev};
+        violate(t, name, c, 1, "%s frees %s, but %s's plain %s %s.%s does not happen before the free: it can run after it",
+                rt().thread_names[t], o.name, rt().thread_names[u], a.store ? "store to" : "load of", o.name, a.field);
+        return true;
+    }
+    return false;
+}
+void mark_static(int id) {
+    if (id >= 0 && id < kMaxObjects) g_ls.freeable[id] = false;
+}
+
 void kfree_id(int id) {
     ExecRecord* rec = rt().rec;
     if (id < 0 || id >= rec->nobjects) return;
     ObjInfo& o = rec->objects[id];
+    if (!g_ls.freeable[id]) {
+        // Its plain accesses were not recorded (note_plain_access): freeing it
+        // would skip the check that finds a use after free.
+        std::fprintf(stderr, "internal error: kfree of %s, which is never freed (a member of the model run, or kalloc_static)\n",
+                     o.name);
+        std::abort();
+    }
     int t = this_thread();
     if (o.freed) {
         int c[1] = {o.free_event};
@@ -93,6 +150,7 @@ void kfree_id(int id) {
     }
     sched_point();
     note_access(alive_key(id), true);
+    if (free_races_plain_access(id, t)) return;
     o.free_event = log_event(t, Ev::Free, id, "kfree", nullptr, 0, 0, "%s freed", o.name);
     o.freed = true;
     for (int i = 0; i < g_ls.heap.n; i++) {
@@ -620,20 +678,24 @@ static void rcu_process(int t) {
 // so two readers' rcu_read_lock()/rcu_read_unlock() commute; a grace
 // period touches every reader's key.
 static Key rcu_gp_key(int t) { return field_key(-2 - t, "rcu_gp"); }
+// Under `sc` the words carry only happens-before (for the race check and
+// kfree's check, issue 11 item 13): every access is sequentially consistent
+// already, so they are no DPOR keys there.
 static void gp_rmw(Acc a) {
-    if (rt().mm != MemModel::kernel || !g_ls.gp[0]) return;
+    if (!g_ls.gp[0]) return;
+    bool keys = rt().mm == MemModel::kernel;
     no_preempt np(rl::ctx());
     if (a != Acc::RcuGp) {
         int t = this_thread();
         g_ls.gp[t]->fetch_add(0, mo_for(a), RL_INFO);
-        note_access(rcu_gp_key(t), true);
+        if (keys) note_access(rcu_gp_key(t), true);
         return;
     }
     int n = rt().nthreads;
     for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, rl::mo_acquire, RL_INFO);
     for (int u = 0; u < n; u++) {
         g_ls.gp[u]->fetch_add(1, mo_for(a), RL_INFO);
-        note_access(rcu_gp_key(u), true);
+        if (keys) note_access(rcu_gp_key(u), true);
     }
 }
 static void gp_fence() { gp_rmw(Acc::RcuGp); }

@@ -10,7 +10,10 @@
 //
 // Every primitive is one step of the execution: it has exactly one scheduling
 // point (before it), runs atomically after it, and names itself in the trace
-// through the one hook, log_event() (checker/runtime.h). The memory order of
+// through the one hook, log_event() (checker/runtime.h). A plain access is
+// part of the step before it; kfree() checks that every other thread's plain
+// access to the object happens before the free (kfree_id, issue 11 item 13),
+// so the step a plain access shares cannot hide a use after free. The memory order of
 // each primitive comes from kMemoryModelTable below, for the scenario's
 // memory model (`sc` or `kernel`); docs/memory-model.md is generated from
 // that table.
@@ -135,11 +138,11 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::RefcountDecAcq, "refcount_dec_and_test success", rl::mo_acquire, rl::mo_seq_cst,
      "an ACQUIRE fence when the count reaches zero (refcount-vs-atomic.rst)"},
     {Acc::RcuLock, "rcu_read_lock", rl::mo_acquire, rl::mo_seq_cst,
-     "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (not under sc)"},
+     "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (under sc too: happens-before only)"},
     {Acc::RcuUnlock, "rcu_read_unlock", rl::mo_release, rl::mo_seq_cst,
-     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (not under sc)"},
+     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
     {Acc::RcuGp, "grace-period start/end", rl::mo_acq_rel, rl::mo_seq_cst,
-     "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (not under sc)"},
+     "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (under sc too: happens-before only)"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");
@@ -404,6 +407,25 @@ inline void check_alive(int id, const char* field) {
     check_alive_slow(id, field);
 }
 
+// Objects allocated with kalloc() are the ones that can be freed (kfree,
+// call_rcu_free). A plain access is no scheduling point of its own: it runs
+// in one step with the marked access before it, so a free by another thread
+// cannot fall in between. What such a free would show is caught at the free
+// instead: the layer keeps, per freeable object and thread, the clock of
+// the thread's last plain access to it, and kfree_id() reports
+// <kind>-use-after-free when one of them does not happen before the free
+// (issue 11 item 13: without that happens-before, the access can run after
+// the free). Objects that are members of the model run (a static table, a
+// global lock) and objects allocated with kalloc_static() are never freed:
+// their plain accesses are not recorded, and kfree of one is a model error
+// (kfree_id aborts naming it).
+bool object_freeable(int id);
+void mark_freeable(int id);
+void mark_static(int id);
+// A plain access by the running thread to freeable object `id` (its clock
+// tick `stamp`, its event `ev`), for kfree_id's check.
+void note_plain_access(int id, const char* field, bool store, int ev, uint64_t stamp);
+
 struct Heap {
     struct Slot {
         void* mem;
@@ -436,10 +458,22 @@ T* kalloc(A&&... a) {
     }
     Heap& h = heap();
     if (h.n < Heap::kMax) h.slots[h.n++] = {mem, [](void* q) { static_cast<T*>(q)->~T(); }, p->id, true};
+    mark_freeable(p->id);
     if (!in_setup()) {
         int ev = log_event(this_thread(), Ev::Alloc, p->id, "alloc", nullptr, 0, 0, "%s allocated", p->name());
         rt().rec->objects[p->id].alloc_event = ev;
     }
+    return p;
+}
+
+// An object that lives as long as the execution (a superblock, a hash
+// table's bucket, a wait queue head, a module): allocated like kalloc, but
+// never freed. Its plain accesses are not recorded for kfree's check (see
+// object_freeable); kfree of it is a model error.
+template <class T, class... A>
+T* kalloc_static(A&&... a) {
+    T* p = kalloc<T>(std::forward<A>(a)...);
+    mark_static(p->id);
     return p;
 }
 
@@ -555,6 +589,13 @@ class kfield {
         if (deps().nparked) wake_watchers(t, key_);
     }
     static bool marked(Acc a) { return a != Acc::Plain; }
+    // Every marked access is a step of its own; a plain access is part of
+    // the step before it (see object_freeable above for why that hides no
+    // use after free).
+    static bool sched_before(Acc a) { return marked(a); }
+    void note_plain(bool store, int ev, rl::timestamp_t stamp) const {
+        if (object_freeable(owner_)) note_plain_access(owner_, name_, store, ev, (uint64_t)stamp);
+    }
 
 public:
     kfield(const kobj* owner, const char* name, T init = T())
@@ -613,16 +654,7 @@ public:
 
     T load(Acc a) {
         int t = this_thread();
-        if (!marked(a)) {
-            // A plain access is not a scheduling point: under the lock that
-            // protects it nothing can interleave, and without one the race
-            // check reports it. (Issue 11 item 13, not done: making every
-            // plain access outside a lock a scheduling point multiplied the
-            // chrdev exploration counts by up to 10; a model must add a
-            // sched_point() before a plain access to memory nothing pins.)
-        } else {
-            sched_point();
-        }
+        if (sched_before(a)) sched_point();
         no_preempt np(rl::ctx());
         alive();
         rl::timestamp_t stamp = race_stamp();
@@ -653,13 +685,14 @@ public:
             }
         }
         race_note(false, marked(a), ev, stamp);
+        if (!marked(a)) note_plain(false, ev, stamp);
         note_read(t, (int64_t)v);
         return v;
     }
 
     void store(T v, Acc a) {
         int t = this_thread();
-        if (marked(a)) sched_point();
+        if (sched_before(a)) sched_point();
         no_preempt np(rl::ctx());
         alive();
         race_check(true, marked(a));
@@ -678,6 +711,7 @@ public:
             e->order = mo_name(mo_for(a));
         }
         race_note(true, marked(a), ev, stamp);
+        if (!marked(a)) note_plain(true, ev, stamp);
     }
 
     // An atomic read-modify-write: new = f(old), or no write when f returns

@@ -38,6 +38,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"lockref-get-not-dead-no-dead-test", "layer", "lockref_get_not_dead: the dead test (it takes a reference from a dead count)"},
     {"waiter-no-dput-new", "dcache", "d_alloc_parallel: the waiter's dput(new) after it found the in-lookup dentry"},
     {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match (issue 11 item 6)"},
+    {"no-free-race-check", "layer", "kfree: no check that every other thread's plain access to the object happens before the free (issue 11 item 13)"},
 };
 
 // The mutation this process runs with, or nullptr. Bad input (a name not in
