@@ -64,6 +64,7 @@
 //   that read another opener's WRITE_ONCE install and then closes loads
 //   inode->i_cdev plainly in __fput: ordered by fput's task_work atomics
 //   (the smp_mb in fput_final), not a race (concurrent-first-open-v2-close).
+#include <cerrno>
 #include <cstdio>
 
 #include "kernel/model.h"
@@ -97,6 +98,13 @@ enum Op : int {
     OP_CD_FORGET,
 };
 
+// The deliberately broken variants a scenario can select (broken()).
+enum ChrdevBug {
+    V1_NO_NEW_NULL,     // version v1: seed 002 v1 lost `new = NULL` after the install
+    SKIP_CDEV_PUT_NEW,  // mutation skip-cdev-put-new: no cdev_put(new) after a lost install race
+};
+
+
 enum DriverOpen : int { OPEN_SUCCEED, OPEN_FAIL, OPEN_EITHER };
 
 constexpr int kMaxOps = 8;
@@ -104,14 +112,13 @@ constexpr int kMaxFiles = 8;
 
 struct ChrdevCfg {
     // knobs
-    bool v2 = false;
-    bool v1 = false;  // seed 002 v1: v2 without `new = NULL` after the install
+    bool v2 = false;  // seed 002's chrdev_open and inode_cdev_forget (else before the seed)
+    BrokenSet<ChrdevBug> broken;
     bool historic_get = false;
     int driver_open = OPEN_SUCCEED;
     bool opener_ref = true;
     bool embedded = false;
     bool clear_once = false;
-    bool skip_put_new = false;
     // init
     bool installed = false;
     bool registered = true;
@@ -210,6 +217,8 @@ struct ChrdevRun : ModelRun {
 
     // The cdev, its inode and the probe point at each other from the start:
     // their pointer fields get their first values once all three exist.
+    bool broken(ChrdevBug b) const { return cfg.broken.has(b); }
+
     explicit ChrdevRun(const ChrdevCfg& c) : cfg(c), probe(&cdev_map, "probes[dev]", deferred_init) {
         probe.pointer();
         int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);
@@ -345,21 +354,32 @@ struct ChrdevRun : ModelRun {
         spin_unlock(cdev_lock);
     }
 
-    // cd_forget (renamed inode_cdev_forget by the seed), from evict.
+    // cd_forget, from evict (before seed 002).
     void cd_forget() {
-        KFUNC(cfg.v2 ? "inode_cdev_forget" : "cd_forget");
-        if (cfg.v2) {
-            // The seed's VFS_BUG_ON_INODE: only evict, after I_FREEING, may
-            // call this.
-            int st = READ_ONCE(inode->i_state);
-            KWARN_ON(!(st & I_FREEING), "cdev-forget-freeing",
-                     "inode_cdev_forget on %s without I_FREEING (i_state %#x)", inode->name(), st);
-        }
+        KFUNC("cd_forget");
         spin_lock(cdev_lock);
         list_del_init_i_devices();
         clear_i_cdev();
         // inode->i_mapping = &inode->i_data: not modelled.
         spin_unlock(cdev_lock);
+    }
+    // inode_cdev_forget: seed 002's cd_forget, renamed, with an assertion
+    // that only evict, after I_FREEING, calls it.
+    void inode_cdev_forget() {
+        KFUNC("inode_cdev_forget");
+        // VFS_BUG_ON_INODE(!(inode_state_read_once(inode) & I_FREEING))
+        int st = READ_ONCE(inode->i_state);
+        KWARN_ON(!(st & I_FREEING), "cdev-forget-freeing",
+                 "inode_cdev_forget on %s without I_FREEING (i_state %#x)", inode->name(), st);
+        spin_lock(cdev_lock);
+        list_del_init_i_devices();
+        clear_i_cdev();
+        spin_unlock(cdev_lock);
+    }
+    // The version's forget, as evict calls it.
+    void forget_cdev() {
+        if (cfg.v2) inode_cdev_forget();
+        else cd_forget();
     }
 
     // drivers/base/map.c kobj_lookup with cdev_add's exact_lock (cdev_get)
@@ -410,94 +430,51 @@ struct ChrdevRun : ModelRun {
         bool fail = cfg.driver_open == OPEN_FAIL || (cfg.driver_open == OPEN_EITHER && kchoose(2) == 1);
         if (fail) {
             kstep("drv_open:fail", inode->id, "the driver's ->open fails: -EIO");
-            return -5;
+            return -EIO;
         }
         return 0;
     }
 
-    // chrdev_open: returns 0 or -errno; *fops_ref tells whether filp->f_op
-    // was replaced by the driver's (holding a module reference).
-    int chrdev_open(bool* fops_ref) {
+    // chrdev_open before seed 002 (fs/char_dev.c up to v6.18). Returns 0
+    // or -errno; *fops_ref tells whether filp->f_op was replaced by the
+    // driver's (holding a module reference). The read of inode->i_cdev and
+    // cdev_get() happen under cdev_lock, and cdev_purge needs that lock
+    // before the cdev can be freed, so p is valid memory for cdev_get.
+    int chrdev_open_pre_seed(bool* fops_ref) {
         KFUNC("chrdev_open");
         *fops_ref = false;
         Cdev* p = nullptr;
         int ret = 0;
-        if (!cfg.v2) {
-            // Before the seed: the read and the cdev_get happen under
-            // cdev_lock, and cdev_purge needs that lock before the cdev can be
-            // freed, so p is valid memory for cdev_get.
+        spin_lock(cdev_lock);
+        int cur = plain_load(inode->i_cdev);
+        if (cur == NONE) {
+            spin_unlock(cdev_lock);
+            Cdev* nw = kobj_lookup();
+            if (!nw) return -ENXIO;
             spin_lock(cdev_lock);
-            int cur = plain_load(inode->i_cdev);
+            // Check i_cdev again: another opener may have installed it
+            // while the lock was dropped.
+            if (!MUTATION("pre-seed-no-i-cdev-recheck")) cur = plain_load(inode->i_cdev);
             if (cur == NONE) {
-                spin_unlock(cdev_lock);
-                Cdev* nw = kobj_lookup();
-                if (!nw) return -6;  // -ENXIO
-                spin_lock(cdev_lock);
-                // Check i_cdev again: another opener may have installed it
-                // while the lock was dropped.
-                if (!MUTATION("pre-seed-no-i-cdev-recheck")) cur = plain_load(inode->i_cdev);
-                if (cur == NONE) {
-                    plain_store(inode->i_cdev, nw->id);
-                    p = nw;
-                    install_list_add(p);
-                    nw = nullptr;  // the lookup reference becomes the file's
-                } else {
-                    p = cdev;
-                    kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
-                    if (!cdev_get(p)) ret = -6;
-                }
-                spin_unlock(cdev_lock);
-                drop_lookup_ref(nw);  // cdev_put(new): drop the lookup reference if we lost the race
+                plain_store(inode->i_cdev, nw->id);
+                p = nw;
+                install_list_add(p);
+                nw = nullptr;  // the lookup reference becomes the file's
             } else {
                 p = cdev;
-                if (!cdev_get(p)) ret = -6;
-                spin_unlock(cdev_lock);
+                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                if (!cdev_get(p)) ret = -ENXIO;
             }
-            if (ret) return ret;
-            ret = -6;  // fops_get failing below is -ENXIO
+            spin_unlock(cdev_lock);
+            cdev_put_new(nw);  // drop the lookup reference if we lost the race
         } else {
-            // Seed v2: icount >= 1 means evict (and so inode_cdev_forget)
-            // cannot run; nothing here stops cdev_purge and the kfree.
-            int cnt = atomic_read(inode->i_count);
-            KWARN_ON(cnt < 1, "chrdev-open-icount", "chrdev_open on %s with i_count %d", inode->name(), cnt);
-            int cur = READ_ONCE(inode->i_cdev);
-            if (cur == NONE) {
-                Cdev* nw = kobj_lookup();
-                if (!nw) return -6;
-                spin_lock(cdev_lock);
-                cur = plain_load(inode->i_cdev);
-                if (cur == NONE) {
-                    p = nw;
-                    WRITE_ONCE(inode->i_cdev, p->id);  // pairs with the READ_ONCE above
-                    install_list_add(p);
-                    // v1 lost this line in the refactoring (v2: "add back
-                    // new = NULL"): cdev_put(new) below then drops the
-                    // reference the file was to keep.
-                    if (!cfg.v1) nw = nullptr;
-                    else kstep("chrdev_open:v1-no-new-null", inode->id, "v1: new still points to %s after the install", p->name());
-                } else {
-                    p = cdev;
-                    kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
-                    if (!cdev_get(p)) ret = -6;
-                }
-                spin_unlock(cdev_lock);
-                drop_lookup_ref(nw);
-            } else {
-                // The fast path: p was read without cdev_lock and without a
-                // reference; only kobject_get_unless_zero stands between it
-                // and a cdev that cdev_purge + kfree may already have freed.
-                kstep("chrdev_open:fast-path", inode->id,
-                      "p = %s read by READ_ONCE(inode->i_cdev), no cdev_lock, no reference", object_name(cur));
-                p = cdev;
-                // cdev_get's first access, p->owner, is a plain load of
-                // memory nothing pins: the release may purge and free p
-                // before it (the layer makes a plain access to a kalloc'ed
-                // object a scheduling point of its own).
-                if (!cdev_get(p)) ret = -6;
-            }
-            if (ret) return ret;
-            // The seed dropped `ret = -ENXIO;` here: ret stays 0 (reference C3).
+            p = cdev;
+            if (!cdev_get(p)) ret = -ENXIO;
+            spin_unlock(cdev_lock);
         }
+        if (ret) return ret;
+
+        ret = -ENXIO;  // fops_get failing below is -ENXIO
         if (!fops_get(p)) {
             kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
             goto out_cdev_put;
@@ -511,8 +488,74 @@ struct ChrdevRun : ModelRun {
         cdev_put(p);
         return ret;
     }
-    void drop_lookup_ref(Cdev* nw) {
-        if (!cfg.skip_put_new) {
+
+    // chrdev_open of seed 002 v2: a READ_ONCE fast path without cdev_lock,
+    // and the install with WRITE_ONCE under it. v1 is this function without
+    // `new = NULL` after the install (marked below with broken()).
+    int chrdev_open_v2(bool* fops_ref) {
+        KFUNC("chrdev_open");
+        *fops_ref = false;
+        Cdev* p = nullptr;
+        int ret = 0;
+        // icount >= 1 means evict (and so inode_cdev_forget) cannot run;
+        // nothing here stops cdev_purge and the kfree.
+        int cnt = atomic_read(inode->i_count);
+        KWARN_ON(cnt < 1, "chrdev-open-icount", "chrdev_open on %s with i_count %d", inode->name(), cnt);
+        int cur = READ_ONCE(inode->i_cdev);
+        if (cur == NONE) {
+            Cdev* nw = kobj_lookup();
+            if (!nw) return -ENXIO;
+            spin_lock(cdev_lock);
+            cur = plain_load(inode->i_cdev);
+            if (cur == NONE) {
+                p = nw;
+                WRITE_ONCE(inode->i_cdev, p->id);  // pairs with the READ_ONCE above
+                install_list_add(p);
+                // v1 lost this line in the refactoring (v2: "add back
+                // new = NULL"): cdev_put(new) below then drops the
+                // reference the file was to keep.
+                if (!broken(V1_NO_NEW_NULL)) nw = nullptr;
+                else kstep("chrdev_open:v1-no-new-null", inode->id, "v1: new still points to %s after the install", p->name());
+            } else {
+                p = cdev;
+                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                if (!cdev_get(p)) ret = -ENXIO;
+            }
+            spin_unlock(cdev_lock);
+            cdev_put_new(nw);
+        } else {
+            // The fast path: p was read without cdev_lock and without a
+            // reference; only kobject_get_unless_zero stands between it
+            // and a cdev that cdev_purge + kfree may already have freed.
+            kstep("chrdev_open:fast-path", inode->id,
+                  "p = %s read by READ_ONCE(inode->i_cdev), no cdev_lock, no reference", object_name(cur));
+            p = cdev;
+            // cdev_get's first access, p->owner, is a plain load of
+            // memory nothing pins: the release may purge and free p
+            // before it (the layer makes a plain access to a kalloc'ed
+            // object a scheduling point of its own).
+            if (!cdev_get(p)) ret = -ENXIO;
+        }
+        if (ret) return ret;
+
+        // The seed dropped `ret = -ENXIO;` here: ret stays 0 (reference C3).
+        if (!fops_get(p)) {
+            kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
+            goto out_cdev_put;
+        }
+        // replace_fops(filp, fops)
+        *fops_ref = cfg.fops_owner;
+        ret = drv_open();
+        if (ret) goto out_cdev_put;
+        return 0;
+    out_cdev_put:
+        cdev_put(p);
+        return ret;
+    }
+    // cdev_put(new): the lookup reference of an opener that lost the
+    // install race (cdev_put(NULL) does nothing: not called then).
+    void cdev_put_new(Cdev* nw) {
+        if (!broken(SKIP_CDEV_PUT_NEW)) {
             cdev_put(nw);
         } else if (nw) {
             kstep("chrdev_open:skip-cdev-put-new", inode->id, "mutation: the lookup reference on %s is kept", nw->name());
@@ -540,7 +583,8 @@ struct ChrdevRun : ModelRun {
         KFUNC("do_dentry_open");
         // f->f_op = fops_get(inode->i_fop): def_chr_fops, no owner.
         bool fops_ref = false;
-        int err = chrdev_open(&fops_ref);
+        // def_chr_fops.open: the chrdev_open of the scenario's version.
+        int err = cfg.v2 ? chrdev_open_v2(&fops_ref) : chrdev_open_pre_seed(&fops_ref);
         if (err) {
             // cleanup_all: fops_put(f->f_op), the driver's if it was swapped in.
             if (fops_ref) fops_put();
@@ -655,7 +699,7 @@ struct ChrdevRun : ModelRun {
         WRITE_ONCE(inode->i_state, I_FREEING | I_CLEAR);
         // S_ISCHR(inode->i_mode) && inode->i_cdev: an unlocked plain read;
         // list_del_init makes a forget after a purge harmless (reference C4).
-        if (plain_load(inode->i_cdev) != NONE) cd_forget();
+        if (plain_load(inode->i_cdev) != NONE) forget_cdev();
         // remove_inode_hash, wake_up_bit(__I_NEW): not modelled.
         destroy_inode();
     }
@@ -710,7 +754,7 @@ struct ChrdevRun : ModelRun {
                 case OP_CDEV_DEL: cdev_del(); break;
                 case OP_DELETE_MODULE: delete_module(); break;
                 case OP_DRIVER_FREE: driver_free(); break;
-                case OP_CD_FORGET: cd_forget(); break;
+                case OP_CD_FORGET: forget_cdev(); break;
             }
         }
     }
@@ -849,15 +893,15 @@ struct ChrdevModel : Model {
 
     void prepare(const Scenario& sc) override {
         cfg = ChrdevCfg();
-        cfg.v1 = sc.knob("version").s == "v1";
-        cfg.v2 = cfg.v1 || sc.knob("version").s == "v2";
+        if (sc.knob("version").s == "v1") cfg.broken.set(V1_NO_NEW_NULL);
+        cfg.v2 = sc.knob("version").s != "pre-seed";
         cfg.historic_get = sc.knob("cdev_get").s == "kobject_get";
         const std::string& d = sc.knob("driver_open").s;
         cfg.driver_open = d == "fail" ? OPEN_FAIL : d == "either" ? OPEN_EITHER : OPEN_SUCCEED;
         cfg.opener_ref = sc.knob("opener_holds_inode_ref").b;
         cfg.embedded = sc.knob("cdev_alloc").s == "embedded";
         cfg.clear_once = sc.knob("i_cdev_clear").s == "WRITE_ONCE";
-        cfg.skip_put_new = sc.knob("mutation").s == "skip-cdev-put-new";
+        if (sc.knob("mutation").s == "skip-cdev-put-new") cfg.broken.set(SKIP_CDEV_PUT_NEW);
         cfg.installed = sc.init_field("i_cdev").b;
         cfg.registered = sc.init_field("registered").b;
         cfg.open_files = (int)sc.init_field("open_files").i;

@@ -64,6 +64,20 @@ inline FieldSpec int_field(const char* name, const char* def, long min, long max
     return f;
 }
 
+// A deliberately broken variant that a scenario selects with a knob: the
+// scenario-level sibling of MUTATION() (kernel/mutations.h), which no
+// scenario can select. A model names its broken variants in an enum, the
+// knob table sets them, and the model code marks each one where the
+// correct code would be, with one visible test a reader can grep for:
+//
+//     if (!broken(NO_DIR_SEQ_RECHECK)) { ...the re-check... }
+template <class E>
+struct BrokenSet {
+    unsigned bits = 0;
+    void set(E e) { bits |= 1u << (unsigned)e; }
+    bool has(E e) const { return (bits >> (unsigned)e) & 1u; }
+};
+
 struct OpSpec {
     std::string name;   // the kernel-level operation, e.g. "open_creat"
     std::string doc;
