@@ -258,6 +258,10 @@ struct DcacheRun : ModelRun {
     int inflight[kMaxThreads];      // create-exclusion: server entry of a running O_CREAT call, or -1
     int inflight_ev[kMaxThreads];
     int inflight_name[kMaxThreads];
+    // Ghost: the thread is inside __d_add's i_dir_seq section
+    // (start_dir_add .. end_dir_add) for an in-lookup dentry. Names that
+    // section in the trace of the steps inside it.
+    bool in_dir_add[kMaxThreads] = {};
 
     explicit DcacheRun(const DcacheCfg& c) : cfg(c) {
         sb = kalloc_static<SuperBlock>(cfg.names_collide == COLLIDE_ON ? SB_I_NAMES_COLLIDE : 0);
@@ -312,6 +316,30 @@ struct DcacheRun : ModelRun {
     // rcu_dereference() of a main-hash link: an address dependency, modelled
     // as acquire (the layer has no dependencies). Broken: a plain READ_ONCE.
     int rcu_dereference(kfield<int>& f) { return cfg.hash_walk_acquire ? smp_load_acquire(f) : READ_ONCE(f); }
+
+    // The trace text of __d_rehash and __d_lookup_unhash: where the step
+    // runs, from ghost state and peek() only (no access).
+    const char* rehash_context(Dentry* d) const {
+        if (in_dir_add[this_thread()])
+            return MUTATION("no-start-dir-add") ? " without the i_dir_seq window (mutation no-start-dir-add)"
+                                                : " inside the i_dir_seq window";
+        if (d->d_flags.peek() & DCACHE_PAR_LOOKUP) return ", still in-lookup: no i_dir_seq window, nobody woken";
+        return ", not in-lookup: no i_dir_seq window";
+    }
+    const char* unhash_context(Dentry* d) const {
+        if (in_dir_add[this_thread()])
+            return MUTATION("no-start-dir-add") ? " without the i_dir_seq window (mutation no-start-dir-add)"
+                                                : " inside the i_dir_seq window";
+        // __d_lookup_unhash_wake, under d_lock: d_hash.pprev cannot change.
+        return d->d_hash_pprev.peek() == 0 ? " (d_lookup_done: unhashed, i_dir_seq untouched)"
+                                           : " (d_lookup_done: i_dir_seq untouched)";
+    }
+    // A plain load the kernel does not make here. The model made it to pick
+    // the trace text, which now comes from ghost state (rehash_context,
+    // unhash_context); the load stays because the explored interleavings
+    // depend on it: removing it moves scenarios/dcache/explorations.lock.
+    // Delete these calls in a commit that regenerates the counts.
+    void trace_only_load(kfield<int>& f) { (void)plain_load(f); }
 
     // include/linux/dcache.h
     bool d_in_lookup(Dentry* d) { return plain_load(d->d_flags) & DCACHE_PAR_LOOKUP; }
@@ -385,7 +413,7 @@ struct DcacheRun : ModelRun {
     }
 
     // __d_rehash (caller holds d_lock): hlist_bl_add_head_rcu under the bucket lock.
-    void d_rehash_locked_(Dentry* d, const char* how) {
+    void d_rehash_locked_(Dentry* d) {
         KFUNC("__d_rehash");
         HashBucket* b = mainb[d->d_name];
         bit_spin_lock(b->lock);
@@ -408,7 +436,8 @@ struct DcacheRun : ModelRun {
         WRITE_ONCE(d->d_hash_pprev, 1);
         // rcu_assign_pointer(h->first, n): publishes the initialised dentry to walkers.
         smp_store_release(b->first, d->id);
-        ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])%s", d->name(), nm(d->d_name), how);
+        ghost[d->gi].hash_ev = kstep_ev("__d_rehash", d->id, "%s -> main hash (dentry_hashtable[\"%s\"])%s", d->name(), nm(d->d_name),
+                                       rehash_context(d));
         bit_spin_unlock(b->lock);
     }
 
@@ -447,7 +476,8 @@ struct DcacheRun : ModelRun {
         // spin_lock(d_lock); __d_rehash: the name becomes findable. Nothing
         // else: PAR_LOOKUP stays set, no i_dir_seq window, no wakeup.
         lockref_lock(d->d_lockref);
-        d_rehash_locked_(d, d_in_lookup(d) ? ", still in-lookup: no i_dir_seq window, nobody woken" : "");
+        trace_only_load(d->d_flags);  // was d_in_lookup(d), for the trace text
+        d_rehash_locked_(d);
         lockref_unlock(d->d_lockref);
     }
 
@@ -527,7 +557,7 @@ struct DcacheRun : ModelRun {
 
     // __d_lookup_unhash (caller holds d_lock): under the in-lookup bucket
     // lock, clear PAR_LOOKUP, leave the chain, take ->d_wait.
-    int d_lookup_unhash_(Dentry* d, const char* how) {
+    int d_lookup_unhash_(Dentry* d) {
         KFUNC("__d_lookup_unhash");
         HashBucket* b = inlb[d->d_name];
         bit_spin_lock(b->lock);
@@ -535,7 +565,7 @@ struct DcacheRun : ModelRun {
         hlist_bl_del_in_lookup_(b, d);
         int w = plain_load(d->d_wait);
         plain_store(d->d_wait, -1);
-        kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared%s", d->name(), how);
+        kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared%s", d->name(), unhash_context(d));
         bit_spin_unlock(b->lock);
         return w;
     }
@@ -546,8 +576,8 @@ struct DcacheRun : ModelRun {
         KFUNC("d_lookup_done");
         if (!d_in_lookup(d)) return;
         lockref_lock(d->d_lockref);
-        int w = d_lookup_unhash_(d, d_unhashed(d) ? " (d_lookup_done: unhashed, i_dir_seq untouched)"
-                                                   : " (d_lookup_done: i_dir_seq untouched)");
+        trace_only_load(d->d_hash_pprev);  // was d_unhashed(d), for the trace text
+        int w = d_lookup_unhash_(d);
         WaitQ* q = wq_by_id(w);
         if (q && cfg.d_lookup_done_wakes) wake_up_all(q->wq);
         lockref_unlock(d->d_lockref);
@@ -575,11 +605,13 @@ struct DcacheRun : ModelRun {
         int w = -1;
         bool window = inl && !MUTATION("no-start-dir-add");
         if (inl) {
+            in_dir_add[this_thread()] = true;  // ghost
             if (window) n = start_dir_add(dir);
-            w = d_lookup_unhash_(d, " inside the i_dir_seq window");
+            w = d_lookup_unhash_(d);
         }
         if (ino >= 0) d_set_inode_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
-        d_rehash_locked_(d, inl ? " inside the i_dir_seq window" : ", not in-lookup: no i_dir_seq window");
+        d_rehash_locked_(d);
+        if (inl) in_dir_add[this_thread()] = false;  // ghost
         if (window) {
             end_dir_add(dir, n, w);
         } else if (WaitQ* q = inl ? wq_by_id(w) : nullptr) {
