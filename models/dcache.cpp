@@ -93,7 +93,21 @@ enum OpKind { OP_OPEN_CREAT, OP_OPEN, OP_LOOKUP, OP_SET_NAMES_COLLIDE };
 enum Publish { PUB_SPLICE, PUB_D_ADD, PUB_D_ADD_CI, PUB_D_REHASH, PUB_REHASH_EARLY };
 enum Collide { COLLIDE_OFF, COLLIDE_ON, COLLIDE_SET_DURING_RUN };
 enum Revalidate { REVAL_NFS, REVAL_ALWAYS };
-enum DputBug { DPUT_OK, DPUT_MISSING, DPUT_BEFORE_INVALIDATE, DPUT_DOUBLE };
+// The deliberately broken variants a scenario can select with a knob, each
+// marked in the code with broken(): the knob and value that select it.
+enum DcacheBug {
+    NO_DIR_SEQ_RECHECK,     // dir_seq_recheck false: d_alloc_parallel's re-check of i_dir_seq under the bucket lock
+    NO_WAIT_REVALIDATE,     // wait_revalidate false: the d_unhashed() re-check after d_wait_lookup
+    NO_PARITY_CHECK,        // parity_check false: the retry on an odd i_dir_seq sample
+    DIR_SEQ_READ_RELAXED,   // dir_seq_read relaxed: READ_ONCE instead of smp_load_acquire
+    DIR_SEQ_WRITE_RELAXED,  // dir_seq_write relaxed: WRITE_ONCE instead of smp_store_release in end_dir_add
+    HASH_WALK_READ_ONCE,    // hash_walk read_once: main-hash walkers without the dependency (acquire)
+    MISSING_DPUT,           // dput_bug missing-dput
+    DPUT_BEFORE_INVALIDATE, // dput_bug dput-before-invalidate
+    DOUBLE_DPUT,            // dput_bug double-dput
+    D_LOOKUP_DONE_NO_WAKE,  // d_lookup_done_wakes false
+    LOOKUP_BEFORE_LOCK,     // lookup_open_order lookup-first: d_alloc_parallel before i_rwsem in lookup_open
+};
 
 struct DcacheCfg {
     // Filesystem and VFS variant.
@@ -105,16 +119,7 @@ struct DcacheCfg {
     bool server_fold_case = false;
     Revalidate revalidate = REVAL_NFS;
     bool rpc_error = false;
-    // Broken variants.
-    bool dir_seq_recheck = true;
-    bool wait_revalidate = true;
-    bool parity_check = true;
-    bool dir_seq_acquire = true;
-    bool dir_seq_release = true;
-    bool hash_walk_acquire = true;
-    DputBug dput_bug = DPUT_OK;
-    bool d_lookup_done_wakes = true;
-    bool lookup_before_lock = false;
+    BrokenSet<DcacheBug> broken;
     // Names: the dcache's (byte-exact) and the server's classes.
     int nnames = 0;
     char names[kMaxNames][kNameMax] = {};
@@ -263,6 +268,8 @@ struct DcacheRun : ModelRun {
     // section in the trace of the steps inside it.
     bool in_dir_add[kMaxThreads] = {};
 
+    bool broken(DcacheBug b) const { return cfg.broken.has(b); }
+
     explicit DcacheRun(const DcacheCfg& c) : cfg(c) {
         sb = kalloc_static<SuperBlock>(cfg.names_collide == COLLIDE_ON ? SB_I_NAMES_COLLIDE : 0);
         dir = kalloc_static<DirInode>();
@@ -315,7 +322,7 @@ struct DcacheRun : ModelRun {
 
     // rcu_dereference() of a main-hash link: an address dependency, modelled
     // as acquire (the layer has no dependencies). Broken: a plain READ_ONCE.
-    int rcu_dereference(kfield<int>& f) { return cfg.hash_walk_acquire ? smp_load_acquire(f) : READ_ONCE(f); }
+    int rcu_dereference(kfield<int>& f) { return broken(HASH_WALK_READ_ONCE) ? READ_ONCE(f) : smp_load_acquire(f); }
 
     // The trace text of __d_rehash and __d_lookup_unhash: where the step
     // runs, from ghost state and peek() only (no access).
@@ -525,7 +532,7 @@ struct DcacheRun : ModelRun {
         // smp_store_release(&dir->i_dir_seq, n + 2): pairs with the
         // smp_load_acquire in d_alloc_parallel, so a reader that samples the
         // closed value also sees the dentry in the main hash.
-        if (cfg.dir_seq_release) smp_store_release(d->i_dir_seq, (int)n + 2);
+        if (!broken(DIR_SEQ_WRITE_RELAXED)) smp_store_release(d->i_dir_seq, (int)n + 2);
         else WRITE_ONCE(d->i_dir_seq, (int)n + 2);
         // wq_has_sleeper(d_wait): smp_mb(); waitqueue_active(); wake_up_all.
         WaitQ* q = wq_by_id(wqid);
@@ -579,7 +586,7 @@ struct DcacheRun : ModelRun {
         trace_only_load(d->d_hash_pprev);  // was d_unhashed(d), for the trace text
         int w = d_lookup_unhash_(d);
         WaitQ* q = wq_by_id(w);
-        if (q && cfg.d_lookup_done_wakes) wake_up_all(q->wq);
+        if (q && !broken(D_LOOKUP_DONE_NO_WAKE)) wake_up_all(q->wq);
         lockref_unlock(d->d_lockref);
     }
 
@@ -768,7 +775,7 @@ struct DcacheRun : ModelRun {
             // Step 2: sample i_dir_seq, unmasked. Acquire pairs with
             // end_dir_add's release: seeing a closed window means seeing
             // that add's dentry in the main hash.
-            unsigned seq = (unsigned)(cfg.dir_seq_acquire ? smp_load_acquire(dir->i_dir_seq) : READ_ONCE(dir->i_dir_seq));
+            unsigned seq = (unsigned)(broken(DIR_SEQ_READ_RELAXED) ? READ_ONCE(dir->i_dir_seq) : smp_load_acquire(dir->i_dir_seq));
             kstep("d_alloc_parallel:sample", dir->id, "seq = %u", seq);
             // Step 3: r_seq = read_seqbegin(&rename_lock): left out (no rename).
             unsigned dseq = 0;
@@ -796,18 +803,18 @@ struct DcacheRun : ModelRun {
             }
             // Step 6: read_seqretry(&rename_lock, r_seq): left out.
             // Step 7: an odd sample means an add was in progress: resample.
-            if (cfg.parity_check && (seq & 1)) {
+            if (!broken(NO_PARITY_CHECK) && (seq & 1)) {
                 kstep("d_alloc_parallel:parity", dir->id, "seq %u is odd: an add is in progress, retry", seq);
                 rcu_read_unlock();
                 continue;
             }
-            kstep("d_alloc_parallel:parity", dir->id, cfg.parity_check ? "seq %u is even" : "seq %u: parity not checked (broken)", seq);
+            kstep("d_alloc_parallel:parity", dir->id, broken(NO_PARITY_CHECK) ? "seq %u: parity not checked (broken)" : "seq %u is even", seq);
             // Step 8: the in-lookup bucket lock. Every removal from the chain
             // takes it, so what the scan finds stays there until we unlock.
             bit_spin_lock(b->lock);
             // Step 9: re-check i_dir_seq under the bucket lock: an add that
             // took this name off the chain since the sample has moved it.
-            if (cfg.dir_seq_recheck && !MUTATION("no-i-dir-seq-recheck")) {
+            if (!broken(NO_DIR_SEQ_RECHECK) && !MUTATION("no-i-dir-seq-recheck")) {
                 unsigned now = (unsigned)READ_ONCE(dir->i_dir_seq);
                 if (now != seq) {
                     kstep("d_alloc_parallel:recheck", dir->id, "i_dir_seq moved %u -> %u: retry", seq, now);
@@ -836,7 +843,7 @@ struct DcacheRun : ModelRun {
                 d_wait_lookup(m);
                 // Not in-lookup any more: hashed means the lookup succeeded
                 // (name and parent cannot have changed here).
-                bool revalidate = cfg.wait_revalidate && !MUTATION("d-wait-lookup-no-revalidate");
+                bool revalidate = !broken(NO_WAIT_REVALIDATE) && !MUTATION("d-wait-lookup-no-revalidate");
                 if (revalidate && d_unhashed(m)) {
                     kstep("d_alloc_parallel:mismatch", m->id, "%s is not hashed after the wait: retry", m->name());
                     lockref_unlock(m->d_lockref);
@@ -1090,13 +1097,13 @@ struct DcacheRun : ModelRun {
         else up_write(dir->i_rwsem);
     }
 
+    // d_invalidate + dput of a dentry lookup_open rejects (the dput_bug
+    // knob's broken variants move or repeat the dput).
     void put_rejected_(Dentry* d) {
-        switch (cfg.dput_bug) {
-            case DPUT_OK: d_invalidate(d); dput(d); break;
-            case DPUT_MISSING: d_invalidate(d); break;
-            case DPUT_BEFORE_INVALIDATE: dput(d); d_invalidate(d); dput(d); break;
-            case DPUT_DOUBLE: d_invalidate(d); dput(d); dput(d); break;
-        }
+        if (broken(DPUT_BEFORE_INVALIDATE)) dput(d);
+        d_invalidate(d);
+        if (!broken(MISSING_DPUT)) dput(d);
+        if (broken(DOUBLE_DPUT)) dput(d);
     }
 
     // lookup_open: takes and drops the parent lock itself (ddb6e6c72a0a).
@@ -1112,7 +1119,7 @@ struct DcacheRun : ModelRun {
         bool shared = !creat || create_shared;  // shared_flag == LOOKUP_SHARED
         kstep("lookup_open:lock", dir->id, "%s, create_shared = %d: i_rwsem %s", creat ? "O_CREAT" : "no O_CREAT",
               (int)create_shared, shared ? "shared" : "exclusive");
-        if (!cfg.lookup_before_lock) lock_parent(shared);
+        if (!broken(LOOKUP_BEFORE_LOCK)) lock_parent(shared);
         Dentry* d = d_lookup(name);
         for (;;) {
             if (!d) d = d_alloc_parallel(name, wqid);
@@ -1128,7 +1135,7 @@ struct DcacheRun : ModelRun {
             put_rejected_(d);
             d = nullptr;
         }
-        if (cfg.lookup_before_lock) lock_parent(shared);
+        if (broken(LOOKUP_BEFORE_LOCK)) lock_parent(shared);
         Dentry* ret = d;
         if (!d_really_is_negative(d)) goto out;  // positive: opened later by f_op->open
         if (cfg.has_atomic_open) {
@@ -1460,19 +1467,18 @@ struct DcacheModel : Model {
         c.server_fold_case = sc.knob("server_fold_case").b;
         c.revalidate = sc.knob("revalidate").s == "always-valid" ? REVAL_ALWAYS : REVAL_NFS;
         c.rpc_error = sc.knob("rpc_error").b;
-        c.dir_seq_recheck = sc.knob("dir_seq_recheck").b;
-        c.wait_revalidate = sc.knob("wait_revalidate").b;
-        c.parity_check = sc.knob("parity_check").b;
-        c.dir_seq_acquire = sc.knob("dir_seq_read").s == "acquire";
-        c.dir_seq_release = sc.knob("dir_seq_write").s == "release";
-        c.hash_walk_acquire = sc.knob("hash_walk").s == "rcu_dereference";
+        if (!sc.knob("dir_seq_recheck").b) c.broken.set(NO_DIR_SEQ_RECHECK);
+        if (!sc.knob("wait_revalidate").b) c.broken.set(NO_WAIT_REVALIDATE);
+        if (!sc.knob("parity_check").b) c.broken.set(NO_PARITY_CHECK);
+        if (sc.knob("dir_seq_read").s != "acquire") c.broken.set(DIR_SEQ_READ_RELAXED);
+        if (sc.knob("dir_seq_write").s != "release") c.broken.set(DIR_SEQ_WRITE_RELAXED);
+        if (sc.knob("hash_walk").s != "rcu_dereference") c.broken.set(HASH_WALK_READ_ONCE);
         const std::string& db = sc.knob("dput_bug").s;
-        c.dput_bug = db == "missing-dput" ? DPUT_MISSING
-                     : db == "dput-before-invalidate" ? DPUT_BEFORE_INVALIDATE
-                     : db == "double-dput" ? DPUT_DOUBLE
-                     : DPUT_OK;
-        c.d_lookup_done_wakes = sc.knob("d_lookup_done_wakes").b;
-        c.lookup_before_lock = sc.knob("lookup_open_order").s == "lookup-first";
+        if (db == "missing-dput") c.broken.set(MISSING_DPUT);
+        if (db == "dput-before-invalidate") c.broken.set(DPUT_BEFORE_INVALIDATE);
+        if (db == "double-dput") c.broken.set(DOUBLE_DPUT);
+        if (!sc.knob("d_lookup_done_wakes").b) c.broken.set(D_LOOKUP_DONE_NO_WAKE);
+        if (sc.knob("lookup_open_order").s == "lookup-first") c.broken.set(LOOKUP_BEFORE_LOCK);
 
         bool has_set = false;
         std::string set_at;  // the first set_names_collide
