@@ -828,6 +828,74 @@ struct ChrdevRun : ModelRun {
     }
 };
 
+// ---------------------------------------------------------------------------
+// What the model declares, once: knobs and init fields (with how prepare()
+// reads each into ChrdevCfg), invariants and steps.
+// ---------------------------------------------------------------------------
+using C = ChrdevCfg;
+using V = const Value&;
+const ModelDecl<ChrdevCfg> kDecl = {
+    // knobs (`config`)
+    {
+        {enum_field("version", {"pre-seed", "v1", "v2"}, "v2",
+                    "chrdev_open before seed 002 (all under cdev_lock), seed 002 v1 (v2 without `new = NULL` after the install) or v2 "
+                    "(READ_ONCE fast path)"),
+         [](C& c, V v) {
+             c.v2 = v.s != "pre-seed";
+             if (v.s == "v1") c.broken.set(V1_NO_NEW_NULL);
+         }},
+        {enum_field("cdev_get", {"get_unless_zero", "kobject_get"}, "get_unless_zero",
+                    "kobject_get_unless_zero (post-5.6) or the historic kobject_get"),
+         [](C& c, V v) { c.historic_get = v.s == "kobject_get"; }},
+        {enum_field("driver_open", {"succeed", "fail", "either"}, "succeed", "the driver's ->open outcome (either: both explored)"),
+         [](C& c, V v) { c.driver_open = v.s == "fail" ? OPEN_FAIL : v.s == "either" ? OPEN_EITHER : OPEN_SUCCEED; }},
+        {bool_field("opener_holds_inode_ref", "true",
+                    "each thread that opens holds an inode reference (its path's dentry) from the start; false is the mutation of reference D.4"),
+         [](C& c, V v) { c.opener_ref = v.b; }},
+        {enum_field("cdev_alloc", {"dynamic", "embedded"}, "dynamic",
+                    "cdev_alloc (the release kfree()s it) or cdev_init in a driver structure (the release only purges)"),
+         [](C& c, V v) { c.embedded = v.s == "embedded"; }},
+        {enum_field("i_cdev_clear", {"plain", "WRITE_ONCE"}, "plain",
+                    "how cdev_purge and cd_forget clear inode->i_cdev: the kernel's plain store, or C7's WRITE_ONCE"),
+         [](C& c, V v) { c.clear_once = v.s == "WRITE_ONCE"; }},
+        {enum_field("mutation", {"none", "skip-cdev-put-new"}, "none",
+                    "skip-cdev-put-new: chrdev_open drops no lookup reference when it loses the install race (kref-balance demo)"),
+         [](C& c, V v) {
+             if (v.s == "skip-cdev-put-new") c.broken.set(SKIP_CDEV_PUT_NEW);
+         }},
+    },
+    // init
+    {
+        {bool_field("i_cdev", "false", "inode->i_cdev already points to the cdev (an earlier open installed it; the inode is on its list)"),
+         [](C& c, V v) { c.installed = v.b; }},
+        {bool_field("registered", "true", "the cdev is still registered (in cdev_map, holding the registration reference)"),
+         [](C& c, V v) { c.registered = v.b; }},
+        {int_field("open_files", "0", 0, 4, "files already open on the node, each holding a cdev reference (needs i_cdev)"),
+         [](C& c, V v) { c.open_files = (int)v.i; }},
+        {int_field("i_count", "0", 0, 4, "inode references held besides the openers' (other paths, open files' dentries)"),
+         [](C& c, V v) { c.i_count = (int)v.i; }},
+        {int_field("i_nlink", "1", 0, 1, "0: the node is unlinked and the last iput evicts it; 1: it is cached on the LRU"),
+         [](C& c, V v) { c.i_nlink = (int)v.i; }},
+        {enum_field("cdev_owner", {"none", "module"}, "none", "cdev->owner: NULL (built-in, like /dev/null) or the driver module"),
+         [](C& c, V v) { c.cdev_owner = v.s == "module"; }},
+        {enum_field("fops_owner", {"none", "module"}, "none", "the driver fops' owner: NULL or the driver module"),
+         [](C& c, V v) { c.fops_owner = v.s == "module"; }},
+    },
+    // invariants
+    {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list", "cdev-list-double-add",
+     "chrdev-open-icount", "cdev-forget-freeing"},
+    // steps: every KFUNC and kstep name (tests/declare_test.cpp)
+    {"fput", "do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
+     "chrdev_open:lost-race", "chrdev_open:v1-no-new-null", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",
+     "kobj_lookup", "exact_lock", "kobj_unmap", "cdev_get", "kobject_get", "kobject_get_unless_zero",
+     "cdev_put", "kobject_put", "kobject_release", "cdev_dynamic_release", "cdev_default_release",
+     "cdev_purge", "cdev_purge:unlink", "cdev_del", "fops_get", "fops_put", "drv_open", "drv_open:fail",
+     "__fput", "__fput:not-opened", "iput", "iput_final", "iput_final:cached", "iput_final:I_FREEING",
+     "prune_icache_sb", "inode_lru_isolate:I_FREEING", "evict", "cd_forget", "inode_cdev_forget",
+     "destroy_inode", "try_module_get", "module_put", "delete_module", "try_stop_module",
+     "try_stop_module:busy", "drv_exit", "drv_free"}
+};
+
 struct ChrdevModel : Model {
     ModelSpec s;
     ChrdevCfg cfg;
@@ -849,42 +917,7 @@ struct ChrdevModel : Model {
             {"driver_free", "the driver kfree()s the structure its cdev is embedded in (cdev_alloc: embedded only)", {}},
             {"inode_cdev_forget", "mutation: a caller of cd_forget/inode_cdev_forget other than evict", {}},
         };
-        s.knobs = {
-            enum_field("version", {"pre-seed", "v1", "v2"}, "v2",
-                       "chrdev_open before seed 002 (all under cdev_lock), seed 002 v1 (v2 without `new = NULL` after the install) or v2 "
-                       "(READ_ONCE fast path)"),
-            enum_field("cdev_get", {"get_unless_zero", "kobject_get"}, "get_unless_zero",
-                       "kobject_get_unless_zero (post-5.6) or the historic kobject_get"),
-            enum_field("driver_open", {"succeed", "fail", "either"}, "succeed", "the driver's ->open outcome (either: both explored)"),
-            bool_field("opener_holds_inode_ref", "true",
-                       "each thread that opens holds an inode reference (its path's dentry) from the start; false is the mutation of reference D.4"),
-            enum_field("cdev_alloc", {"dynamic", "embedded"}, "dynamic",
-                       "cdev_alloc (the release kfree()s it) or cdev_init in a driver structure (the release only purges)"),
-            enum_field("i_cdev_clear", {"plain", "WRITE_ONCE"}, "plain",
-                       "how cdev_purge and cd_forget clear inode->i_cdev: the kernel's plain store, or C7's WRITE_ONCE"),
-            enum_field("mutation", {"none", "skip-cdev-put-new"}, "none",
-                       "skip-cdev-put-new: chrdev_open drops no lookup reference when it loses the install race (kref-balance demo)"),
-        };
-        s.init = {
-            bool_field("i_cdev", "false", "inode->i_cdev already points to the cdev (an earlier open installed it; the inode is on its list)"),
-            bool_field("registered", "true", "the cdev is still registered (in cdev_map, holding the registration reference)"),
-            int_field("open_files", "0", 0, 4, "files already open on the node, each holding a cdev reference (needs i_cdev)"),
-            int_field("i_count", "0", 0, 4, "inode references held besides the openers' (other paths, open files' dentries)"),
-            int_field("i_nlink", "1", 0, 1, "0: the node is unlinked and the last iput evicts it; 1: it is cached on the LRU"),
-            enum_field("cdev_owner", {"none", "module"}, "none", "cdev->owner: NULL (built-in, like /dev/null) or the driver module"),
-            enum_field("fops_owner", {"none", "module"}, "none", "the driver fops' owner: NULL or the driver module"),
-        };
-        s.invariants = {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list", "cdev-list-double-add",
-                        "chrdev-open-icount", "cdev-forget-freeing"};
-        s.steps = {"fput", "do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
-                   "chrdev_open:lost-race", "chrdev_open:v1-no-new-null", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",
-                   "kobj_lookup", "exact_lock", "kobj_unmap", "cdev_get", "kobject_get", "kobject_get_unless_zero",
-                   "cdev_put", "kobject_put", "kobject_release", "cdev_dynamic_release", "cdev_default_release",
-                   "cdev_purge", "cdev_purge:unlink", "cdev_del", "fops_get", "fops_put", "drv_open", "drv_open:fail",
-                   "__fput", "__fput:not-opened", "iput", "iput_final", "iput_final:cached", "iput_final:I_FREEING",
-                   "prune_icache_sb", "inode_lru_isolate:I_FREEING", "evict", "cd_forget", "inode_cdev_forget",
-                   "destroy_inode", "try_module_get", "module_put", "delete_module", "try_stop_module",
-                   "try_stop_module:busy", "drv_exit", "drv_free"};
+        kDecl.declare(s);
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
         s.max_ops = kMaxOps;
@@ -893,22 +926,7 @@ struct ChrdevModel : Model {
 
     void prepare(const Scenario& sc) override {
         cfg = ChrdevCfg();
-        if (sc.knob("version").s == "v1") cfg.broken.set(V1_NO_NEW_NULL);
-        cfg.v2 = sc.knob("version").s != "pre-seed";
-        cfg.historic_get = sc.knob("cdev_get").s == "kobject_get";
-        const std::string& d = sc.knob("driver_open").s;
-        cfg.driver_open = d == "fail" ? OPEN_FAIL : d == "either" ? OPEN_EITHER : OPEN_SUCCEED;
-        cfg.opener_ref = sc.knob("opener_holds_inode_ref").b;
-        cfg.embedded = sc.knob("cdev_alloc").s == "embedded";
-        cfg.clear_once = sc.knob("i_cdev_clear").s == "WRITE_ONCE";
-        if (sc.knob("mutation").s == "skip-cdev-put-new") cfg.broken.set(SKIP_CDEV_PUT_NEW);
-        cfg.installed = sc.init_field("i_cdev").b;
-        cfg.registered = sc.init_field("registered").b;
-        cfg.open_files = (int)sc.init_field("open_files").i;
-        cfg.i_count = (int)sc.init_field("i_count").i;
-        cfg.i_nlink = (int)sc.init_field("i_nlink").i;
-        cfg.cdev_owner = sc.init_field("cdev_owner").s == "module";
-        cfg.fops_owner = sc.init_field("fops_owner").s == "module";
+        kDecl.read(sc, cfg);
         if (cfg.open_files > 0 && !cfg.installed)
             throw ModelError("init.open_files", "an open file implies init.i_cdev true; accepted: i_cdev true, or open_files 0");
         if (!cfg.registered && !cfg.installed && cfg.open_files == 0)

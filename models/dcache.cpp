@@ -133,6 +133,8 @@ struct DcacheCfg {
     int nops[kMaxThreads] = {};
     OpKind op[kMaxThreads][kMaxOps] = {};
     int op_name[kMaxThreads][kMaxOps] = {};
+    // init, as written (prepare() resolves the names once the threads' are known).
+    std::string cached_negative_list, server_files_list;
 };
 
 // ---------------------------------------------------------------------------
@@ -420,7 +422,7 @@ struct DcacheRun : ModelRun {
     }
 
     // __d_rehash (caller holds d_lock): hlist_bl_add_head_rcu under the bucket lock.
-    void d_rehash_locked_(Dentry* d) {
+    void d_rehash_(Dentry* d) {
         KFUNC("__d_rehash");
         HashBucket* b = mainb[d->d_name];
         bit_spin_lock(b->lock);
@@ -451,7 +453,7 @@ struct DcacheRun : ModelRun {
     // __d_drop (caller holds d_lock): ___d_drop under the bucket lock, then
     // d_hash.pprev = NULL and write_seqcount_invalidate(&d_seq), so that a
     // walker that sampled d_seq before the unhash fails its retry check.
-    void d_drop_locked_(Dentry* d) {
+    void d_drop_(Dentry* d) {
         KFUNC("__d_drop");
         if (d_unhashed(d)) return;
         HashBucket* b = mainb[d->d_name];
@@ -484,14 +486,14 @@ struct DcacheRun : ModelRun {
         // else: PAR_LOOKUP stays set, no i_dir_seq window, no wakeup.
         lockref_lock(d->d_lockref);
         trace_only_load(d->d_flags);  // was d_in_lookup(d), for the trace text
-        d_rehash_locked_(d);
+        d_rehash_(d);
         lockref_unlock(d->d_lockref);
     }
 
     void d_drop(Dentry* d) {
         KFUNC("d_drop");
         lockref_lock(d->d_lockref);
-        d_drop_locked_(d);
+        d_drop_(d);
         lockref_unlock(d->d_lockref);
     }
 
@@ -502,7 +504,7 @@ struct DcacheRun : ModelRun {
             lockref_unlock(d->d_lockref);
             return;
         }
-        d_drop_locked_(d);
+        d_drop_(d);
         lockref_unlock(d->d_lockref);
         // Negative dentries can be dropped without further checks; a
         // positive one would have its children shrunk and submounts detached:
@@ -544,7 +546,7 @@ struct DcacheRun : ModelRun {
     // -----------------------------------------------------------------------
     // Leaving the in-lookup state (ref 2.1, 3).
     // -----------------------------------------------------------------------
-    void hlist_bl_del_in_lookup_(HashBucket* b, Dentry* d) {
+    void hlist_bl_del_in_lookup(HashBucket* b, Dentry* d) {
         int next = plain_load(d->d_in_lookup_next);
         int cur = plain_load(b->first);
         if (cur == d->id) {
@@ -569,7 +571,7 @@ struct DcacheRun : ModelRun {
         HashBucket* b = inlb[d->d_name];
         bit_spin_lock(b->lock);
         plain_store(d->d_flags, plain_load(d->d_flags) & ~DCACHE_PAR_LOOKUP);
-        hlist_bl_del_in_lookup_(b, d);
+        hlist_bl_del_in_lookup(b, d);
         int w = plain_load(d->d_wait);
         plain_store(d->d_wait, -1);
         kstep("__d_lookup_unhash", d->id, "%s leaves the in-lookup hash; PAR_LOOKUP cleared%s", d->name(), unhash_context(d));
@@ -593,7 +595,7 @@ struct DcacheRun : ModelRun {
     // -----------------------------------------------------------------------
     // Publishing (ref 2.2-2.4, 5).
     // -----------------------------------------------------------------------
-    void d_set_inode_(Dentry* d, int ino) {
+    void d_set_inode_and_type_(Dentry* d, int ino) {
         // raw_write_seqcount_begin(&d_seq); __d_set_inode_and_type; end: lockless
         // readers see a consistent inode and type or retry.
         write_seqcount_begin(d->d_seq);
@@ -616,8 +618,8 @@ struct DcacheRun : ModelRun {
             if (window) n = start_dir_add(dir);
             w = d_lookup_unhash_(d);
         }
-        if (ino >= 0) d_set_inode_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
-        d_rehash_locked_(d);
+        if (ino >= 0) d_set_inode_and_type_(d, ino);  // hlist_add_head(d_alias, &inode->i_dentry): not modelled
+        d_rehash_(d);
         if (inl) in_dir_add[this_thread()] = false;  // ghost
         if (window) {
             end_dir_add(dir, n, w);
@@ -649,7 +651,7 @@ struct DcacheRun : ModelRun {
     void d_instantiate(Dentry* d, int ino) {
         KFUNC("d_instantiate");
         lockref_lock(d->d_lockref);
-        d_set_inode_(d, ino);
+        d_set_inode_and_type_(d, ino);
         lockref_unlock(d->d_lockref);
     }
 
@@ -1099,7 +1101,7 @@ struct DcacheRun : ModelRun {
 
     // d_invalidate + dput of a dentry lookup_open rejects (the dput_bug
     // knob's broken variants move or repeat the dput).
-    void put_rejected_(Dentry* d) {
+    void put_rejected(Dentry* d) {
         if (broken(DPUT_BEFORE_INVALIDATE)) dput(d);
         d_invalidate(d);
         if (!broken(MISSING_DPUT)) dput(d);
@@ -1132,7 +1134,7 @@ struct DcacheRun : ModelRun {
             kstep("lookup_open:reject", d->id, r > 0 ? "%s is a valid hashed negative: rejected under the shared lock"
                                                      : "%s is not valid",
                   d->name());
-            put_rejected_(d);
+            put_rejected(d);
             d = nullptr;
         }
         if (broken(LOOKUP_BEFORE_LOCK)) lock_parent(shared);
@@ -1322,17 +1324,6 @@ struct DcacheRun : ModelRun {
 // ---------------------------------------------------------------------------
 // The model.
 // ---------------------------------------------------------------------------
-FieldSpec knob(const std::string& name, ArgType type, const std::string& def, const std::string& doc,
-               std::vector<std::string> allowed = {}) {
-    FieldSpec f;
-    f.name = name;
-    f.type = type;
-    f.def = def;
-    f.doc = doc;
-    f.allowed = std::move(allowed);
-    return f;
-}
-
 std::vector<std::string> split_names(const std::string& s) {
     std::vector<std::string> out;
     std::string cur;
@@ -1347,6 +1338,115 @@ std::vector<std::string> split_names(const std::string& s) {
     if (!cur.empty()) out.push_back(cur);
     return out;
 }
+
+// ---------------------------------------------------------------------------
+// What the model declares, once: knobs and init fields (with how prepare()
+// reads each into DcacheCfg), invariants and steps.
+// ---------------------------------------------------------------------------
+using C = DcacheCfg;
+using V = const Value&;
+const ModelDecl<DcacheCfg> kDecl = {
+    // knobs (`config`)
+    {
+        {enum_field("o_creat_lock", {"exclusive", "shared"}, "exclusive",
+                    "parent lock for O_CREAT: exclusive (mainline) or shared (the fs sets IOPF_ATOMIC_OPEN_CREATE_SHARED)"),
+         [](C& c, V v) { c.create_shared_flag = v.s == "shared"; }},
+        {bool_field("atomic_open", "true", "the filesystem provides ->atomic_open (else ->lookup + ->create)"),
+         [](C& c, V v) { c.has_atomic_open = v.b; }},
+        {enum_field("publish", {"d_splice_alias", "d_add", "d_add_ci", "d_rehash", "d_rehash-early"}, "d_splice_alias",
+                    "how ->atomic_open publishes its dentry: d_splice_alias or d_add (correct), d_add_ci (case-exact name "
+                    "from the server), d_rehash after d_instantiate (broken), or d_rehash-early: d_rehash of the still-negative "
+                    "in-lookup dentry before the OPEN, d_instantiate after it (broken: H2)"),
+         [](C& c, V v) {
+             c.publish = v.s == "d_add" ? PUB_D_ADD : v.s == "d_add_ci" ? PUB_D_ADD_CI : v.s == "d_rehash" ? PUB_D_REHASH
+                       : v.s == "d_rehash-early" ? PUB_REHASH_EARLY : PUB_SPLICE;
+         }},
+        {bool_field("reject_hashed_negative", "true", "the seed's rejection of a revalidated hashed negative dentry under create_shared"),
+         [](C& c, V v) { c.reject_hashed_negative = v.b; }},
+        {enum_field("names_collide", {"off", "on", "set-during-run"}, "off",
+                    "SB_I_NAMES_COLLIDE: off, on from the start, or set during the run by the set_names_collide op"),
+         [](C& c, V v) { c.names_collide = v.s == "on" ? COLLIDE_ON : v.s == "set-during-run" ? COLLIDE_SET_DURING_RUN : COLLIDE_OFF; }},
+        {bool_field("server_fold_case", "false", "the server compares names case-insensitively"),
+         [](C& c, V v) { c.server_fold_case = v.b; }},
+        {enum_field("revalidate", {"nfs", "always-valid"}, "nfs",
+                    "->d_revalidate for negative dentries: nfs (valid for LOOKUP_CREATE, invalid for LOOKUP_OPEN alone) "
+                    "or always-valid (no ->d_revalidate)"),
+         [](C& c, V v) { c.revalidate = v.s == "always-valid" ? REVAL_ALWAYS : REVAL_NFS; }},
+        {bool_field("rpc_error", "false", "every server call may also fail (explored both ways)"),
+         [](C& c, V v) { c.rpc_error = v.b; }},
+        // The broken variants (DcacheBug, marked with broken() in the code).
+        {bool_field("dir_seq_recheck", "true", "broken if false: no i_dir_seq re-check under the in-lookup bucket lock"),
+         [](C& c, V v) {
+             if (!v.b) c.broken.set(NO_DIR_SEQ_RECHECK);
+         }},
+        {bool_field("wait_revalidate", "true",
+                    "broken if false: d_alloc_parallel returns the dentry it waited for without re-checking d_unhashed() (and retrying)"),
+         [](C& c, V v) {
+             if (!v.b) c.broken.set(NO_WAIT_REVALIDATE);
+         }},
+        {bool_field("parity_check", "true", "broken if false: an odd i_dir_seq sample is not retried"),
+         [](C& c, V v) {
+             if (!v.b) c.broken.set(NO_PARITY_CHECK);
+         }},
+        {enum_field("dir_seq_read", {"acquire", "relaxed"}, "acquire",
+                    "d_alloc_parallel's i_dir_seq sample: smp_load_acquire, or READ_ONCE (broken, relaxed read side)"),
+         [](C& c, V v) {
+             if (v.s == "relaxed") c.broken.set(DIR_SEQ_READ_RELAXED);
+         }},
+        {enum_field("dir_seq_write", {"release", "relaxed"}, "release",
+                    "end_dir_add's store: smp_store_release, or WRITE_ONCE (broken, relaxed write side)"),
+         [](C& c, V v) {
+             if (v.s == "relaxed") c.broken.set(DIR_SEQ_WRITE_RELAXED);
+         }},
+        {enum_field("hash_walk", {"rcu_dereference", "read_once"}, "rcu_dereference",
+                    "main-hash walkers read the chain with rcu_dereference (dependency, modelled as acquire), or with a "
+                    "READ_ONCE without acquire (broken)"),
+         [](C& c, V v) {
+             if (v.s == "read_once") c.broken.set(HASH_WALK_READ_ONCE);
+         }},
+        {enum_field("dput_bug", {"none", "missing-dput", "dput-before-invalidate", "double-dput"}, "none",
+                    "broken: lookup_open's d_invalidate+dput of a rejected dentry misses the dput, puts it before "
+                    "d_invalidate and again after, or puts it twice"),
+         [](C& c, V v) {
+             if (v.s == "missing-dput") c.broken.set(MISSING_DPUT);
+             if (v.s == "dput-before-invalidate") c.broken.set(DPUT_BEFORE_INVALIDATE);
+             if (v.s == "double-dput") c.broken.set(DOUBLE_DPUT);
+         }},
+        {bool_field("d_lookup_done_wakes", "true", "broken if false: d_lookup_done does not wake the waiters"),
+         [](C& c, V v) {
+             if (!v.b) c.broken.set(D_LOOKUP_DONE_NO_WAKE);
+         }},
+        {enum_field("lookup_open_order", {"lock-first", "lookup-first"}, "lock-first",
+                    "lookup_open takes i_rwsem before d_alloc_parallel (mainline), or after it while lookup_slow still "
+                    "takes it first (a partial inversion)"),
+         [](C& c, V v) {
+             if (v.s == "lookup-first") c.broken.set(LOOKUP_BEFORE_LOCK);
+         }},
+    },
+    // init (the names are resolved by prepare(), after the threads' names)
+    {
+        {str_field("cached_negative", "", "names with a hashed negative dentry (count 0) in the dcache at the start, comma-separated"),
+         [](C& c, V v) { c.cached_negative_list = v.s; }},
+        {str_field("server_files", "", "names that exist on the server at the start, comma-separated (stored under that name)"),
+         [](C& c, V v) { c.server_files_list = v.s; }},
+    },
+    // invariants
+    {"one-hashed-dentry-per-name", "create-exclusion", "atomic-open-in-lookup", "d-alloc-parallel-result",
+     "one-fs-call-per-dentry",
+     "dentry-ref-underflow",       "ref-leak",         "dentry-use-after-free"},
+    // steps: every KFUNC and kstep name (tests/declare_test.cpp)
+    {"path_openat", "lookup_open", "lookup_open:lock", "lookup_open:reject", "atomic_open",
+     "walk_component", "lookup_fast", "lookup_slow", "__lookup_slow", "set_names_collide",
+     "d_lookup", "__d_lookup_rcu", "d_alloc_parallel", "d_alloc_parallel:sample",
+     "d_alloc_parallel:lookup", "d_alloc_parallel:parity", "d_alloc_parallel:recheck",
+     "d_alloc_parallel:scan", "d_alloc_parallel:wait", "d_alloc_parallel:mismatch", "d_alloc_parallel:no-revalidate", "nfs_atomic_open:rehash-early",
+     "d_alloc_parallel:publish", "d_wait_lookup", "start_dir_add", "end_dir_add", "__d_lookup_unhash",
+     "d_lookup_done", "__d_add", "d_add", "d_splice_alias", "d_add_ci", "d_instantiate", "d_rehash",
+     "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
+     "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
+     "nfs_atomic_open:begin", "nfs_atomic_open:end", "nfs_create:begin",
+     "nfs_create:end", "server:error"}
+};
 
 struct DcacheModel : Model {
     ModelSpec s;
@@ -1368,69 +1468,7 @@ struct DcacheModel : Model {
                  {"open", "open(name) without O_CREAT, parent held shared; then close", {name}},
                  {"lookup", "a plain lookup of name: lookup_fast, then lookup_slow (parent held shared); then path_put", {name}},
                  {"set_names_collide", "the filesystem sets SB_I_NAMES_COLLIDE in sb->s_iflags", {}}};
-        s.knobs = {
-            knob("o_creat_lock", ArgType::Enum, "exclusive",
-                 "parent lock for O_CREAT: exclusive (mainline) or shared (the fs sets IOPF_ATOMIC_OPEN_CREATE_SHARED)",
-                 {"exclusive", "shared"}),
-            knob("atomic_open", ArgType::Bool, "true", "the filesystem provides ->atomic_open (else ->lookup + ->create)"),
-            knob("publish", ArgType::Enum, "d_splice_alias",
-                 "how ->atomic_open publishes its dentry: d_splice_alias or d_add (correct), d_add_ci (case-exact name "
-                 "from the server), d_rehash after d_instantiate (broken), or d_rehash-early: d_rehash of the still-negative "
-                 "in-lookup dentry before the OPEN, d_instantiate after it (broken: H2)",
-                 {"d_splice_alias", "d_add", "d_add_ci", "d_rehash", "d_rehash-early"}),
-            knob("reject_hashed_negative", ArgType::Bool, "true",
-                 "the seed's rejection of a revalidated hashed negative dentry under create_shared"),
-            knob("names_collide", ArgType::Enum, "off",
-                 "SB_I_NAMES_COLLIDE: off, on from the start, or set during the run by the set_names_collide op",
-                 {"off", "on", "set-during-run"}),
-            knob("server_fold_case", ArgType::Bool, "false", "the server compares names case-insensitively"),
-            knob("revalidate", ArgType::Enum, "nfs",
-                 "->d_revalidate for negative dentries: nfs (valid for LOOKUP_CREATE, invalid for LOOKUP_OPEN alone) "
-                 "or always-valid (no ->d_revalidate)",
-                 {"nfs", "always-valid"}),
-            knob("rpc_error", ArgType::Bool, "false", "every server call may also fail (explored both ways)"),
-            knob("dir_seq_recheck", ArgType::Bool, "true", "broken if false: no i_dir_seq re-check under the in-lookup bucket lock"),
-            knob("wait_revalidate", ArgType::Bool, "true",
-                 "broken if false: d_alloc_parallel returns the dentry it waited for without re-checking d_unhashed() (and retrying)"),
-            knob("parity_check", ArgType::Bool, "true", "broken if false: an odd i_dir_seq sample is not retried"),
-            knob("dir_seq_read", ArgType::Enum, "acquire",
-                 "d_alloc_parallel's i_dir_seq sample: smp_load_acquire, or READ_ONCE (broken, relaxed read side)",
-                 {"acquire", "relaxed"}),
-            knob("dir_seq_write", ArgType::Enum, "release",
-                 "end_dir_add's store: smp_store_release, or WRITE_ONCE (broken, relaxed write side)",
-                 {"release", "relaxed"}),
-            knob("hash_walk", ArgType::Enum, "rcu_dereference",
-                 "main-hash walkers read the chain with rcu_dereference (dependency, modelled as acquire), or with a "
-                 "READ_ONCE without acquire (broken)",
-                 {"rcu_dereference", "read_once"}),
-            knob("dput_bug", ArgType::Enum, "none",
-                 "broken: lookup_open's d_invalidate+dput of a rejected dentry misses the dput, puts it before "
-                 "d_invalidate and again after, or puts it twice",
-                 {"none", "missing-dput", "dput-before-invalidate", "double-dput"}),
-            knob("d_lookup_done_wakes", ArgType::Bool, "true", "broken if false: d_lookup_done does not wake the waiters"),
-            knob("lookup_open_order", ArgType::Enum, "lock-first",
-                 "lookup_open takes i_rwsem before d_alloc_parallel (mainline), or after it while lookup_slow still "
-                 "takes it first (a partial inversion)",
-                 {"lock-first", "lookup-first"}),
-        };
-        s.init = {knob("cached_negative", ArgType::Str, "",
-                       "names with a hashed negative dentry (count 0) in the dcache at the start, comma-separated"),
-                  knob("server_files", ArgType::Str, "",
-                       "names that exist on the server at the start, comma-separated (stored under that name)")};
-        s.invariants = {"one-hashed-dentry-per-name", "create-exclusion", "atomic-open-in-lookup", "d-alloc-parallel-result",
-                        "one-fs-call-per-dentry",
-                        "dentry-ref-underflow",       "ref-leak",         "dentry-use-after-free"};
-        s.steps = {"path_openat", "lookup_open", "lookup_open:lock", "lookup_open:reject", "atomic_open",
-                   "walk_component", "lookup_fast", "lookup_slow", "__lookup_slow", "set_names_collide",
-                   "d_lookup", "__d_lookup_rcu", "d_alloc_parallel", "d_alloc_parallel:sample",
-                   "d_alloc_parallel:lookup", "d_alloc_parallel:parity", "d_alloc_parallel:recheck",
-                   "d_alloc_parallel:scan", "d_alloc_parallel:wait", "d_alloc_parallel:mismatch", "d_alloc_parallel:no-revalidate", "nfs_atomic_open:rehash-early",
-                   "d_alloc_parallel:publish", "d_wait_lookup", "start_dir_add", "end_dir_add", "__d_lookup_unhash",
-                   "d_lookup_done", "__d_add", "d_add", "d_splice_alias", "d_add_ci", "d_instantiate", "d_rehash",
-                   "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
-                   "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
-                   "nfs_atomic_open:begin", "nfs_atomic_open:end", "nfs_create:begin",
-                   "nfs_create:end", "server:error"};
+        kDecl.declare(s);
         s.steps_after_access = {
             {"d_alloc_parallel:lookup", "__d_lookup_rcu's read of the main-hash bucket", "__d_lookup_rcu"},
             {"lookup_open:lock", "READ_ONCE(sb->s_iflags) of atomic_open_create_shared()", "lookup_open"},
@@ -1456,30 +1494,7 @@ struct DcacheModel : Model {
 
     void prepare(const Scenario& sc) override {
         DcacheCfg c;
-        c.create_shared_flag = sc.knob("o_creat_lock").s == "shared";
-        c.has_atomic_open = sc.knob("atomic_open").b;
-        const std::string& p = sc.knob("publish").s;
-        c.publish = p == "d_add" ? PUB_D_ADD : p == "d_add_ci" ? PUB_D_ADD_CI : p == "d_rehash" ? PUB_D_REHASH
-                  : p == "d_rehash-early" ? PUB_REHASH_EARLY : PUB_SPLICE;
-        c.reject_hashed_negative = sc.knob("reject_hashed_negative").b;
-        const std::string& nc = sc.knob("names_collide").s;
-        c.names_collide = nc == "on" ? COLLIDE_ON : nc == "set-during-run" ? COLLIDE_SET_DURING_RUN : COLLIDE_OFF;
-        c.server_fold_case = sc.knob("server_fold_case").b;
-        c.revalidate = sc.knob("revalidate").s == "always-valid" ? REVAL_ALWAYS : REVAL_NFS;
-        c.rpc_error = sc.knob("rpc_error").b;
-        if (!sc.knob("dir_seq_recheck").b) c.broken.set(NO_DIR_SEQ_RECHECK);
-        if (!sc.knob("wait_revalidate").b) c.broken.set(NO_WAIT_REVALIDATE);
-        if (!sc.knob("parity_check").b) c.broken.set(NO_PARITY_CHECK);
-        if (sc.knob("dir_seq_read").s != "acquire") c.broken.set(DIR_SEQ_READ_RELAXED);
-        if (sc.knob("dir_seq_write").s != "release") c.broken.set(DIR_SEQ_WRITE_RELAXED);
-        if (sc.knob("hash_walk").s != "rcu_dereference") c.broken.set(HASH_WALK_READ_ONCE);
-        const std::string& db = sc.knob("dput_bug").s;
-        if (db == "missing-dput") c.broken.set(MISSING_DPUT);
-        if (db == "dput-before-invalidate") c.broken.set(DPUT_BEFORE_INVALIDATE);
-        if (db == "double-dput") c.broken.set(DOUBLE_DPUT);
-        if (!sc.knob("d_lookup_done_wakes").b) c.broken.set(D_LOOKUP_DONE_NO_WAKE);
-        if (sc.knob("lookup_open_order").s == "lookup-first") c.broken.set(LOOKUP_BEFORE_LOCK);
-
+        kDecl.read(sc, c);
         bool has_set = false;
         std::string set_at;  // the first set_names_collide
         c.nthreads = (int)sc.threads.size();
@@ -1506,15 +1521,15 @@ struct DcacheModel : Model {
             }
         }
         if (has_set && c.names_collide != COLLIDE_SET_DURING_RUN)
-            throw ModelError(set_at, "op set_names_collide with config.names_collide \"" + nc +
+            throw ModelError(set_at, "op set_names_collide with config.names_collide \"" + std::string(c.names_collide == COLLIDE_ON ? "on" : "off") +
                                      "\"; accepted: names_collide \"set-during-run\"");
         if (!has_set && c.names_collide == COLLIDE_SET_DURING_RUN)
             throw ModelError("config.names_collide", "\"set-during-run\" but no thread runs "
                                      "set_names_collide; accepted: add the op, or names_collide \"off\"/\"on\"");
-        for (const auto& n : split_names(sc.init_field("cached_negative").s))
+        for (const auto& n : split_names(c.cached_negative_list))
             c.cached_negative[add_name(c, n, sc, "init.cached_negative")] = true;
         std::vector<int> initial;
-        for (const auto& n : split_names(sc.init_field("server_files").s))
+        for (const auto& n : split_names(c.server_files_list))
             initial.push_back(add_name(c, n, sc, "init.server_files"));
 
         // Server entries: names equal under the server's comparison share one.

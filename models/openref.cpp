@@ -170,13 +170,18 @@ struct Stats {
     double sum = 0, min = 0, max = 0;
 };
 
+// The deliberately broken variants a scenario can select with a knob (broken()).
+enum OpenrefBug {
+    LEGITIMIZE_LOCKREF_GET,  // legitimize lockref_get: __legitimize_path revives a dead dentry
+    NO_D_SEQ_CHECK,          // d_seq_check off: __legitimize_path skips read_seqcount_retry
+};
+
 struct OpenrefCfg {
     // knobs
     int do_open = V5;
     int outcome = SUCCESS;
     int o_path = OPATH_AS_IS;
-    bool get_not_dead = true;
-    bool dseq_check = true;
+    BrokenSet<OpenrefBug> broken;
     bool atomic_open = false;
     // init
     int dentry_extra = 0;
@@ -409,6 +414,8 @@ struct OpenrefRun : ModelRun {
     // hash-chain read returned "f" after it left the chain.
     int dver = 0, dver_unhashed = 0;
     int cycles = 0;              // open + close cycles completed
+
+    bool broken(OpenrefBug b) const { return cfg.broken.has(b); }
 
     explicit OpenrefRun(const OpenrefCfg& c) : cfg(c) {
         for (auto& e : unown_ev) e[0] = e[1] = NONE;
@@ -1142,7 +1149,7 @@ struct OpenrefRun : ModelRun {
         // an ->atomic_open filesystem): only the mount is legitimized.
         if (!path.dentry) return true;
         bool got;
-        if (cfg.get_not_dead) {
+        if (!broken(LEGITIMIZE_LOCKREF_GET)) {
             got = lockref_get_not_dead(dentry->d_lockref);
         } else {
             // Variant: lockref_get, which takes a reference even on a dead
@@ -1157,7 +1164,7 @@ struct OpenrefRun : ModelRun {
         lockref_updated();
         path.own_d = true;
         note_stale_sample();
-        if (!cfg.dseq_check) {
+        if (broken(NO_D_SEQ_CHECK)) {
             kstep("__legitimize_path:no-d_seq-check", dentry->id, "variant: d_seq is not rechecked");
             return true;
         }
@@ -1758,6 +1765,92 @@ struct OpenrefRun : ModelRun {
     }
 };
 
+// ---------------------------------------------------------------------------
+// What the model declares, once: knobs and init fields (with how prepare()
+// reads each into OpenrefCfg), invariants and steps.
+// ---------------------------------------------------------------------------
+using C = OpenrefCfg;
+using V = const Value&;
+const ModelDecl<OpenrefCfg> kDecl = {
+    // knobs (`config`)
+    {
+        {enum_field("do_open", {"unpatched", "v4", "v5"}, "v5",
+                    "unpatched (vfs_open; do_dentry_open takes the file's references), v4 (vfs_open_consume; the truncate "
+                    "path keeps the mount pointer without a reference) or v5 (vfs_open_consume plus a dedicated mntget)"),
+         [](C& c, V v) { c.do_open = v.s == "unpatched" ? UNPATCHED : v.s == "v4" ? V4 : V5; }},
+        {enum_field("do_dentry_open", {"success", "fail-before-opened", "fail-after-opened"}, "success",
+                    "the outcome of do_dentry_open for a regular open: success; security_file_open failing before FMODE_OPENED "
+                    "(cleanup_file drops the consumed references); O_DIRECT refused after FMODE_OPENED (the file keeps them)"),
+         [](C& c, V v) {
+             c.outcome = v.s == "fail-before-opened" ? FAIL_BEFORE_OPENED : v.s == "fail-after-opened" ? FAIL_AFTER_OPENED : SUCCESS;
+         }},
+        {enum_field("do_o_path", {"as-is", "consume", "consume-no-clear", "no-put"}, "as-is",
+                    "as-is: vfs_open then path_put; consume: vfs_open_consume then the (now no-op) path_put; consume-no-clear: a "
+                    "consuming helper that does not clear the caller's path, then path_put; no-put: vfs_open without the path_put"),
+         [](C& c, V v) {
+             c.o_path = v.s == "consume" ? OPATH_CONSUME : v.s == "consume-no-clear" ? OPATH_CONSUME_NO_CLEAR
+                      : v.s == "no-put" ? OPATH_NO_PUT : OPATH_AS_IS;
+         }},
+        {enum_field("legitimize", {"get_not_dead", "lockref_get"}, "get_not_dead",
+                    "__legitimize_path's dentry reference: lockref_get_not_dead, or lockref_get (broken: revives a dead dentry)"),
+         [](C& c, V v) {
+             if (v.s == "lockref_get") c.broken.set(LEGITIMIZE_LOCKREF_GET);
+         }},
+        {enum_field("d_seq_check", {"on", "off"}, "on", "__legitimize_path's read_seqcount_retry of d_seq (off: broken)"),
+         [](C& c, V v) {
+             if (v.s == "off") c.broken.set(NO_D_SEQ_CHECK);
+         }},
+        {enum_field("i_op", {"plain", "atomic_open"}, "plain",
+                    "plain: the open completes the RCU walk and vfs_open(_consume)s it; atomic_open: an NFS-like filesystem whose "
+                    "->atomic_open opens \"f\" from lookup_open and calls finish_open (do_open then skips vfs_open)"),
+         [](C& c, V v) { c.atomic_open = v.s == "atomic_open"; }},
+    },
+    // init
+    {
+        {int_field("dentry_count", "0", 0, 4, "references on dentry \"f\" held outside the scenario's threads (never put)"),
+         [](C& c, V v) { c.dentry_extra = (int)v.i; }},
+        {bool_field("hashed", "true", "dentry \"f\" is in the dentry hash"), [](C& c, V v) { c.hashed = v.b; }},
+        {bool_field("lru_referenced", "true", "dentry \"f\" is on the LRU and DCACHE_REFERENCED (so an unlocked dput may retain it)"),
+         [](C& c, V v) { c.lru_referenced = v.b; }},
+        {bool_field("mounted", "true", "mnt is attached to init_mnt_ns, which holds a reference on it"),
+         [](C& c, V v) { c.attached = v.b; }},
+        {int_field("mnt_count", "0", 0, 4, "references on mnt held outside the scenario's threads (never put)"),
+         [](C& c, V v) { c.mnt_extra = (int)v.i; }},
+        {enum_field("fd_thread", {"none", "P0", "P1", "P2", "P3"}, "none",
+                    "a thread (by position: P0 is the first) that starts with \"f\" open, its file holding one dentry and one mount reference"),
+         [](C& c, V v) { c.fd_thread = v.s == "none" ? NONE : v.s[1] - '0'; }},
+        {enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
+         [](C& c, V v) { c.fd_flags = v.s == "O_PATH" ? O_PATH_ : O_RDONLY_; }},
+        {bool_field("pwd_in_mnt", "false",
+                    "the threads share an fs_struct whose pwd is mnt's root, holding one mount reference: open walks \"f\" from "
+                    "pwd without a mount crossing (RCU: no reference until __legitimize_mnt)"),
+         [](C& c, V v) { c.pwd_in_mnt = v.b; }},
+    },
+    // invariants
+    {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
+     "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned",
+     "legitimize-stale-dentry"},
+    // steps: every KFUNC and kstep name (tests/declare_test.cpp)
+    {"do_file_open", "do_file_open:ref-walk", "do_file_open:fd", "do_file_open:error", "path_openat",
+     "alloc_empty_file", "path_init", "link_path_walk", "lookup_mnt", "legitimize_mnt", "__legitimize_mnt",
+     "open_last_lookups", "open_last_lookups:atomic-opened", "lookup_open", "atomic_open", "atomic_open:error",
+     "finish_open", "lookup_last", "lookup_fast", "__d_lookup_rcu", "__d_lookup", "step_into",
+     "step_into:rcu", "complete_walk", "try_to_unlazy", "try_to_unlazy:failed", "try_to_unlazy:legitimized", "__legitimize_path",
+     "__legitimize_path:no-d_seq-check", "terminate_walk", "path_lookupat", "path_get", "path_put",
+     "do_open", "do_open:v4-save-mnt", "handle_truncate", "handle_truncate:truncate", "do_o_path",
+     "do_o_path:no-path_put", "do_o_path:path_put", "vfs_open", "vfs_open_consume", "vfs_open_consume:moved",
+     "vfs_open_consume:not-cleared", "do_dentry_open", "do_dentry_open:o_path",
+     "do_dentry_open:fail-before-opened", "do_dentry_open:cleanup_file", "do_dentry_open:fail-after-opened",
+     "put_file_access", "fput", "fput_close", "__fput_deferred", "__fput", "file_free", "close_fd",
+     "close_fd:ebadf", "close_fd:close", "dget", "dput", "fast_dput", "retain_dentry", "lock_for_kill",
+     "lock_for_kill:revived", "__dentry_kill", "__dentry_kill:free", "__d_drop", "__d_drop:unhashed", "dentry_unlink_inode",
+     "d_delete", "d_delete:negative", "filename_unlinkat", "filename_unlinkat:enoent", "filename_unlinkat:done", "vfs_unlink", "ihold",
+     "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
+     "mntput_no_expire:doomed", "cleanup_mnt", "lock_mount_hash", "unlock_mount_hash", "mnt_want_write", "mnt_get_write_access",
+     "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
+     "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"}
+};
+
 struct OpenrefModel : Model {
     ModelSpec s;
     OpenrefCfg cfg;
@@ -1780,57 +1873,7 @@ struct OpenrefModel : Model {
             {"umount_lazy", "umount -l: umount_tree clears mnt_ns under mount_lock, namespace_unlock waits for RCU and puts the namespace's reference", {}},
             {"chdir", "chdir out of mnt (needs init.pwd_in_mnt): set_fs_pwd under fs->lock and fs->seq, then path_put of the old pwd's mount reference", {}},
         };
-        s.knobs = {
-            enum_field("do_open", {"unpatched", "v4", "v5"}, "v5",
-                       "unpatched (vfs_open; do_dentry_open takes the file's references), v4 (vfs_open_consume; the truncate "
-                       "path keeps the mount pointer without a reference) or v5 (vfs_open_consume plus a dedicated mntget)"),
-            enum_field("do_dentry_open", {"success", "fail-before-opened", "fail-after-opened"}, "success",
-                       "the outcome of do_dentry_open for a regular open: success; security_file_open failing before FMODE_OPENED "
-                       "(cleanup_file drops the consumed references); O_DIRECT refused after FMODE_OPENED (the file keeps them)"),
-            enum_field("do_o_path", {"as-is", "consume", "consume-no-clear", "no-put"}, "as-is",
-                       "as-is: vfs_open then path_put; consume: vfs_open_consume then the (now no-op) path_put; consume-no-clear: a "
-                       "consuming helper that does not clear the caller's path, then path_put; no-put: vfs_open without the path_put"),
-            enum_field("legitimize", {"get_not_dead", "lockref_get"}, "get_not_dead",
-                       "__legitimize_path's dentry reference: lockref_get_not_dead, or lockref_get (broken: revives a dead dentry)"),
-            enum_field("d_seq_check", {"on", "off"}, "on", "__legitimize_path's read_seqcount_retry of d_seq (off: broken)"),
-            enum_field("i_op", {"plain", "atomic_open"}, "plain",
-                       "plain: the open completes the RCU walk and vfs_open(_consume)s it; atomic_open: an NFS-like filesystem whose "
-                       "->atomic_open opens \"f\" from lookup_open and calls finish_open (do_open then skips vfs_open)"),
-        };
-        s.init = {
-            int_field("dentry_count", "0", 0, 4, "references on dentry \"f\" held outside the scenario's threads (never put)"),
-            bool_field("hashed", "true", "dentry \"f\" is in the dentry hash"),
-            bool_field("lru_referenced", "true", "dentry \"f\" is on the LRU and DCACHE_REFERENCED (so an unlocked dput may retain it)"),
-            bool_field("mounted", "true", "mnt is attached to init_mnt_ns, which holds a reference on it"),
-            int_field("mnt_count", "0", 0, 4, "references on mnt held outside the scenario's threads (never put)"),
-            enum_field("fd_thread", {"none", "P0", "P1", "P2", "P3"}, "none",
-                       "a thread (by position: P0 is the first) that starts with \"f\" open, its file holding one dentry and one mount reference"),
-            enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
-            bool_field("pwd_in_mnt", "false",
-                       "the threads share an fs_struct whose pwd is mnt's root, holding one mount reference: open walks \"f\" from "
-                       "pwd without a mount crossing (RCU: no reference until __legitimize_mnt)"),
-        };
-        s.invariants = {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
-                        "mount-use-after-free", "dead-dentry-revived", "mnt-drop-write-unowned",
-                        "legitimize-stale-dentry"};
-        s.steps = {"do_file_open", "do_file_open:ref-walk", "do_file_open:fd", "do_file_open:error", "path_openat",
-                   "alloc_empty_file", "path_init", "link_path_walk", "lookup_mnt", "legitimize_mnt", "__legitimize_mnt",
-                   "open_last_lookups", "open_last_lookups:atomic-opened", "lookup_open", "atomic_open", "atomic_open:error",
-                   "finish_open", "lookup_last", "lookup_fast", "__d_lookup_rcu", "__d_lookup", "step_into",
-                   "step_into:rcu", "complete_walk", "try_to_unlazy", "try_to_unlazy:failed", "try_to_unlazy:legitimized", "__legitimize_path",
-                   "__legitimize_path:no-d_seq-check", "terminate_walk", "path_lookupat", "path_get", "path_put",
-                   "do_open", "do_open:v4-save-mnt", "handle_truncate", "handle_truncate:truncate", "do_o_path",
-                   "do_o_path:no-path_put", "do_o_path:path_put", "vfs_open", "vfs_open_consume", "vfs_open_consume:moved",
-                   "vfs_open_consume:not-cleared", "do_dentry_open", "do_dentry_open:o_path",
-                   "do_dentry_open:fail-before-opened", "do_dentry_open:cleanup_file", "do_dentry_open:fail-after-opened",
-                   "put_file_access", "fput", "fput_close", "__fput_deferred", "__fput", "file_free", "close_fd",
-                   "close_fd:ebadf", "close_fd:close", "dget", "dput", "fast_dput", "retain_dentry", "lock_for_kill",
-                   "lock_for_kill:revived", "__dentry_kill", "__dentry_kill:free", "__d_drop", "__d_drop:unhashed", "dentry_unlink_inode",
-                   "d_delete", "d_delete:negative", "filename_unlinkat", "filename_unlinkat:enoent", "filename_unlinkat:done", "vfs_unlink", "ihold",
-                   "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
-                   "mntput_no_expire:doomed", "cleanup_mnt", "lock_mount_hash", "unlock_mount_hash", "mnt_want_write", "mnt_get_write_access",
-                   "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
-                   "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"};
+        kDecl.declare(s);
         s.min_threads = 1;
         s.max_threads = kMaxThreads;
         s.max_ops = kMaxOps;
@@ -1841,32 +1884,14 @@ struct OpenrefModel : Model {
         cfg = OpenrefCfg();
         stats = Stats();
         cfg.stats = &stats;
-        const std::string& v = sc.knob("do_open").s;
-        cfg.do_open = v == "unpatched" ? UNPATCHED : v == "v4" ? V4 : V5;
-        const std::string& o = sc.knob("do_dentry_open").s;
-        cfg.outcome = o == "fail-before-opened" ? FAIL_BEFORE_OPENED : o == "fail-after-opened" ? FAIL_AFTER_OPENED : SUCCESS;
-        const std::string& p = sc.knob("do_o_path").s;
-        cfg.o_path = p == "consume" ? OPATH_CONSUME : p == "consume-no-clear" ? OPATH_CONSUME_NO_CLEAR
-                   : p == "no-put" ? OPATH_NO_PUT : OPATH_AS_IS;
-        cfg.get_not_dead = sc.knob("legitimize").s == "get_not_dead";
-        cfg.dseq_check = sc.knob("d_seq_check").s == "on";
-        cfg.atomic_open = sc.knob("i_op").s == "atomic_open";
+        kDecl.read(sc, cfg);
         if (cfg.do_open == UNPATCHED && (cfg.o_path == OPATH_CONSUME || cfg.o_path == OPATH_CONSUME_NO_CLEAR))
-            throw ModelError("config.do_o_path", "bad value \"" + p +
+            throw ModelError("config.do_o_path", std::string("bad value \"") + (cfg.o_path == OPATH_CONSUME ? "consume" : "consume-no-clear") +
                             "\" with do_open \"unpatched\" (vfs_open_consume exists only with the patch, whose do_dentry_open consumes); "
                             "accepted: as-is, no-put, or do_open v4/v5");
-        cfg.dentry_extra = (int)sc.init_field("dentry_count").i;
-        cfg.hashed = sc.init_field("hashed").b;
-        cfg.lru_referenced = sc.init_field("lru_referenced").b;
-        cfg.attached = sc.init_field("mounted").b;
-        cfg.mnt_extra = (int)sc.init_field("mnt_count").i;
-        const std::string& fdt = sc.init_field("fd_thread").s;
-        cfg.fd_thread = fdt == "none" ? NONE : fdt[1] - '0';
-        cfg.fd_flags = sc.init_field("fd_flags").s == "O_PATH" ? O_PATH_ : O_RDONLY_;
-        cfg.pwd_in_mnt = sc.init_field("pwd_in_mnt").b;
         cfg.nthreads = (int)sc.threads.size();
         if (cfg.fd_thread >= cfg.nthreads)
-            throw ModelError("init.fd_thread", "bad value \"" + fdt + "\": the scenario has " +
+            throw ModelError("init.fd_thread", "bad value \"P" + std::to_string(cfg.fd_thread) + "\": the scenario has " +
                             std::to_string(cfg.nthreads) + " thread(s); accepted: none, or P0..P" + std::to_string(cfg.nthreads - 1));
         for (int t = 0; t < cfg.nthreads; t++) {
             const ThreadSpec& th = sc.threads[t];

@@ -1,16 +1,24 @@
-// Declare once (issue 15 item 5): every kernel function and named step a
-// model logs (KFUNC, kstep, kstep_ev) is declared in its spec's `steps`,
-// the list `order` and --coverage use, and every declared step is logged
-// somewhere in the model's source. The model source is read as text: a
-// step name is a string literal inside one of those calls.
+// Declare once (issue 15 item 5): each model declares its knobs, init
+// fields, invariants and steps in one table (ModelDecl, kernel/model.h).
+// - Every kernel function and named step a model logs (KFUNC, kstep,
+//   kstep_ev) is declared in its spec's `steps`, the list `order` and
+//   --coverage use, and every declared step is logged somewhere in the
+//   model's source. The model source is read as text: a step name is a
+//   string literal inside one of those calls.
+// - prepare() looks up exactly the knobs and init fields the spec declares:
+//   none declared and never read, none read and never declared.
 #include <catch2/catch.hpp>
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "kernel/model.h"
+#include "scenario/scenario.h"
 
 using namespace vfsmc;
 
@@ -21,6 +29,41 @@ std::string read_source(const std::string& rel) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// A model's source: models/<name>.cpp, or every .cpp and .h file under
+// models/<name>/, concatenated.
+std::string model_source(const std::string& name) {
+    std::string one = read_source("models/" + name + ".cpp");
+    if (!one.empty()) return one;
+    std::string dir = std::string(VFSMC_SOURCE_DIR) + "/models/" + name;
+    std::vector<std::string> files;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+            std::string f = e->d_name;
+            if (f.size() > 4 && (f.substr(f.size() - 4) == ".cpp" || f.substr(f.size() - 2) == ".h")) files.push_back(f);
+        }
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files) all += read_source("models/" + name + "/" + f);
+    return all;
+}
+
+// The first scenario file of a model, in scenarios/<name>/ (sorted).
+std::string first_scenario(const std::string& name) {
+    std::string dir = std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + name;
+    std::vector<std::string> files;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+            std::string f = e->d_name;
+            if (f.size() > 5 && f.substr(f.size() - 5) == ".json") files.push_back(f);
+        }
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    return files.empty() ? std::string() : dir + "/" + files[0];
 }
 
 // The string literals in the first argument of every KFUNC / kstep /
@@ -43,7 +86,7 @@ TEST_CASE("issue 15: every step a model logs is declared in its spec, and every 
     for (const char* name : {"dcache", "chrdev", "openref"}) {
         Model* m = find_model(name);
         REQUIRE(m);
-        std::string src = read_source(std::string("models/") + name + ".cpp");
+        std::string src = model_source(name);
         REQUIRE(src.size() > 1000);
         std::set<std::string> logged = logged_names(src);
         const auto& steps = m->spec().steps;
@@ -53,16 +96,39 @@ TEST_CASE("issue 15: every step a model logs is declared in its spec, and every 
             INFO("logged but not in spec().steps: " << l);
             CHECK(declared.count(l) == 1);
         }
-        // The source without the spec's own list, for steps whose name a
-        // caller passes to the function that logs it (dcache's
-        // create_begin(d, "nfs_create", "nfs_create:begin"), openref's kname).
+        // The source without the declaration table, for steps whose name a
+        // caller passes to the function that logs it (openref's kname).
         std::string body = src;
-        size_t a = body.find("s.steps = {");
+        size_t a = body.find("const ModelDecl<");
         REQUIRE(a != std::string::npos);
-        body.erase(a, body.find("};", a) - a);
+        body.erase(a, body.find("\n};\n", a) - a);
         for (const auto& d : declared) {
             INFO("declared but never logged: " << d);
             CHECK((logged.count(d) == 1 || body.find("\"" + d + "\"") != std::string::npos));
+        }
+    }
+}
+
+TEST_CASE("issue 15: prepare() reads every knob and init field its model declares, and no other", "[declare]") {
+    for (const char* name : {"dcache", "chrdev", "openref"}) {
+        Model* m = find_model(name);
+        REQUIRE(m);
+        std::string file = first_scenario(name);
+        INFO("model " << name << ", scenario " << file);
+        REQUIRE(!file.empty());
+        // The loader runs the model's prepare() on the scenario it loads.
+        Scenario sc = load_scenario(file);
+        std::set<std::string> read(sc.looked_up.begin(), sc.looked_up.end());
+        std::set<std::string> declared;
+        for (const auto& k : m->spec().knobs) declared.insert("config." + k.name);
+        for (const auto& k : m->spec().init) declared.insert("init." + k.name);
+        for (const auto& d : declared) {
+            INFO("declared but never read by prepare(): " << d);
+            CHECK(read.count(d) == 1);
+        }
+        for (const auto& r : read) {
+            INFO("read by prepare() but not declared: " << r);
+            CHECK(declared.count(r) == 1);
         }
     }
 }

@@ -53,6 +53,14 @@ inline FieldSpec bool_field(const char* name, const char* def, const char* doc) 
     f.doc = doc;
     return f;
 }
+inline FieldSpec str_field(const char* name, const char* def, const char* doc) {
+    FieldSpec f;
+    f.name = name;
+    f.type = ArgType::Str;
+    f.def = def;
+    f.doc = doc;
+    return f;
+}
 inline FieldSpec int_field(const char* name, const char* def, long min, long max, const char* doc) {
     FieldSpec f;
     f.name = name;
@@ -199,6 +207,47 @@ struct Scenario {
 
     const Value& knob(const std::string& k) const;
     const Value& init_field(const std::string& k) const;
+    // Every field knob() and init_field() were asked for, as "config.k" or
+    // "init.k" (tests/declare_test.cpp: prepare() reads exactly the
+    // fields its model declares).
+    mutable std::vector<std::string> looked_up;
+};
+
+// One field of a model's `config` (a knob) or `init`, declared once: how a
+// scenario spells it (the FieldSpec: the spec, the schema and `list` show
+// it) and how prepare() reads its value into the model's plain
+// configuration `Cfg` (a captureless lambda).
+template <class Cfg>
+struct Knob {
+    FieldSpec field;
+    void (*read)(Cfg& c, const Value& v);
+};
+
+// What a model declares, in one table: its knobs, its init fields, its
+// invariants (names from invariants.h) and the steps it logs (KFUNC and
+// kstep names, for `order` and --coverage). declare() fills the ModelSpec
+// from it, read() fills a Cfg from a scenario, field by field, so no knob
+// name is written twice. tests/declare_test.cpp checks the steps against
+// the model source and the fields prepare() looks up against the spec.
+template <class Cfg>
+struct ModelDecl {
+    std::vector<Knob<Cfg>> knobs;
+    std::vector<Knob<Cfg>> init;
+    std::vector<std::string> invariants;
+    std::vector<std::string> steps;
+
+    void declare(ModelSpec& s) const {
+        s.knobs.clear();
+        s.init.clear();
+        for (const auto& k : knobs) s.knobs.push_back(k.field);
+        for (const auto& k : init) s.init.push_back(k.field);
+        s.invariants = invariants;
+        s.steps = steps;
+    }
+    void read(const Scenario& sc, Cfg& c) const {
+        for (const auto& k : knobs) k.read(c, sc.knob(k.field.name));
+        for (const auto& k : init) k.read(c, sc.init_field(k.field.name));
+    }
 };
 
 // One execution's model state. Constructed inside the simulation (its

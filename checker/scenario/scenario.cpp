@@ -396,12 +396,14 @@ std::string suggest_name(const std::string& got, const std::vector<std::string>&
 
 const Value& Scenario::knob(const std::string& k) const {
     static const Value empty;
+    looked_up.push_back("config." + k);
     auto it = config.find(k);
     return it == config.end() ? empty : it->second;
 }
 
 const Value& Scenario::init_field(const std::string& k) const {
     static const Value empty;
+    looked_up.push_back("init." + k);
     auto it = init.find(k);
     return it == init.end() ? empty : it->second;
 }
