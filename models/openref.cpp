@@ -87,13 +87,27 @@
 // - lock_for_kill's i_lock retry is modelled but no scenario reaches it:
 //   with one dentry, nobody else holds inode->i_lock when its last dput
 //   runs (d_delete needs the unlinker's own reference).
-// RCU: the layer's read sections and deferred frees; the model keeps
-// - its own synchronize_rcu (namespace_unlock), which waits, through the
-//   model's count of read sections, for the readers inside one when it
-//   starts (older than the layer's synchronize_rcu, same rule);
-// - The grace-period order: a reader that starts after call_rcu or
-//   synchronize_rcu must see the updates made before it: the layer's
-//   grace-period words (rcu_gp_fence).
+// RCU: the layer's read sections, grace-period order and deferred frees
+// (call_rcu_free). What the model still keeps of its own, and why (issue
+// 15 item 3, measured with `vfsmc check scenarios/openref`):
+// - rcu_read_lock/rcu_read_unlock wrap the layer's and also write the
+//   global RCU key (kKeyRcu). For DPOR that makes every two read sections
+//   dependent, which the layer's are not: with the layer's alone, every
+//   verdict stays but 10 of the 23 scenarios explore far fewer executions
+//   (two-openers-v5 360178 -> 4160, o-path-v5 1624466 -> 122032). The
+//   extra dependency is not needed for soundness (the layer's per-reader
+//   keys order sections against grace periods); dropping it is a count
+//   change, for a commit that regenerates explorations.lock.
+// - synchronize_rcu (namespace_unlock's), which waits through the model's
+//   own count of read sections and reads kKeyRcu. The layer's differs in
+//   three ways that move counts (5 scenarios, by 0.005% to 1%): it reads
+//   each reader's key instead of kKeyRcu (so it commutes with call_rcu),
+//   it always ends with a second grace-period fence (the model's returns
+//   at once when nobody is reading), and it logs a step instead of
+//   entering a KFUNC (the trace says `synchronize_rcu: waits for a grace
+//   period` where the model's has the function).
+// The extra rcu_gp_order() the model made before each call_rcu_free went:
+// the layer's call_rcu_free makes the same one (no count moved).
 // legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
 // breaks no reference count (lockref_get_not_dead and lock_for_kill's
 // locked recheck keep those right); it breaks the binding of the walk to
@@ -463,7 +477,8 @@ struct OpenrefRun : ModelRun {
     // ---- <linux/rcupdate.h> --------------------------------------------------------
     // The layer's read-side sections, also counted here so that this
     // model's synchronize_rcu (namespace_unlock's) can wait for the readers
-    // that were inside one when it started.
+    // that were inside one when it started. Why the model keeps these: the
+    // header comment ("RCU:").
     void rcu_read_lock() {
         int t = this_thread();
         vfsmc::rcu_read_lock();
@@ -476,18 +491,14 @@ struct OpenrefRun : ModelRun {
         if (--rcu_nest[t] == 0) rcu_gp[t]++;
         write_global(kKeyRcu);  // synchronize_rcu below waits on it
     }
-    // The grace-period guarantee for a reader that starts after it: it sees
-    // every store made before call_rcu or synchronize_rcu (a later reader's
-    // READ_ONCE of a hash chain must not return the unhashed, freed object,
-    // nor mntput's READ_ONCE(mnt->mnt_ns) a detached mount's old namespace).
-    // The layer gives it (kernel.h, <linux/rcupdate.h>): RMWs of its
-    // grace-period words here, which every later rcu_read_lock acquires. No
-    // fence in the read side.
-    void rcu_gp_fence() { rcu_gp_order("grace period starts"); }
-
     void synchronize_rcu() {
         KFUNC("synchronize_rcu");
-        rcu_gp_fence();
+        // The grace-period guarantee for a reader that starts after it: it
+        // sees every store made before synchronize_rcu (mntput's
+        // READ_ONCE(mnt->mnt_ns) must not return a detached mount's old
+        // namespace). The layer's grace-period words give it (kernel.h,
+        // <linux/rcupdate.h>), as its call_rcu_free does for frees.
+        rcu_gp_order("grace period starts");
         int me = this_thread();
         read_global(me, kKeyRcu);
         int mask = 0;
@@ -594,7 +605,6 @@ struct OpenrefRun : ModelRun {
         KFUNC("cleanup_mnt");
         // fsnotify_vfsmount_delete, dput(mnt_root), deactivate_super: not
         // modelled. The struct mount goes after a grace period.
-        rcu_gp_fence();
         call_rcu_free(m->id);  // call_rcu(&mnt->mnt_rcu, delayed_free_vfsmnt)
     }
     // Returns 0 (a reference is held), 1 (none held) or -1 (held, but the
@@ -751,7 +761,6 @@ struct OpenrefRun : ModelRun {
         // I_FREEING, then evict: no links and no references left.
         spin_unlock(i->i_lock);
         KFUNC("evict");
-        rcu_gp_fence();
         call_rcu_free(i->id);  // destroy_inode -> i_callback after a grace period
     }
 
@@ -892,7 +901,6 @@ struct OpenrefRun : ModelRun {
         // dentry_unlist: no children. Not on a shrink list: free it.
         lockref_unlock(d->d_lockref);
         kstep("__dentry_kill:free", d->id, "%s is dead; dentry_free after a grace period", d->name());
-        rcu_gp_fence();
         call_rcu_free(d->id);  // dentry_free: call_rcu(&dentry->d_u.d_rcu, __d_free)
     }
     // d_delete(): unlink's dcache side. The only user turns it negative in
