@@ -5,7 +5,7 @@
 // outside the layer and the engine that spells rl::, because measuring raw
 // Relacy is its purpose.
 //
-// What it models, step for step as models/dcache.cpp does for that scenario
+// What it models, step for step as models/dcache/ does for that scenario
 // (config o_creat_lock shared; publish d_splice_alias, revalidate nfs,
 // ->atomic_open, the correct protocol), one name "foo", an empty directory
 // and an empty server:
