@@ -87,27 +87,14 @@
 // - lock_for_kill's i_lock retry is modelled but no scenario reaches it:
 //   with one dentry, nobody else holds inode->i_lock when its last dput
 //   runs (d_delete needs the unlinker's own reference).
-// RCU: the layer's read sections, grace-period order and deferred frees
-// (call_rcu_free). What the model still keeps of its own, and why (issue
-// 15 item 3, measured with `vfsmc check scenarios/openref`):
-// - rcu_read_lock/rcu_read_unlock wrap the layer's and also write the
-//   global RCU key (kKeyRcu). For DPOR that makes every two read sections
-//   dependent, which the layer's are not: with the layer's alone, every
-//   verdict stays but 10 of the 23 scenarios explore far fewer executions
-//   (two-openers-v5 360178 -> 4160, o-path-v5 1624466 -> 122032). The
-//   extra dependency is not needed for soundness (the layer's per-reader
-//   keys order sections against grace periods); dropping it is a count
-//   change, for a commit that regenerates explorations.lock.
-// - synchronize_rcu (namespace_unlock's), which waits through the model's
-//   own count of read sections and reads kKeyRcu. The layer's differs in
-//   three ways that move counts (5 scenarios, by 0.005% to 1%): it reads
-//   each reader's key instead of kKeyRcu (so it commutes with call_rcu),
-//   it always ends with a second grace-period fence (the model's returns
-//   at once when nobody is reading), and it logs a step instead of
-//   entering a KFUNC (the trace says `synchronize_rcu: waits for a grace
-//   period` where the model's has the function).
-// The extra rcu_gp_order() the model made before each call_rcu_free went:
-// the layer's call_rcu_free makes the same one (no count moved).
+// RCU: the layer's (checker/kernel: rcu_read_lock/unlock with one
+// grace-period word per reader, synchronize_rcu, call_rcu_free). The model
+// had its own read-section count and synchronize_rcu over one global RCU
+// key, which made every two read sections of different threads dependent
+// for DPOR; the layer's sections commute, as in the LKMM (issue 15 item 3;
+// issue 10: o-path-v5 1 621 108 -> 121 322 dpor executions, every verdict
+// the same). namespace_unlock's synchronize_rcu is a KFUNC around the
+// layer's, which waits for the readers inside a section when it starts.
 // legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
 // breaks no reference count (lockref_get_not_dead and lock_for_kill's
 // locked recheck keep those right); it breaks the binding of the walk to
@@ -217,11 +204,6 @@ struct OpenrefCfg {
 // ---- the objects ---------------------------------------------------------------
 struct MntNamespace : kobj {
     MntNamespace() : kobj("mnt_namespace", "init_mnt_ns") {}
-};
-
-// The RCU state, only to name synchronize_rcu's wait in the trace.
-struct RcuState : kobj {
-    RcuState() : kobj("rcu", "rcu_state") {}
 };
 
 // fs/namespace.c: seqlock_t mount_lock (lock_mount_hash = write_seqlock).
@@ -400,7 +382,6 @@ constexpr int kWorkCleanupMnt = -2;
 
 struct OpenrefRun : ModelRun {
     const OpenrefCfg& cfg;
-    RcuState* rcu = nullptr;
     MntNamespace* ns = nullptr;
     MountLock* mount_lock = nullptr;
     SuperBlock* sb = nullptr;
@@ -418,8 +399,6 @@ struct OpenrefRun : ModelRun {
     int unown_ev[kMaxThreads][2];  // per thread: the v4 save of mnt, the put that dropped the last owned reference
     int ns_ref_owner = NONE;     // kNsOwner, a thread (umount between detach and mntput), or NONE
     bool pwd_ref = false;        // fs->pwd still holds its mount reference
-    int rcu_nest[kMaxThreads] = {};
-    unsigned rcu_gp[kMaxThreads] = {};  // completed outermost read sections
     long lockref_updates = 0;    // dentry reference count changes (the seed's metric)
     // legitimize-stale-dentry, without d_seq: dver counts the changes of
     // dentry "f" a walk's lookup depends on (unhashed, turned negative,
@@ -433,7 +412,6 @@ struct OpenrefRun : ModelRun {
 
     explicit OpenrefRun(const OpenrefCfg& c) : cfg(c) {
         for (auto& e : unown_ev) e[0] = e[1] = NONE;
-        rcu = kalloc_static<RcuState>();
         ns = kalloc_static<MntNamespace>();
         mount_lock = kalloc_static<MountLock>();
         sb = kalloc_static<SuperBlock>();
@@ -475,50 +453,15 @@ struct OpenrefRun : ModelRun {
     }
 
     // ---- <linux/rcupdate.h> --------------------------------------------------------
-    // The layer's read-side sections, also counted here so that this
-    // model's synchronize_rcu (namespace_unlock's) can wait for the readers
-    // that were inside one when it started. Why the model keeps these: the
-    // header comment ("RCU:").
-    void rcu_read_lock() {
-        int t = this_thread();
-        vfsmc::rcu_read_lock();
-        rcu_nest[t]++;
-        write_global(kKeyRcu);  // synchronize_rcu below reads it
-    }
-    void rcu_read_unlock() {
-        int t = this_thread();
-        vfsmc::rcu_read_unlock();
-        if (--rcu_nest[t] == 0) rcu_gp[t]++;
-        write_global(kKeyRcu);  // synchronize_rcu below waits on it
-    }
+    // The layer's read sections and grace periods (checker/kernel).
+    void rcu_read_lock() { vfsmc::rcu_read_lock(); }
+    void rcu_read_unlock() { vfsmc::rcu_read_unlock(); }
+    // namespace_unlock's: waits for the readers inside a section when it
+    // starts; its grace-period words order what they did before what
+    // follows, and every store before it before a section that starts after.
     void synchronize_rcu() {
         KFUNC("synchronize_rcu");
-        // The grace-period guarantee for a reader that starts after it: it
-        // sees every store made before synchronize_rcu (mntput's
-        // READ_ONCE(mnt->mnt_ns) must not return a detached mount's old
-        // namespace). The layer's grace-period words give it (kernel.h,
-        // <linux/rcupdate.h>), as its call_rcu_free does for frees.
-        rcu_gp_order("grace period starts");
-        int me = this_thread();
-        read_global(me, kKeyRcu);
-        int mask = 0;
-        unsigned snap[kMaxThreads] = {};
-        for (int u = 0; u < cfg.nthreads; u++)
-            if (u != me && rcu_nest[u] > 0) {
-                mask |= 1 << u;
-                snap[u] = rcu_gp[u];
-            }
-        if (!mask) return;
-        wait_until("synchronize_rcu", rcu->id, true, [&] {
-            read_global(me, kKeyRcu);
-            for (int u = 0; u < cfg.nthreads; u++) read_global(me, exit_key(u));
-            for (int u = 0; u < cfg.nthreads; u++)
-                if ((mask & (1 << u)) && rcu_gp[u] == snap[u] && !thread_done(u)) return false;
-            return true;
-        });
-        // The grace period ends: what the readers did in their sections
-        // happens before what follows.
-        rcu_gp_order("grace period ends");
+        vfsmc::synchronize_rcu();
     }
 
     // ---- fs/namespace.c: mount references --------------------------------------------
