@@ -393,7 +393,7 @@ void refcount_dec(refcount_t& r) {
 }
 
 // <linux/spinlock.h>
-static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleeping) {
+static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleeping, LockClass lc) {
     int t = this_thread();
     if (holder == t) {
         violate(t, "lock-misuse", nullptr, 0, "%s takes %s.%s which it already holds", rt().thread_names[t],
@@ -401,31 +401,32 @@ static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleepi
     }
     wait_until(what, w.owner(), sleeping, [&]() {
         bool got = false;
-        w.rmw(Acc::LockAcquire, what, [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        w.rmw(Acc::LockAcquire, what, [](int& v) { if (v != 0) return false; v = -1; return true; }, &got, lc);
         return got;
     });
     holder = t;
 }
-static void unlock_word(kfield<int>& w, int& holder, const char* what) {
+static void unlock_word(kfield<int>& w, int& holder, const char* what, LockClass lc) {
     int t = this_thread();
     if (holder != t) {
         violate(t, "lock-misuse", nullptr, 0, "%s releases %s.%s held by %s", rt().thread_names[t],
                 object_name(w.owner()), w.name(), holder >= 0 ? rt().thread_names[holder] : "nobody");
     }
     holder = -1;
-    w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; });
+    w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; }, nullptr, lc);
 }
-void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false); }
-void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock"); }
+void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false, LockClass::Spinlock); }
+void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock", LockClass::Spinlock); }
 bool spin_trylock(spinlock_t& l) {
     bool got = false;
-    l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+    l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got,
+               LockClass::Spinlock);
     if (got) l.holder = this_thread();
     return got;
 }
 bool spin_is_locked(spinlock_t& l) { return l.word.load(Acc::ReadOnce) != 0; }
-void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
-void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
+void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true, LockClass::Mutex); }
+void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock", LockClass::Mutex); }
 
 // <linux/rwsem.h>
 // The arrival order and the writers' tickets are layer state outside any
@@ -455,12 +456,13 @@ void down_read(rw_semaphore& s) {
     wait_until("down_read", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
         bool got = false;
-        s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got);
+        s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got,
+                    LockClass::RwsemShared);
         return got;
     });
 }
 void up_read(rw_semaphore& s) {
-    int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; });
+    int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; }, nullptr, LockClass::RwsemShared);
     if (old <= 0)
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_read on %s.%s not held shared",
                 object_name(s.count.owner()), s.count.name());
@@ -472,7 +474,8 @@ void down_write(rw_semaphore& s) {
     wait_until("down_write", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // writers are served in arrival order too
         bool got = false;
-        s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got,
+                    LockClass::RwsemExclusive);
         return got;
     });
     s.writer_ticket[t] = 0;
@@ -484,7 +487,7 @@ void up_write(rw_semaphore& s) {
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_write on %s.%s not held exclusive by this thread",
                 object_name(s.count.owner()), s.count.name());
     s.writer = -1;
-    s.count.rmw(Acc::LockRelease, "up_write", [](int& v) { v = 0; return true; });
+    s.count.rmw(Acc::LockRelease, "up_write", [](int& v) { v = 0; return true; }, nullptr, LockClass::RwsemExclusive);
 }
 
 // <linux/seqlock.h>
@@ -524,7 +527,8 @@ void lockref_lock(lockref& l) {
     int t = this_thread();
     wait_until("spin_lock", l.lock_count.owner(), false, [&]() {
         bool got = false;
-        l.lock_count.rmw(Acc::LockAcquire, "spin_lock", [](int& v) { if (lr_locked(v)) return false; v |= 1; return true; }, &got);
+        l.lock_count.rmw(Acc::LockAcquire, "spin_lock", [](int& v) { if (lr_locked(v)) return false; v |= 1; return true; }, &got,
+                         LockClass::Lockref);
         return got;
     });
     l.holder = t;
@@ -535,7 +539,7 @@ void lockref_unlock(lockref& l) {
         violate(t, "lock-misuse", nullptr, 0, "spin_unlock of %s.d_lock by a thread that does not hold it",
                 object_name(l.lock_count.owner()));
     l.holder = -1;
-    l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; });
+    l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; }, nullptr, LockClass::Lockref);
 }
 int lockref_count_locked(lockref& l) { return lr_count(l.lock_count.load(Acc::Plain)); }
 void lockref_set_count_locked(lockref& l, int count) {
@@ -705,7 +709,11 @@ void rcu_read_lock() {
     write_global(rcu_key(t));
     if (g_ls.rcu_nest[t]++ == 0) {
         gp_rmw(Acc::RcuLock);
-        log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+        int ev = log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->sync = Sync::Acquire;
+            e->lock = LockClass::Rcu;
+        }
     }
 }
 void rcu_read_unlock() {
@@ -718,7 +726,11 @@ void rcu_read_unlock() {
     if (--g_ls.rcu_nest[t] == 0) {
         gp_rmw(Acc::RcuUnlock);
         g_ls.rcu_gen[t]++;
-        log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        int ev = log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->sync = Sync::Release;
+            e->lock = LockClass::Rcu;
+        }
         rcu_process(t);
     }
 }

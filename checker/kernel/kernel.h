@@ -501,7 +501,7 @@ class kfield {
     const char* name_;
     int64_t shadow_;       // latest value in modification order
     uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
-    uint8_t fmt_ = 0;      // how the trace prints values: 0 number, 1 object (pointer), 2 lockref word
+    Word word_ = Word::Number;  // what its values are, for the trace (explore/trace.h)
     mutable bool visible_ = false;  // the model's every-step invariant reads it
     bool deferred_ = false;         // built with deferred_init, init() not yet called
     Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
@@ -631,15 +631,24 @@ public:
     // This field holds object ids (a kernel pointer; -1 is NULL): the trace
     // prints the object's name.
     kfield& pointer() {
-        fmt_ = 1;
+        word_ = Word::Pointer;
         return *this;
     }
     // This field is a lockref word (count * 2 + locked): the trace prints
-    // "count 1, locked".
+    // "count 1, locked", and its count is a reference count.
     kfield& lockref_word() {
-        fmt_ = 2;
+        word_ = Word::Lockref;
         return *this;
     }
+    // This field counts references (refcount_t and kref declare it; an
+    // atomic_t or a plain counter that the kernel uses as a reference count,
+    // such as i_count, declares it with counts_refs()): the report draws
+    // its changes and the spans in which it is above zero.
+    kfield& counts_refs() {
+        word_ = Word::Refcount;
+        return *this;
+    }
+    Word word() const { return word_; }
 
     // The latest value in modification order, without a simulated access:
     // for invariant checks, wait conditions and the final-state dump. Inside
@@ -676,7 +685,7 @@ public:
         }
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
-            e->ref = fmt_;
+            e->word = word_;
             e->order = mo_name(mo_for(a));
             e->rf = ev_of_tag(tag);
             if (tag != shadow_tag_) {
@@ -707,8 +716,9 @@ public:
         int ev = log_event(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v, nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
-            e->ref = fmt_;
+            e->word = word_;
             e->order = mo_name(mo_for(a));
+            if (::vfsmc::counts_refs(word_) && ref_count_of(word_, before) != ref_count_of(word_, (int64_t)v)) e->sync = Sync::RefChange;
         }
         race_note(true, marked(a), ev, stamp);
         if (!marked(a)) note_plain(true, ev, stamp);
@@ -716,8 +726,10 @@ public:
 
     // An atomic read-modify-write: new = f(old), or no write when f returns
     // false. Returns the old value. Always reads the latest value.
+    // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
+    // names the kind of lock in `lock` for the trace.
     template <class F>
-    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr) {
+    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
         int t = this_thread();
         sched_point();
         no_preempt np(rl::ctx());
@@ -768,8 +780,14 @@ public:
                            (int64_t)(w ? nv : old), nullptr);
         if (Event* e = event_at(ev)) {
             e->marked = 1;
-            e->ref = fmt_;
+            e->word = word_;
             e->order = mo_name(w ? mo_for(a) : rl::mo_relaxed);
+            if (w && (a == Acc::LockAcquire || a == Acc::LockRelease)) {
+                e->sync = a == Acc::LockAcquire ? Sync::Acquire : Sync::Release;
+                e->lock = lock;
+            } else if (w && ::vfsmc::counts_refs(word_) && ref_count_of(word_, (int64_t)old) != ref_count_of(word_, (int64_t)nv)) {
+                e->sync = Sync::RefChange;
+            }
             e->rf = ev_of_tag(old_tag);
             if (!w && old_tag != shadow_tag_) {
                 e->stale = 1;
@@ -815,6 +833,12 @@ struct atomic_t {
     kfield<int> counter;
     atomic_t(const kobj* o, const char* name, int v = 0) : counter(o, name, v) {}
     int peek() const { return counter.peek(); }
+    // An atomic_t the kernel uses as a reference count (i_count, a module's
+    // refcnt): declared so, the report draws its reference spans.
+    atomic_t& counts_refs() {
+        counter.counts_refs();
+        return *this;
+    }
 };
 inline int atomic_read(atomic_t& a) { return a.counter.load(Acc::AtomicRead); }
 inline void atomic_set(atomic_t& a, int v) { a.counter.store(v, Acc::AtomicSet); }
@@ -839,7 +863,9 @@ struct refcount_t {
     kfield<int> refs;
     const char* underflow_inv;
     refcount_t(const kobj* o, const char* name, int v, const char* underflow_invariant)
-        : refs(o, name, v), underflow_inv(underflow_invariant) {}
+        : refs(o, name, v), underflow_inv(underflow_invariant) {
+        refs.counts_refs();
+    }
     int peek() const { return refs.peek(); }
 };
 inline int refcount_read(refcount_t& r) { return r.refs.load(Acc::AtomicRead); }

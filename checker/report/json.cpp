@@ -22,9 +22,10 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         j["invariant"] = r.invariant;
         j["message"] = r.message;
         j["replay_token"] = r.token;
-        j["replay_command"] = o.replay_cmd;
+        j["replay_command"] = o.replay.text();
         j["preemptions"] = r.preemptions;
-        j["steps"] = (int)trace_lines(r).size();
+        const TraceView v = TraceView::of(r, &s);
+        j["steps"] = (int)v.lines.size();
         json mini;
         mini["minimized"] = r.minimized;
         if (r.minimized) {
@@ -38,7 +39,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         }
         j["minimal"] = mini;
         json steps = json::array();
-        for (const auto& L : trace_lines(r)) {
+        for (const auto& L : v.lines) {
             const Event& e = r.trace->events[L.event];
             json st;
             st["n"] = L.number;
