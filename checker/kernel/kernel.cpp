@@ -31,8 +31,8 @@ struct LayerState {
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
     // The grace-period words (see gp_rmw below), one per reader: Relacy
     // atomics, constructed and destroyed inside each execution.
-    alignas(rl::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(rl::atomic<int>)];
-    rl::atomic<int>* gp[kMaxThreads] = {};
+    alignas(sim::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(sim::atomic<int>)];
+    sim::atomic<int>* gp[kMaxThreads] = {};
 };
 static LayerState g_ls;
 
@@ -52,8 +52,8 @@ void layer_begin_execution() {
     deps().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
     for (int t = 0; t < kMaxThreads; t++) {
-        g_ls.gp[t] = new (g_ls.gp_mem[t]) rl::atomic<int>();
-        g_ls.gp[t]->store(0, rl::mo_relaxed, RL_INFO);
+        g_ls.gp[t] = new (g_ls.gp_mem[t]) sim::atomic<int>();
+        g_ls.gp[t]->store(0, MemOrder::relaxed);
     }
 }
 
@@ -112,11 +112,10 @@ void note_plain_access(int id, const char* field, bool store, int ev, uint64_t s
 // periods, and every marked access under `sc`).
 static bool free_races_plain_access(int id, int t) {
     if (MUTATION("no-free-race-check")) return false;
-    rl::thread_info_base& th = *rl::ctx().threadx_;
     ObjInfo& o = rt().rec->objects[id];
     for (int u = 0; u < rt().nthreads; u++) {
         const LayerState::PlainAccess& a = g_ls.plain[id][u];
-        if (u == t || a.ev < 0 || th.acq_rel_order_[u] >= a.stamp) continue;
+        if (u == t || a.ev < 0 || sim::acquired_clock(u) >= a.stamp) continue;
         char inv[64];
         std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
         const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
@@ -168,10 +167,10 @@ void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 void fence(Acc a, const char* name) {
     int t = this_thread();
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
-    rl::atomic_thread_fence(mo_for(a), RL_INFO);
+    sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
-    if (mo_for(a) == rl::mo_seq_cst) note_access(kKeyScFence, true);
+    if (mo_for(a) == MemOrder::seq_cst) note_access(kKeyScFence, true);
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
@@ -196,7 +195,7 @@ void atomic_rmw_hook(int t) {
     g_ls.did_atomic[t] = true;
     if (!g_ls.before_atomic[t]) return;
     g_ls.before_atomic[t] = false;
-    rl::atomic_thread_fence(mo_for(Acc::FenceMb), RL_INFO);
+    sim::fence(mo_for(Acc::FenceMb));
     note_access(kKeyScFence, true);
 }
 
@@ -234,7 +233,7 @@ static void unpark(int u) {
     Deps& d = deps();
     d.parked_on[u] = nullptr;
     d.nparked--;
-    rl::ctx().unpark_thread((rl::thread_id_t)u, false, RL_INFO);
+    sim::unpark(u);
 }
 
 void wake_watchers(int t, Key key) {
@@ -262,8 +261,7 @@ static void stuck(int t) {
 // cpu_relax(): the thread will look again, and a load cannot return a
 // value older than one it saw before this point.
 static void relax() {
-    rl::thread_info_base& th = *rl::ctx().threadx_;
-    th.last_yield_ = th.own_acq_rel_order_;
+    sim::relax();
 }
 
 void park_on(int t, const WatchSet& ws, RealCond real) {
@@ -283,7 +281,7 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     if (!other_live) stuck(t);
     d.parked_on[t] = &ws;
     d.nparked++;
-    rl::ctx().park_current_thread(false, false, false, RL_INFO);
+    sim::park();
     if (r.pruned) throw Pruned();
     relax();
 }
@@ -381,8 +379,8 @@ bool refcount_dec_and_test(refcount_t& r) {
              object_name(r.refs.owner()), r.refs.name(), old);
     if (old == 1) {
         // The acquire on success, part of the same step.
-        no_preempt np(rl::ctx());
-        rl::atomic_thread_fence(mo_for(Acc::RefcountDecAcq), RL_INFO);
+        no_preempt np;
+        sim::fence(mo_for(Acc::RefcountDecAcq));
     }
     return old == 1;
 }
@@ -688,17 +686,17 @@ static Key rcu_gp_key(int t) { return field_key(-2 - t, "rcu_gp"); }
 static void gp_rmw(Acc a) {
     if (!g_ls.gp[0]) return;
     bool keys = rt().mm == MemModel::kernel;
-    no_preempt np(rl::ctx());
+    no_preempt np;
     if (a != Acc::RcuGp) {
         int t = this_thread();
-        g_ls.gp[t]->fetch_add(0, mo_for(a), RL_INFO);
+        g_ls.gp[t]->fetch_add(0, mo_for(a));
         if (keys) note_access(rcu_gp_key(t), true);
         return;
     }
     int n = rt().nthreads;
-    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, rl::mo_acquire, RL_INFO);
+    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, MemOrder::acquire);
     for (int u = 0; u < n; u++) {
-        g_ls.gp[u]->fetch_add(1, mo_for(a), RL_INFO);
+        g_ls.gp[u]->fetch_add(1, mo_for(a));
         if (keys) note_access(rcu_gp_key(u), true);
     }
 }

@@ -5,8 +5,9 @@
 // them: <linux/compiler.h> and <asm/barrier.h>, <linux/atomic.h> and
 // <linux/refcount.h>, <linux/spinlock.h> and <linux/bit_spinlock.h>,
 // <linux/mutex.h>, <linux/rwsem.h>, <linux/seqlock.h>, <linux/lockref.h>,
-// <linux/rcupdate.h>, <linux/wait.h>, <linux/slab.h>. Only this header and
-// the engine adapter (checker/engine.cpp) spell `rl::`.
+// <linux/rcupdate.h>, <linux/wait.h>, <linux/slab.h>. It is written over
+// the simulation shim explore/sim.h and never spells `rl::`: only
+// checker/explore/ does.
 //
 // Every primitive is one step of the execution: it has exactly one scheduling
 // point (before it), runs atomically after it, and names itself in the trace
@@ -46,25 +47,7 @@
 #include "explore/deps.h"
 #include "kernel/mutations.h"
 #include "explore/runtime.h"
-
-// Relacy's headers trip warnings that are not ours (-Warray-bounds on its
-// fixed-size thread arrays once inlined, deprecated declarations, unused
-// parameters): silenced here, for Relacy only, not for our code.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Warray-bounds"
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#include <relacy/relacy.hpp>
-#pragma GCC diagnostic pop
-
-#undef new
-#undef delete
-#undef malloc
-#undef calloc
-#undef realloc
-#undef free
-#undef assert
-#undef errno
+#include "explore/sim.h"
 
 namespace vfsmc {
 
@@ -106,60 +89,48 @@ enum class Acc : uint8_t {
 struct MemoryModelRow {
     Acc acc;
     const char* kernel_name;
-    rl::memory_order kernel;
-    rl::memory_order sc;
+    MemOrder kernel;
+    MemOrder sc;
     const char* why;
 };
 
 inline const MemoryModelRow kMemoryModelTable[] = {
-    {Acc::Plain, "plain load/store", rl::mo_relaxed, rl::mo_seq_cst, "checked for LKMM data races as well"},
-    {Acc::ReadOnce, "READ_ONCE", rl::mo_relaxed, rl::mo_seq_cst, "no ordering; address dependencies are not modelled"},
-    {Acc::WriteOnce, "WRITE_ONCE", rl::mo_relaxed, rl::mo_seq_cst, "no ordering"},
-    {Acc::LoadAcquire, "smp_load_acquire", rl::mo_acquire, rl::mo_seq_cst, "pairs with smp_store_release"},
-    {Acc::StoreRelease, "smp_store_release", rl::mo_release, rl::mo_seq_cst, "pairs with smp_load_acquire"},
-    {Acc::AtomicRead, "atomic_read", rl::mo_relaxed, rl::mo_seq_cst, "like READ_ONCE"},
-    {Acc::AtomicSet, "atomic_set", rl::mo_relaxed, rl::mo_seq_cst, "like WRITE_ONCE"},
-    {Acc::AtomicRmwVoid, "atomic_inc/atomic_dec", rl::mo_relaxed, rl::mo_seq_cst, "non-value-returning RMWs are unordered"},
-    {Acc::AtomicRmwFull, "value-returning atomics", rl::mo_seq_cst, rl::mo_seq_cst, "fully ordered (memory-barriers.txt)"},
-    {Acc::LockrefCas, "lockref cmpxchg", rl::mo_relaxed, rl::mo_seq_cst, "try_cmpxchg64_relaxed in CMPXCHG_LOOP"},
-    {Acc::LockAcquire, "lock acquire", rl::mo_acquire, rl::mo_seq_cst, "ACQUIRE of the lock word"},
-    {Acc::LockRelease, "lock release", rl::mo_release, rl::mo_seq_cst, "RELEASE of the lock word"},
-    {Acc::FenceMb, "smp_mb", rl::mo_seq_cst, rl::mo_seq_cst, "full fence"},
-    {Acc::FenceRmb, "smp_rmb", rl::mo_acquire, rl::mo_seq_cst, "approximated by an acquire fence"},
-    {Acc::FenceWmb, "smp_wmb", rl::mo_release, rl::mo_seq_cst, "approximated by a release fence"},
-    {Acc::AtomicRmwRelaxed, "_relaxed atomics", rl::mo_relaxed, rl::mo_seq_cst, "value-returning, unordered"},
-    {Acc::AtomicRmwAcquire, "_acquire atomics", rl::mo_acquire, rl::mo_seq_cst, "ACQUIRE of the read"},
-    {Acc::AtomicRmwRelease, "_release atomics", rl::mo_release, rl::mo_seq_cst, "RELEASE of the write"},
-    {Acc::RcuDereference, "rcu_dereference", rl::mo_relaxed, rl::mo_seq_cst, "like READ_ONCE; the address dependency is not modelled"},
-    {Acc::RcuAssignPointer, "rcu_assign_pointer", rl::mo_release, rl::mo_seq_cst, "like smp_store_release"},
-    {Acc::RefcountInc, "refcount_inc/refcount_inc_not_zero", rl::mo_relaxed, rl::mo_seq_cst,
+    {Acc::Plain, "plain load/store", MemOrder::relaxed, MemOrder::seq_cst, "checked for LKMM data races as well"},
+    {Acc::ReadOnce, "READ_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering; address dependencies are not modelled"},
+    {Acc::WriteOnce, "WRITE_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering"},
+    {Acc::LoadAcquire, "smp_load_acquire", MemOrder::acquire, MemOrder::seq_cst, "pairs with smp_store_release"},
+    {Acc::StoreRelease, "smp_store_release", MemOrder::release, MemOrder::seq_cst, "pairs with smp_load_acquire"},
+    {Acc::AtomicRead, "atomic_read", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE"},
+    {Acc::AtomicSet, "atomic_set", MemOrder::relaxed, MemOrder::seq_cst, "like WRITE_ONCE"},
+    {Acc::AtomicRmwVoid, "atomic_inc/atomic_dec", MemOrder::relaxed, MemOrder::seq_cst, "non-value-returning RMWs are unordered"},
+    {Acc::AtomicRmwFull, "value-returning atomics", MemOrder::seq_cst, MemOrder::seq_cst, "fully ordered (memory-barriers.txt)"},
+    {Acc::LockrefCas, "lockref cmpxchg", MemOrder::relaxed, MemOrder::seq_cst, "try_cmpxchg64_relaxed in CMPXCHG_LOOP"},
+    {Acc::LockAcquire, "lock acquire", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the lock word"},
+    {Acc::LockRelease, "lock release", MemOrder::release, MemOrder::seq_cst, "RELEASE of the lock word"},
+    {Acc::FenceMb, "smp_mb", MemOrder::seq_cst, MemOrder::seq_cst, "full fence"},
+    {Acc::FenceRmb, "smp_rmb", MemOrder::acquire, MemOrder::seq_cst, "approximated by an acquire fence"},
+    {Acc::FenceWmb, "smp_wmb", MemOrder::release, MemOrder::seq_cst, "approximated by a release fence"},
+    {Acc::AtomicRmwRelaxed, "_relaxed atomics", MemOrder::relaxed, MemOrder::seq_cst, "value-returning, unordered"},
+    {Acc::AtomicRmwAcquire, "_acquire atomics", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the read"},
+    {Acc::AtomicRmwRelease, "_release atomics", MemOrder::release, MemOrder::seq_cst, "RELEASE of the write"},
+    {Acc::RcuDereference, "rcu_dereference", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE; the address dependency is not modelled"},
+    {Acc::RcuAssignPointer, "rcu_assign_pointer", MemOrder::release, MemOrder::seq_cst, "like smp_store_release"},
+    {Acc::RefcountInc, "refcount_inc/refcount_inc_not_zero", MemOrder::relaxed, MemOrder::seq_cst,
      "unordered (refcount-vs-atomic.rst); the control dependency of a successful inc_not_zero is not modelled"},
-    {Acc::RefcountDec, "refcount_dec/refcount_dec_and_test", rl::mo_release, rl::mo_seq_cst, "RELEASE (refcount-vs-atomic.rst)"},
-    {Acc::RefcountDecAcq, "refcount_dec_and_test success", rl::mo_acquire, rl::mo_seq_cst,
+    {Acc::RefcountDec, "refcount_dec/refcount_dec_and_test", MemOrder::release, MemOrder::seq_cst, "RELEASE (refcount-vs-atomic.rst)"},
+    {Acc::RefcountDecAcq, "refcount_dec_and_test success", MemOrder::acquire, MemOrder::seq_cst,
      "an ACQUIRE fence when the count reaches zero (refcount-vs-atomic.rst)"},
-    {Acc::RcuLock, "rcu_read_lock", rl::mo_acquire, rl::mo_seq_cst,
+    {Acc::RcuLock, "rcu_read_lock", MemOrder::acquire, MemOrder::seq_cst,
      "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (under sc too: happens-before only)"},
-    {Acc::RcuUnlock, "rcu_read_unlock", rl::mo_release, rl::mo_seq_cst,
+    {Acc::RcuUnlock, "rcu_read_unlock", MemOrder::release, MemOrder::seq_cst,
      "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
-    {Acc::RcuGp, "grace-period start/end", rl::mo_acq_rel, rl::mo_seq_cst,
+    {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
      "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (under sc too: happens-before only)"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");
 
-inline const char* mo_name(rl::memory_order mo) {
-    switch (mo) {
-        case rl::mo_relaxed: return "relaxed";
-        case rl::mo_consume: return "consume";
-        case rl::mo_acquire: return "acquire";
-        case rl::mo_release: return "release";
-        case rl::mo_acq_rel: return "acq_rel";
-        case rl::mo_seq_cst: return "seq_cst";
-    }
-    return "?";
-}
-
-inline rl::memory_order mo_for(Acc a) {
+inline MemOrder mo_for(Acc a) {
     const MemoryModelRow& r = kMemoryModelTable[(int)a];
     return rt().mm == MemModel::sc ? r.sc : r.kernel;
 }
@@ -177,7 +148,7 @@ void atomic_rmw_hook(int t);
 // ------------------------------------------------------------------------
 // Threads, steps and the trace hook.
 // ------------------------------------------------------------------------
-inline int this_thread() { return (int)rl::ctx().threadx_->index_; }
+inline int this_thread() { return sim::thread_index(); }
 
 // What a model may ask of the run, without reaching into the runtime:
 // a thread's name as the scenario gives it, whether it has finished, the
@@ -190,16 +161,16 @@ inline int last_event() { return rt().rec ? rt().rec->nevents - 1 : -1; }
 // explorer abandoned (pruned) unwinds from here.
 inline void sched_point() {
     rt().sched_points++;
-    rl::ctx().sched();
+    sim::sched();
     if (rt().pruned) throw Pruned();
 }
 
 // Run the rest of a step without a scheduling point.
-using no_preempt = rl::preemption_disabler;
+using no_preempt = sim::no_preempt;
 
 // A nondeterministic choice the model explores (an RPC outcome, a driver's
 // ->open succeeding or failing): every value in [0, n) is tried.
-inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : rl::ctx().rand(n, rl::sched_type_user); }
+inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
 
 // Ends a thread that the `order` constraints cannot be satisfied in (the
 // execution is counted as pruned, not judged).
@@ -453,7 +424,7 @@ T* kalloc(A&&... a) {
     if (in_setup()) {
         p = new (mem) T(std::forward<A>(a)...);
     } else {
-        no_preempt np(rl::ctx());
+        no_preempt np;
         p = new (mem) T(std::forward<A>(a)...);
     }
     Heap& h = heap();
@@ -496,7 +467,7 @@ void note_read_fence();
 template <class T>
 class kfield {
     static_assert(sizeof(T) <= 4, "kfield holds a value of at most 32 bits");
-    mutable rl::atomic<uint64_t> cell_;
+    mutable sim::atomic<uint64_t> cell_;
     int16_t owner_;
     const char* name_;
     int64_t shadow_;       // latest value in modification order
@@ -507,8 +478,8 @@ class kfield {
     Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
     Key alive_;            // its object's liveness
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
-    rl::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
-    rl::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
+    sim::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
+    sim::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
     int32_t plain_load_ev_[kMaxThreads], plain_store_ev_[kMaxThreads];
     int32_t marked_store_ev_[kMaxThreads], marked_load_ev_[kMaxThreads];
     // LKMM's bounding of a plain read (r-pre-bounded): a marked read of
@@ -517,7 +488,7 @@ class kfield {
     // plain read of the word after that store, although C++11 sees no
     // happens-before (the marked pair is relaxed).
     int8_t rf_from_[kMaxThreads];
-    rl::timestamp_t rf_stamp_[kMaxThreads] = {};
+    sim::timestamp_t rf_stamp_[kMaxThreads] = {};
     unsigned rf_fence_[kMaxThreads] = {};
 
     static uint64_t enc(uint32_t tag, T v) { return ((uint64_t)tag << 32) | (uint32_t)(int32_t)v; }
@@ -528,13 +499,12 @@ class kfield {
     static int ev_of_tag(uint32_t tag) { return (int)tag - 1; }
 
     void race_check(bool store, bool marked) {
-        rl::thread_info_base& th = *rl::ctx().threadx_;
-        int me = (int)th.index_;
+        int me = sim::thread_index();
         int n = rt().nthreads;
-        auto conflict = [&](const rl::timestamp_t* ts, const int32_t* evs, const char* what) {
+        auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
             for (int i = 0; i < n; i++) {
                 if (i == me || ts[i] == 0) continue;
-                if (th.acq_rel_order_[i] < ts[i]) {
+                if (sim::acquired_clock(i) < ts[i]) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)
@@ -561,9 +531,9 @@ class kfield {
     // release the access performs carries it (a tick taken after would be
     // one past what the release published, and an acquirer would see a
     // race that is not there).
-    static rl::timestamp_t race_stamp() { return ++rl::ctx().threadx_->own_acq_rel_order_; }
-    void race_note(bool store, bool marked, int ev, rl::timestamp_t now) {
-        int me = (int)rl::ctx().threadx_->index_;
+    static sim::timestamp_t race_stamp() { return sim::tick(); }
+    void race_note(bool store, bool marked, int ev, sim::timestamp_t now) {
+        int me = sim::thread_index();
         if (store) {
             (marked ? marked_store_ : plain_store_)[me] = now;
             (marked ? marked_store_ev_ : plain_store_ev_)[me] = ev;
@@ -593,7 +563,7 @@ class kfield {
     // the step before it (see object_freeable above for why that hides no
     // use after free).
     static bool sched_before(Acc a) { return marked(a); }
-    void note_plain(bool store, int ev, rl::timestamp_t stamp) const {
+    void note_plain(bool store, int ev, sim::timestamp_t stamp) const {
         if (object_freeable(owner_)) note_plain_access(owner_, name_, store, ev, (uint64_t)stamp);
     }
 
@@ -601,7 +571,7 @@ public:
     kfield(const kobj* owner, const char* name, T init = T())
         : owner_(owner->id), name_(name), shadow_((int64_t)init), shadow_tag_(0),
           key_(field_key(owner->id, name)), alive_(alive_key(owner->id)) {
-        cell_.store(enc(0, init), rl::mo_relaxed, RL_INFO);
+        cell_.store(enc(0, init), MemOrder::relaxed);
         for (int i = 0; i < kMaxThreads; i++) {
             plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
             rf_from_[i] = -1;
@@ -622,7 +592,7 @@ public:
         if (!deferred_ || rt().in_thread) throw std::logic_error("kfield::init: only once, on a deferred field, before the threads run");
         deferred_ = false;
         shadow_ = (int64_t)v;
-        cell_.store(enc(0, v), rl::mo_relaxed, RL_INFO);
+        cell_.store(enc(0, v), MemOrder::relaxed);
     }
     kfield(const kfield&) = delete;
 
@@ -664,10 +634,10 @@ public:
     T load(Acc a) {
         int t = this_thread();
         if (sched_before(a)) sched_point();
-        no_preempt np(rl::ctx());
+        no_preempt np;
         alive();
-        rl::timestamp_t stamp = race_stamp();
-        uint64_t w = cell_.load(mo_for(a), RL_INFO);
+        sim::timestamp_t stamp = race_stamp();
+        uint64_t w = cell_.load(mo_for(a));
         if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
         T v = dec(w);
         uint32_t tag = tag_of(w);
@@ -702,14 +672,14 @@ public:
     void store(T v, Acc a) {
         int t = this_thread();
         if (sched_before(a)) sched_point();
-        no_preempt np(rl::ctx());
+        no_preempt np;
         alive();
         race_check(true, marked(a));
         int ev_idx = rt().rec->nevents;  // the event about to be logged
         uint32_t tag = (uint32_t)(ev_idx + 1);
         int64_t before = shadow_;
-        rl::timestamp_t stamp = race_stamp();
-        cell_.store(enc(tag, v), mo_for(a), RL_INFO);
+        sim::timestamp_t stamp = race_stamp();
+        cell_.store(enc(tag, v), mo_for(a));
         shadow_ = (int64_t)v;
         shadow_tag_ = tag;
         note_write(t, before);
@@ -732,19 +702,19 @@ public:
     T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
         int t = this_thread();
         sched_point();
-        no_preempt np(rl::ctx());
+        no_preempt np;
         alive();
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
-            rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+            sim::fence(MemOrder::seq_cst);
             note_access(kKeyScFence, true);
         }
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
         // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
         // an atomic instruction (cmpxchg, lock word, inc) reads the latest.
-        uint64_t cur = a == Acc::LockrefCas ? cell_.load(rl::mo_relaxed, RL_INFO)
-                                             : cell_.fetch_add(0, rl::mo_relaxed, RL_INFO);
+        uint64_t cur = a == Acc::LockrefCas ? cell_.load(MemOrder::relaxed)
+                                             : cell_.fetch_add(0, MemOrder::relaxed);
         T nv{};
         bool w = false;
         uint32_t tag = 0;
@@ -754,14 +724,14 @@ public:
             if (!w) break;  // the condition failed: no write, like a failed cmpxchg
             tag = (uint32_t)(rt().rec->nevents + 1);
             uint64_t expect = cur;
-            if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a), RL_INFO)) break;
+            if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a))) break;
             cur = expect;
         }
         // A value-returning atomic is fully ordered in the LKMM: smp_mb()
         // before and after it, which a seq_cst RMW alone is not (a later
         // relaxed load could still read a stale value).
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
-            rl::atomic_thread_fence(rl::mo_seq_cst, RL_INFO);
+            sim::fence(MemOrder::seq_cst);
             note_access(kKeyScFence, true);
         }
         T old = dec(cur);
@@ -781,7 +751,7 @@ public:
         if (Event* e = event_at(ev)) {
             e->marked = 1;
             e->word = word_;
-            e->order = mo_name(w ? mo_for(a) : rl::mo_relaxed);
+            e->order = mo_name(w ? mo_for(a) : MemOrder::relaxed);
             if (w && (a == Acc::LockAcquire || a == Acc::LockRelease)) {
                 e->sync = a == Acc::LockAcquire ? Sync::Acquire : Sync::Release;
                 e->lock = lock;
