@@ -1,6 +1,6 @@
 // vfsmc: the record of one execution, as the kernel-vocabulary layer names it.
 //
-// This header has no Relacy in it. The layer (checker/kernel.h) writes these
+// This header has no Relacy in it. The layer (checker/kernel/) writes these
 // records while an execution runs; the engine copies them out when the
 // execution is the counterexample; the report renders them. Everything here
 // is plain data in fixed-size arrays, because nothing may be allocated from
