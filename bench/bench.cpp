@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
             }
             std::string search = best.strategy + (best.preemption_bound >= 0 ? " " + std::to_string(best.preemption_bound) : "");
             std::printf("| %s | %s | %s | %s%s | %llu | %.0f | %.3f | %s |\n", s.name.c_str(), best.memory_model.c_str(),
-                        search.c_str(), best.verdict.c_str(), best.invariant.empty() ? "" : (" " + best.invariant).c_str(),
+                        search.c_str(), verdict_name(best.verdict), best.invariant.empty() ? "" : (" " + best.invariant).c_str(),
                         (unsigned long long)best.executions, best.execs_per_sec, best.seconds,
-                        best.verdict == "violated" ? (std::to_string(best.seconds).substr(0, 5) + " s after " +
+                        best.verdict == Verdict::violated ? (std::to_string(best.seconds).substr(0, 5) + " s after " +
                                                       std::to_string(best.executions) + " executions").c_str()
                                                    : "-");
             std::fflush(stdout);

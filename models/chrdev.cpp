@@ -137,7 +137,9 @@ struct ChrdevCfg {
 struct Module : kobj {
     kfield<int> state;
     atomic_t refcnt;
-    Module(int refs) : kobj("module", "module \"drv\""), state(this, "state", MODULE_STATE_LIVE), refcnt(this, "refcnt", refs) {}
+    Module(int refs) : kobj("module", "module \"drv\""), state(this, "state", MODULE_STATE_LIVE), refcnt(this, "refcnt", refs) {
+        refcnt.counts_refs();
+    }
 };
 
 // The driver's struct file_operations: its owner never changes.
@@ -186,6 +188,7 @@ struct Inode : kobj {
           i_devices(this, "i_devices", cdev_id),
           i_lru(this, "i_lru", lru ? 1 : 0),
           i_nlink(this, "i_nlink", nlink) {
+        i_count.counts_refs();
         i_cdev.pointer();
         i_devices.pointer();
     }

@@ -242,6 +242,7 @@ struct Mount : kobj {
           mnt_ns(this, "mnt_ns", ns),
           mnt_flags(this, "mnt_flags", 0),
           mnt_sb(this, "mnt_sb", sb) {
+        for (auto& c : mnt_pcp) c.counts_refs();
         mnt_ns.pointer();
         mnt_sb.pointer();
     }
@@ -269,7 +270,9 @@ struct Inode : kobj {
     atomic_t i_count;
     kfield<int> i_nlink;
     spinlock_t i_lock;
-    Inode() : kobj("inode", "inode \"f\""), i_count(this, "i_count", 1), i_nlink(this, "i_nlink", 1), i_lock(this, "i_lock") {}
+    Inode() : kobj("inode", "inode \"f\""), i_count(this, "i_count", 1), i_nlink(this, "i_nlink", 1), i_lock(this, "i_lock") {
+        i_count.counts_refs();
+    }
 };
 
 // struct dentry: d_lockref {d_lock, count}, d_seq, d_hash (hashed: 1),
@@ -325,6 +328,7 @@ struct File : kobj {
           f_path_dentry(this, "f_path.dentry", dentry_id),
           idx(n),
           flags(open_flags) {
+        f_ref.counts_refs();
         f_path_mnt.pointer();
         f_path_dentry.pointer();
     }

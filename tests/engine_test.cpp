@@ -103,7 +103,7 @@ TEST_CASE("print a toy report (manual)", "[.print]") {
     Scenario s = toy("toy-mp", "ordering", "once", 2, "{\"strategy\":\"exhaustive\"}");
     RunResult r = run_scenario(s, RunOptions());
     ReportOptions o;
-    o.replay_cmd = "vfsmc replay t.json " + r.token;
+    o.replay = {"vfsmc replay t.json", r.token, ""};
     std::printf("%s\n", text_report(s, r, o).c_str());
     Scenario l = toy("toy-lock", "variant", "broken", 2, "{\"strategy\":\"bounded\",\"preemption_bound\":2}");
     RunResult r2 = run_scenario(l, RunOptions());

@@ -69,7 +69,7 @@ Report report(const Scenario& s, bool stable = false) {
     Report out{s, run_scenario(s, RunOptions()), "", json(), {}};
     ReportOptions o;
     o.stable = stable;
-    o.replay_cmd = replay_command(out.s, out.r);
+    o.replay = replay_command(out.s, out.r);
     out.text = text_report(out.s, out.r, o);
     out.j = json_report(out.s, out.r, o);
     std::istringstream in(out.text);
@@ -255,7 +255,7 @@ TEST_CASE("no report shows an address: objects are named", "[report]") {
         Report rep = report(s);
         REQUIRE(rep.r.verdict == Verdict::violated);
         ReportOptions o;
-        o.replay_cmd = replay_command(rep.s, rep.r);
+        o.replay = replay_command(rep.s, rep.r);
         INFO(rep.text);
         CHECK_FALSE(std::regex_search(rep.text, hex));
         CHECK_FALSE(std::regex_search(rep.j.dump(), hex));

@@ -59,7 +59,7 @@ TEST_CASE("the shortest counterexample has no more preemptions or steps than the
     CHECK(again.steps == mini.steps);
     // And the text report says it is minimal, and under which bound.
     ReportOptions o;
-    o.replay_cmd = replay_command(s, mini);
+    o.replay = replay_command(s, mini);
     std::string text = text_report(s, mini, o);
     CHECK_THAT(text, Catch::Contains("minimal counterexample"));
 }
@@ -69,7 +69,8 @@ TEST_CASE("the email report fits in 72 columns with one column per thread and en
     RunResult r = run_scenario(s, RunOptions());
     REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
-    o.replay_cmd = replay_command(s, r) + std::string(60, '0');  // force the command to wrap
+    o.replay = replay_command(s, r);
+    o.replay.token += std::string(60, '0');  // force the command to wrap
     std::string mail = email_report(s, r, o);
     auto lines = lines_of(mail);
     for (const auto& l : lines) {
@@ -98,7 +99,7 @@ TEST_CASE("the email report fits in 72 columns with one column per thread and en
     }
     joined = std::regex_replace(joined, std::regex("'"), "");
     joined = std::regex_replace(joined, std::regex(" +"), " ");
-    CHECK(joined == o.replay_cmd);
+    CHECK(joined == o.replay.text());
 }
 
 TEST_CASE("the HTML page is one self-contained file with a lane per thread", "[review]") {
@@ -106,13 +107,13 @@ TEST_CASE("the HTML page is one self-contained file with a lane per thread", "[r
     RunResult r = run_scenario(s, RunOptions());
     REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
-    o.replay_cmd = replay_command(s, r);
+    o.replay = replay_command(s, r);
     std::string html = html_report(s, r, o);
     CHECK_THAT(html, !Catch::Contains("<script") && !Catch::Contains("http://") && !Catch::Contains("https://") &&
                          !Catch::Contains("<link"));
     CHECK_THAT(html, Catch::Contains("class=\"lane\" data-thread=\"P0\"") && Catch::Contains("class=\"lane\" data-thread=\"P1\""));
     CHECK_THAT(html, Catch::Contains("step-row conflict"));
-    CHECK_THAT(html, Catch::Contains(o.replay_cmd));
+    CHECK_THAT(html, Catch::Contains(o.replay.text()));
     CHECK(!std::regex_search(html, std::regex("0x[0-9a-f]{6,}")));
 }
 
@@ -161,7 +162,7 @@ TEST_CASE("every read in a kernel-model trace names the write it read from", "[m
     RunResult r = run_scenario(s, RunOptions());
     REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
-    o.replay_cmd = replay_command(s, r);
+    o.replay = replay_command(s, r);
     auto j = json_report(s, r, o);
     int reads = 0, stale = 0;
     for (const auto& st : j["trace"]) {
@@ -192,7 +193,7 @@ TEST_CASE("issue 14: steps are counted one way: the first counterexample's count
     REQUIRE(mini.minimized);
     CHECK(mini.first.steps == (int)trace_lines(first).size());
     ReportOptions o;
-    o.replay_cmd = replay_command(s, mini);
+    o.replay = replay_command(s, mini);
     std::string text = text_report(s, mini, o);
     CHECK_THAT(text, Catch::Contains("The execution has " + std::to_string(trace_lines(mini).size()) + " steps"));
     CHECK_THAT(text, Catch::Contains("the first counterexample found had " + std::to_string(mini.first.steps) + " steps"));
@@ -235,7 +236,7 @@ TEST_CASE("issue 14: the email opens with In short and the step number is on a w
     RunResult r = run_scenario(s, RunOptions());
     REQUIRE(r.verdict == Verdict::violated);
     ReportOptions o;
-    o.replay_cmd = replay_command(s, r);
+    o.replay = replay_command(s, r);
     auto lines = lines_of(email_report(s, r, o));
     REQUIRE(lines.size() > 3);
     CHECK(lines[2].rfind("In short", 0) == 0);
@@ -316,7 +317,7 @@ TEST_CASE("issue 14: the HTML page says a thread took no step, and links every r
     Scenario s = toy_lock_broken(2, "{\"strategy\":\"exhaustive\"}");
     RunResult r = one_thread_record();
     ReportOptions o;
-    o.replay_cmd = "vfsmc replay toy.json v1:x";
+    o.replay = {"vfsmc replay toy.json", "v1:x", ""};
     std::string html = html_report(s, r, o);
     CHECK_THAT(html, Catch::Contains("Thread P1 took no step in this execution."));
     CHECK_THAT(html, !Catch::Contains("Thread P0 took no step"));

@@ -117,9 +117,7 @@ std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths
     return out;
 }
 
-std::string replay_command(const Scenario& s, const RunResult& r) {
-    return "vfsmc replay " + s.file + " " + r.token;
-}
+ReplayCommand replay_command(const Scenario& s, const RunResult& r) { return {"vfsmc replay " + s.file, r.token, ""}; }
 
 namespace {
 
@@ -229,7 +227,7 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     o.stable = f.stable;
     o.brief = f.brief;
     o.overrides = overrides;
-    o.replay_cmd = replay_command(s, r);
+    o.replay = replay_command(s, r);
     // Terminal text (text and email) is made printable line by line: names,
     // docs and op arguments come from the scenario file. JSON and HTML
     // escape for themselves.
@@ -386,7 +384,7 @@ void check_child(const ScenarioEntry& entry, int fd) {
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
         for (const auto& w : s.warnings) text += "\n      warning: " + printable(w, 4000);
-        if (!ok && r.verdict == Verdict::violated) text += "\n      replay: " + printable(replay_command(s, r), 4000);
+        if (!ok && r.verdict == Verdict::violated) text += "\n      replay: " + printable(replay_command(s, r).text(), 4000);
         // A count cut by a time limit is not repeatable: no oracle for it.
         rec["status"] = ok && vac.empty() ? "pass" : "fail";
         rec["name"] = s.name;
@@ -758,7 +756,8 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         o.stable = f.stable;
         o.brief = f.brief;
         o.overrides = {cfg.substr(1)};
-        o.replay_cmd = replay_command(s, r) + cfg;
+        o.replay = replay_command(s, r);
+        o.replay.tail = cfg;
         if (!r.replay_followed) {
             out_text(printable("The schedule of this token cannot be followed with" + cfg + ": " + r.replay_note, 4000) +
                      ". The changed code takes other steps, so the replay shows nothing about it.\n");

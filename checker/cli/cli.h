@@ -28,7 +28,7 @@ std::vector<ScenarioEntry> find_scenarios(const std::vector<std::string>& paths)
 std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths);
 
 // The shell command that replays a counterexample.
-std::string replay_command(const Scenario& s, const RunResult& r);
+ReplayCommand replay_command(const Scenario& s, const RunResult& r);
 
 // `vfsmc litmus` (litmus_cmd.cpp).
 struct LitmusFlags {

@@ -4,7 +4,8 @@
 
 #include "cli/cli.h"
 #include "kernel/invariants.h"
-#include "kernel/kernel.h"
+#include "kernel/memory_model.h"
+#include "kernel/mutations.h"
 
 namespace vfsmc {
 

@@ -92,7 +92,7 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
             if (f.witness) {
                 ReportOptions ro;
                 ro.stable = f.stable;
-                ro.replay_cmd = "vfsmc litmus --witness " + file;
+                ro.replay = {"vfsmc litmus --witness " + file, "", ""};
                 if (!o.has_witness) {
                     std::cout << "No witness: no execution " << (t.quant == Quant::Forall ? "violates" : "satisfies")
                               << " the condition.\n";

@@ -13,7 +13,7 @@
 // state that lives outside any field (RCU read sections, `order`
 // constraints, the seq_cst fence order, the model's every-step invariants).
 //
-// Blocking (wait_until and retry loops in checker/kernel/kernel.h): a thread
+// Blocking (wait_until and retry loops in checker/kernel/core.h): a thread
 // whose wait condition is false, or whose retry pass read the same values as
 // the last one and changed nothing, parks with a watch set, the keys it
 // read. A write to one of them by another thread unparks it, and only then

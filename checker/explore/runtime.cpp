@@ -30,6 +30,19 @@ const char* ev_name(Ev e) {
     return "?";
 }
 
+const char* lock_class_name(LockClass c) {
+    switch (c) {
+        case LockClass::None: return "";
+        case LockClass::Spinlock: return "spinlock";
+        case LockClass::Mutex: return "mutex";
+        case LockClass::RwsemShared: return "rwsem (shared)";
+        case LockClass::RwsemExclusive: return "rwsem (exclusive)";
+        case LockClass::Lockref: return "lockref";
+        case LockClass::Rcu: return "rcu";
+    }
+    return "?";
+}
+
 Runtime g_runtime;
 
 // ---------------------------------------------------------------------------
@@ -274,6 +287,50 @@ void format_text(Event& e) {
 }
 
 
+namespace {
+
+// Step names split into function and point, once per name: the split
+// strings live here for the whole run, so a copied record may point at them.
+struct StepSplit {
+    const char* step;
+    const char* point;
+    char func[64];
+};
+StepSplit g_step_split[1024];
+
+}  // namespace
+
+void split_step(const char* step, const char** func, const char** point) {
+    *func = step;
+    *point = nullptr;
+    if (!step || !*step) return;
+    size_t n = sizeof g_step_split / sizeof g_step_split[0];
+    size_t h = ((uintptr_t)step * 0x9E3779B97F4A7C15ULL) >> 54;
+    for (size_t k = 0; k < n; k++) {
+        StepSplit& s = g_step_split[(h + k) % n];
+        if (!s.step) {
+            // A new name. Step names are string literals, so the pointer
+            // stands for the name.
+            const char* colon = std::strchr(step, ':');
+            size_t len = colon ? (size_t)(colon - step) : 0;
+            if (colon && len >= sizeof s.func) colon = nullptr;  // too long to split: shown whole
+            s.point = colon ? colon + 1 : nullptr;
+            if (colon) {
+                std::memcpy(s.func, step, len);
+                s.func[len] = 0;
+            }
+            s.step = step;
+        }
+        if (s.step == step) {
+            if (s.point) {
+                *func = s.func;
+                *point = s.point;
+            }
+            return;
+        }
+    }
+}
+
 void Runtime::begin_execution(ExecRecord* r) {
     rec = r;
     rec->reset();
@@ -326,9 +383,15 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
     e.thread = (uint8_t)thread;
     e.marked = 0;
     e.stale = 0;
-    e.ref = 0;
+    e.word = Word::Number;
+    e.sync = Sync::None;
+    e.lock = LockClass::None;
     e.obj = (int16_t)obj;
-    e.func = current_func(thread);
+    e.step = e.func = current_func(thread);
+    e.point = nullptr;
+    // A named step inside a function ("d_alloc_parallel:publish") is shown
+    // under its function, labelled with its point.
+    if (kind == Ev::Step) split_step(e.step, &e.func, &e.point);
     e.action = action;
     e.field = field;
     e.order = nullptr;

@@ -93,6 +93,9 @@ inline Runtime& rt() { return g_runtime; }
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt = nullptr, ...)
     __attribute__((format(printf, 8, 9)));
+// A step name "func:point" as its function and its point (a point of
+// nullptr: the name is a function's). Split once per name.
+void split_step(const char* step, const char** func, const char** point);
 inline Event* event_at(int idx) {
     ExecRecord* rec = g_runtime.rec;
     if (!rec || idx < 0 || idx >= rec->nevents) return nullptr;

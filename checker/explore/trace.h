@@ -1,6 +1,6 @@
 // vfsmc: the record of one execution, as the kernel-vocabulary layer names it.
 //
-// This header has no Relacy in it. The layer (checker/kernel.h) writes these
+// This header has no Relacy in it. The layer (checker/kernel/) writes these
 // records while an execution runs; the engine copies them out when the
 // execution is the counterexample; the report renders them. Everything here
 // is plain data in fixed-size arrays, because nothing may be allocated from
@@ -26,11 +26,11 @@ constexpr int kLazyArgs = 6;   // arguments of a narrative kept for formatting l
 enum class Ev : uint8_t {
     Enter,      // a kernel function is entered (for the trace and coverage)
     Step,       // a named model step, with a narrative ("dentry "foo"#2 -> main hash")
-    Read,       // a load of a shared field
+    Read,       // a load of a shared field (also a conditional RMW that did not write: a failed trylock, cmpxchg)
     Write,      // a store to a shared field
     Rmw,        // an atomic read-modify-write (cmpxchg, inc, dec_and_test ...)
-    Lock,       // a lock acquired
-    Unlock,     // a lock released
+    Lock,       // rcu_read_lock (an outermost read section begins); see Sync for every lock
+    Unlock,     // rcu_read_unlock (an outermost read section ends)
     Wait,       // a thread starts to sleep/spin on a condition
     Wake,       // a wake_up
     Fence,      // smp_mb / smp_rmb / smp_wmb
@@ -41,14 +41,45 @@ enum class Ev : uint8_t {
 
 const char* ev_name(Ev e);
 
+// What the word an access touches is, as the layer declares it by type when
+// the field is built (kfield::pointer, refcount_t, lockref ...): how its
+// values print, and whether they count references.
+enum class Word : uint8_t {
+    Number,    // a plain integer
+    Pointer,   // object ids (a kernel pointer): printed by name, -1 is NULL
+    Refcount,  // a reference count (refcount_t, kref, an atomic_t or counter declared with counts_refs())
+    Lockref,   // a lockref word: count * 2 + locked; a reference count and a spinlock in one
+};
+inline bool counts_refs(Word w) { return w == Word::Refcount || w == Word::Lockref; }
+// The reference count a value of a counting word stands for.
+inline int64_t ref_count_of(Word w, int64_t v) { return w == Word::Lockref ? (v >> 1) : v; }
+
+// What an event does to a lock or a reference count, beyond its memory
+// access. Set by the layer from the primitive, never from a name.
+enum class Sync : uint8_t {
+    None,
+    Acquire,    // a lock was taken (a failed trylock is a Read with Sync::None)
+    Release,    // a lock was released
+    RefChange,  // a write that changed a reference count (before/after are the raw word values)
+};
+
+// Which lock an Acquire/Release is: the lock word is the event's obj.field,
+// except for RCU, which has no word.
+enum class LockClass : uint8_t { None, Spinlock, Mutex, RwsemShared, RwsemExclusive, Lockref, Rcu };
+const char* lock_class_name(LockClass c);
+
 struct Event {
     Ev kind;
     uint8_t thread;        // index into the scenario's threads
     uint8_t marked;        // 1 for READ_ONCE/atomics/acquire..., 0 for a plain access
     uint8_t stale;         // a read that did not see the latest write in modification order
-    uint8_t ref;           // the values are object ids (a pointer field): print names, -1 = NULL
+    Word word;             // what the field's values are (read, write, rmw)
+    Sync sync;             // lock acquire/release, refcount change
+    LockClass lock;        // for Sync::Acquire/Release: which kind of lock
     int16_t obj;           // object id (see ObjInfo), -1 for none
-    const char* func;      // innermost kernel function of the thread (static string)
+    const char* step;      // the innermost KFUNC or kstep name (static string): what `order` and coverage name
+    const char* func;      // the kernel function it is shown under: `step`, or for a kstep point, its function part
+    const char* point;     // a kstep's named point inside func ("publish" of "d_alloc_parallel:publish"), or nullptr
     const char* action;    // what was done: "READ_ONCE", "spin_lock", "d_rehash", ...
     const char* field;     // field of obj, or nullptr
     const char* order;     // memory order used ("relaxed", "acquire", "seq_cst" ...) or nullptr

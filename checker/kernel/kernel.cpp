@@ -31,8 +31,8 @@ struct LayerState {
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
     // The grace-period words (see gp_rmw below), one per reader: Relacy
     // atomics, constructed and destroyed inside each execution.
-    alignas(rl::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(rl::atomic<int>)];
-    rl::atomic<int>* gp[kMaxThreads] = {};
+    alignas(sim::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(sim::atomic<int>)];
+    sim::atomic<int>* gp[kMaxThreads] = {};
 };
 static LayerState g_ls;
 
@@ -52,8 +52,8 @@ void layer_begin_execution() {
     deps().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
     for (int t = 0; t < kMaxThreads; t++) {
-        g_ls.gp[t] = new (g_ls.gp_mem[t]) rl::atomic<int>();
-        g_ls.gp[t]->store(0, rl::mo_relaxed, RL_INFO);
+        g_ls.gp[t] = new (g_ls.gp_mem[t]) sim::atomic<int>();
+        g_ls.gp[t]->store(0, MemOrder::relaxed);
     }
 }
 
@@ -112,11 +112,10 @@ void note_plain_access(int id, const char* field, bool store, int ev, uint64_t s
 // periods, and every marked access under `sc`).
 static bool free_races_plain_access(int id, int t) {
     if (MUTATION("no-free-race-check")) return false;
-    rl::thread_info_base& th = *rl::ctx().threadx_;
     ObjInfo& o = rt().rec->objects[id];
     for (int u = 0; u < rt().nthreads; u++) {
         const LayerState::PlainAccess& a = g_ls.plain[id][u];
-        if (u == t || a.ev < 0 || th.acq_rel_order_[u] >= a.stamp) continue;
+        if (u == t || a.ev < 0 || sim::acquired_clock(u) >= a.stamp) continue;
         char inv[64];
         std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
         const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
@@ -168,10 +167,10 @@ void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 void fence(Acc a, const char* name) {
     int t = this_thread();
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
-    rl::atomic_thread_fence(mo_for(a), RL_INFO);
+    sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
-    if (mo_for(a) == rl::mo_seq_cst) note_access(kKeyScFence, true);
+    if (mo_for(a) == MemOrder::seq_cst) note_access(kKeyScFence, true);
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
@@ -196,7 +195,7 @@ void atomic_rmw_hook(int t) {
     g_ls.did_atomic[t] = true;
     if (!g_ls.before_atomic[t]) return;
     g_ls.before_atomic[t] = false;
-    rl::atomic_thread_fence(mo_for(Acc::FenceMb), RL_INFO);
+    sim::fence(mo_for(Acc::FenceMb));
     note_access(kKeyScFence, true);
 }
 
@@ -234,7 +233,7 @@ static void unpark(int u) {
     Deps& d = deps();
     d.parked_on[u] = nullptr;
     d.nparked--;
-    rl::ctx().unpark_thread((rl::thread_id_t)u, false, RL_INFO);
+    sim::unpark(u);
 }
 
 void wake_watchers(int t, Key key) {
@@ -262,8 +261,7 @@ static void stuck(int t) {
 // cpu_relax(): the thread will look again, and a load cannot return a
 // value older than one it saw before this point.
 static void relax() {
-    rl::thread_info_base& th = *rl::ctx().threadx_;
-    th.last_yield_ = th.own_acq_rel_order_;
+    sim::relax();
 }
 
 void park_on(int t, const WatchSet& ws, RealCond real) {
@@ -283,7 +281,7 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     if (!other_live) stuck(t);
     d.parked_on[t] = &ws;
     d.nparked++;
-    rl::ctx().park_current_thread(false, false, false, RL_INFO);
+    sim::park();
     if (r.pruned) throw Pruned();
     relax();
 }
@@ -381,8 +379,8 @@ bool refcount_dec_and_test(refcount_t& r) {
              object_name(r.refs.owner()), r.refs.name(), old);
     if (old == 1) {
         // The acquire on success, part of the same step.
-        no_preempt np(rl::ctx());
-        rl::atomic_thread_fence(mo_for(Acc::RefcountDecAcq), RL_INFO);
+        no_preempt np;
+        sim::fence(mo_for(Acc::RefcountDecAcq));
     }
     return old == 1;
 }
@@ -393,7 +391,7 @@ void refcount_dec(refcount_t& r) {
 }
 
 // <linux/spinlock.h>
-static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleeping) {
+static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleeping, LockClass lc) {
     int t = this_thread();
     if (holder == t) {
         violate(t, "lock-misuse", nullptr, 0, "%s takes %s.%s which it already holds", rt().thread_names[t],
@@ -401,31 +399,32 @@ static void lock_word(kfield<int>& w, int& holder, const char* what, bool sleepi
     }
     wait_until(what, w.owner(), sleeping, [&]() {
         bool got = false;
-        w.rmw(Acc::LockAcquire, what, [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        w.rmw(Acc::LockAcquire, what, [](int& v) { if (v != 0) return false; v = -1; return true; }, &got, lc);
         return got;
     });
     holder = t;
 }
-static void unlock_word(kfield<int>& w, int& holder, const char* what) {
+static void unlock_word(kfield<int>& w, int& holder, const char* what, LockClass lc) {
     int t = this_thread();
     if (holder != t) {
         violate(t, "lock-misuse", nullptr, 0, "%s releases %s.%s held by %s", rt().thread_names[t],
                 object_name(w.owner()), w.name(), holder >= 0 ? rt().thread_names[holder] : "nobody");
     }
     holder = -1;
-    w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; });
+    w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; }, nullptr, lc);
 }
-void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false); }
-void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock"); }
+void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false, LockClass::Spinlock); }
+void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock", LockClass::Spinlock); }
 bool spin_trylock(spinlock_t& l) {
     bool got = false;
-    l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+    l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got,
+               LockClass::Spinlock);
     if (got) l.holder = this_thread();
     return got;
 }
 bool spin_is_locked(spinlock_t& l) { return l.word.load(Acc::ReadOnce) != 0; }
-void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true); }
-void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock"); }
+void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true, LockClass::Mutex); }
+void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock", LockClass::Mutex); }
 
 // <linux/rwsem.h>
 // The arrival order and the writers' tickets are layer state outside any
@@ -455,12 +454,13 @@ void down_read(rw_semaphore& s) {
     wait_until("down_read", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
         bool got = false;
-        s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got);
+        s.count.rmw(Acc::LockAcquire, "down_read", [](int& v) { if (v < 0) return false; v++; return true; }, &got,
+                    LockClass::RwsemShared);
         return got;
     });
 }
 void up_read(rw_semaphore& s) {
-    int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; });
+    int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; }, nullptr, LockClass::RwsemShared);
     if (old <= 0)
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_read on %s.%s not held shared",
                 object_name(s.count.owner()), s.count.name());
@@ -472,7 +472,8 @@ void down_write(rw_semaphore& s) {
     wait_until("down_write", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // writers are served in arrival order too
         bool got = false;
-        s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got);
+        s.count.rmw(Acc::LockAcquire, "down_write", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got,
+                    LockClass::RwsemExclusive);
         return got;
     });
     s.writer_ticket[t] = 0;
@@ -484,7 +485,7 @@ void up_write(rw_semaphore& s) {
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_write on %s.%s not held exclusive by this thread",
                 object_name(s.count.owner()), s.count.name());
     s.writer = -1;
-    s.count.rmw(Acc::LockRelease, "up_write", [](int& v) { v = 0; return true; });
+    s.count.rmw(Acc::LockRelease, "up_write", [](int& v) { v = 0; return true; }, nullptr, LockClass::RwsemExclusive);
 }
 
 // <linux/seqlock.h>
@@ -524,7 +525,8 @@ void lockref_lock(lockref& l) {
     int t = this_thread();
     wait_until("spin_lock", l.lock_count.owner(), false, [&]() {
         bool got = false;
-        l.lock_count.rmw(Acc::LockAcquire, "spin_lock", [](int& v) { if (lr_locked(v)) return false; v |= 1; return true; }, &got);
+        l.lock_count.rmw(Acc::LockAcquire, "spin_lock", [](int& v) { if (lr_locked(v)) return false; v |= 1; return true; }, &got,
+                         LockClass::Lockref);
         return got;
     });
     l.holder = t;
@@ -535,7 +537,7 @@ void lockref_unlock(lockref& l) {
         violate(t, "lock-misuse", nullptr, 0, "spin_unlock of %s.d_lock by a thread that does not hold it",
                 object_name(l.lock_count.owner()));
     l.holder = -1;
-    l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; });
+    l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; }, nullptr, LockClass::Lockref);
 }
 int lockref_count_locked(lockref& l) { return lr_count(l.lock_count.load(Acc::Plain)); }
 void lockref_set_count_locked(lockref& l, int count) {
@@ -684,17 +686,17 @@ static Key rcu_gp_key(int t) { return field_key(-2 - t, "rcu_gp"); }
 static void gp_rmw(Acc a) {
     if (!g_ls.gp[0]) return;
     bool keys = rt().mm == MemModel::kernel;
-    no_preempt np(rl::ctx());
+    no_preempt np;
     if (a != Acc::RcuGp) {
         int t = this_thread();
-        g_ls.gp[t]->fetch_add(0, mo_for(a), RL_INFO);
+        g_ls.gp[t]->fetch_add(0, mo_for(a));
         if (keys) note_access(rcu_gp_key(t), true);
         return;
     }
     int n = rt().nthreads;
-    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, rl::mo_acquire, RL_INFO);
+    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, MemOrder::acquire);
     for (int u = 0; u < n; u++) {
-        g_ls.gp[u]->fetch_add(1, mo_for(a), RL_INFO);
+        g_ls.gp[u]->fetch_add(1, mo_for(a));
         if (keys) note_access(rcu_gp_key(u), true);
     }
 }
@@ -705,7 +707,11 @@ void rcu_read_lock() {
     write_global(rcu_key(t));
     if (g_ls.rcu_nest[t]++ == 0) {
         gp_rmw(Acc::RcuLock);
-        log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+        int ev = log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->sync = Sync::Acquire;
+            e->lock = LockClass::Rcu;
+        }
     }
 }
 void rcu_read_unlock() {
@@ -718,7 +724,11 @@ void rcu_read_unlock() {
     if (--g_ls.rcu_nest[t] == 0) {
         gp_rmw(Acc::RcuUnlock);
         g_ls.rcu_gen[t]++;
-        log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        int ev = log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->sync = Sync::Release;
+            e->lock = LockClass::Rcu;
+        }
         rcu_process(t);
     }
 }

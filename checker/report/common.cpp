@@ -1,5 +1,5 @@
 // vfsmc reports: what every format shares (see report.h and detail.h): the
-// shown trace lines, the minimality and override sentences, vacuous steps.
+// minimality and override sentences, vacuous steps.
 // Objects are printed by name, never by address; every read says which
 // write it saw. The formats: text.cpp, json.cpp, email.cpp, html.cpp.
 #include "report/report.h"
@@ -8,28 +8,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <map>
 
 #include "kernel/invariants.h"
 #include "report/detail.h"
 
 namespace vfsmc {
-
-namespace {
-
-std::string value_text(const ExecRecord& rec, const Event& e, int64_t v) {
-    using report_detail::ValueFormat;
-    if (report_detail::value_format(e) == ValueFormat::LockrefWord) {  // count * 2 + locked
-        int64_t count = v >> 1;
-        std::string c = count < 0 ? "dead (" + std::to_string(count) + ")" : "count " + std::to_string(count);
-        return (v & 1) ? c + " locked" : c;
-    }
-    if (report_detail::value_format(e) == ValueFormat::Number) return std::to_string(v);
-    if (v < 0 || v >= rec.nobjects) return "NULL";
-    return rec.objects[v].name;
-}
-
-}  // namespace
 
 namespace report_detail {
 
@@ -44,24 +27,18 @@ std::string field_name(const ExecRecord& rec, const Event& e) {
     return o.empty() ? e.field : o + "." + e.field;
 }
 
-std::string paragraph(const Scenario& s, const RunResult& r) {
+std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v) {
     std::string p = "Running the " + s.model + " model under the " + r.memory_model +
                     " memory model, vfsmc found an execution in which " + r.message + ".";
     if (const InvariantInfo* inv = find_invariant(r.invariant.c_str()))
         p += " " + r.invariant + " " + inv->verb + ": " + inv->doc + ".";
-    p += " The execution has " + std::to_string(trace_lines(r).size()) + " steps and " + preemption_text(r.preemptions) + ".";
+    p += " The execution has " + std::to_string(v.lines.size()) + " steps and " + preemption_text(r.preemptions) + ".";
     if (r.minimized) p += " " + minimality_text(r);
     return p;
 }
 
 
 }  // namespace report_detail
-
-namespace {
-
-bool shown(const Event& e) { return e.kind != Ev::Enter; }
-
-}  // namespace
 
 using namespace report_detail;
 
@@ -134,84 +111,6 @@ std::string minimality_text(const RunResult& r) {
         t += " preemptions was capped, so a counterexample with fewer preemptions may exist.";
     }
     return t;
-}
-
-std::vector<TraceLine> trace_lines(const RunResult& r) {
-    std::vector<TraceLine> out;
-    if (!r.trace) return out;
-    const ExecRecord& rec = *r.trace;
-    std::map<int, int> number;  // event -> shown line number
-    int n = 0;
-    for (int i = 0; i < rec.nevents; i++)
-        if (shown(rec.events[i])) number[i] = ++n;
-    auto ref = [&](int ev) -> std::string {
-        if (ev < 0) return "the initial state";
-        if (ev >= rec.nevents) return "an unrecorded write";
-        const Event& w = rec.events[ev];
-        std::string t = w.thread < r.thread_names.size() ? r.thread_names[w.thread] : "?";
-        return t + " #" + std::to_string(number.count(ev) ? number[ev] : 0);
-    };
-    const Violation& v = rec.violation;
-    for (int i = 0; i < rec.nevents; i++) {
-        const Event& e = rec.events[i];
-        if (!shown(e)) continue;
-        TraceLine L;
-        L.number = number[i];
-        L.event = i;
-        L.thread = e.thread;
-        L.func = e.func && *e.func ? e.func : "";
-        L.stale = e.stale;
-        L.conflict = (i == v.event);
-        for (int c : v.conflict) L.conflict |= (c == i && c >= 0);
-        std::string t;
-        switch (e.kind) {
-            case Ev::Read:
-                t = strprintf("%s %s = %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str());
-                L.rf = ref(e.rf);
-                t += " (read from " + L.rf + ")";
-                if (e.stale) {
-                    L.latest = ref(e.latest);
-                    t += " STALE: the latest write is " + L.latest;
-                }
-                break;
-            case Ev::Write:
-                t = strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
-                        value_text(rec, e, e.after).c_str());
-                break;
-            case Ev::Rmw:
-                t = strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
-                        value_text(rec, e, e.after).c_str());
-                L.rf = ref(e.rf);
-                break;
-            case Ev::Lock: case Ev::Unlock:
-                t = std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : "");
-                break;
-            case Ev::Wait:
-                t = e.text[0] ? std::string(e.text) : strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str());
-                break;
-            case Ev::Fence:
-                t = strprintf("%s (%s fence)", e.action, e.order ? e.order : "");
-                break;
-            case Ev::Violation:
-                t = strprintf("!! %s: %s", e.action, e.text);
-                L.conflict = true;
-                break;
-            case Ev::Step: case Ev::Alloc: case Ev::Free: case Ev::Wake: case Ev::Enter:
-                t = e.text[0] ? std::string(e.action) + ": " + e.text : std::string(e.action);
-                break;
-        }
-        if ((e.kind == Ev::Step || e.kind == Ev::Alloc || e.kind == Ev::Free) && e.text[0]) t = e.text;
-        // A named point inside a function ("d_alloc_parallel:publish") is
-        // shown under its function, labelled with the point.
-        if (auto colon = L.func.find(':'); colon != std::string::npos) {
-            std::string point = L.func.substr(colon + 1);
-            L.func = L.func.substr(0, colon);
-            if (e.kind == Ev::Step) t = "[" + point + "] " + t;
-        }
-        L.text = t;
-        out.push_back(L);
-    }
-    return out;
 }
 
 }  // namespace vfsmc

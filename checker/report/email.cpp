@@ -69,31 +69,58 @@ std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : s +
 
 // The replay command as shell lines of at most `width` columns: the token is
 // cut into quoted pieces joined by backslash-newline, which the shell
-// removes, so a pasted command still works.
-std::vector<std::string> shell_lines(const std::string& cmd, size_t width) {
+// removes, so a pasted command still works. Options after the token go on
+// lines of their own.
+std::vector<std::string> shell_lines(const ReplayCommand& cmd, size_t width) {
     std::vector<std::string> out;
-    if (cmd.size() <= width) return {cmd};
-    auto sp = cmd.rfind(' ');
-    std::string head = cmd.substr(0, sp), token = cmd.substr(sp + 1);
-    // The words before the token, as many to a line as fit (a long
-    // scenario path goes on a line of its own).
-    std::istringstream words(head);
-    std::string w, line;
-    while (words >> w) {
-        if (!line.empty() && line.size() + 1 + w.size() + 2 > width) {
-            out.push_back(line + " \\");
-            line = "  " + w;
-        } else {
-            line += (line.empty() ? "" : " ") + w;
+    if (cmd.text().size() <= width) return {cmd.text()};
+    // The words of `words`, as many to a line as fit (a long scenario path
+    // goes on a line of its own), each line but the last ended by " \".
+    std::string line;
+    auto add_words = [&](const std::string& words) {
+        std::istringstream in(words);
+        std::string w;
+        while (in >> w) {
+            if (!line.empty() && line.size() + 1 + w.size() + 2 > width) {
+                out.push_back(line + " \\");
+                line = "  " + w;
+            } else {
+                line += (line.empty() ? "" : " ") + w;
+            }
         }
+    };
+    add_words(cmd.head);
+    if (cmd.token.empty()) {
+        add_words(cmd.tail);
+        out.push_back(line);
+        return out;
     }
     out.push_back(line + " \\");
+    line.clear();
     size_t piece = width - 5;  // "  '" + "'\"
+    const std::string& token = cmd.token;
     for (size_t i = 0; i < token.size(); i += piece) {
         std::string part = token.substr(i, piece);
         bool last = i + piece >= token.size();
-        out.push_back((i == 0 ? "  '" : "'") + part + "'" + (last ? "" : "\\"));
+        std::string l = (i == 0 ? "  '" : "'") + part + "'";
+        if (!last) out.push_back(l + "\\");
+        else line = l;
     }
+    if (!cmd.tail.empty()) {
+        out.push_back(line + " \\");
+        line = "";
+        std::istringstream in(cmd.tail);
+        std::string w;
+        while (in >> w) {
+            if (!line.empty() && line.size() + 1 + w.size() + 2 > width) {
+                out.push_back(line + " \\");
+                line = "  " + w;
+            } else {
+                line += (line.empty() ? "  " : " ") + w;
+            }
+        }
+    }
+    out.push_back(line);
     return out;
 }
 
@@ -114,16 +141,14 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     if (!o.overrides.empty())
         for (const auto& l : wrap(override_note(o), W)) os << l << "\n";
     if (!o.overrides.empty()) os << "\n";
-    std::vector<TraceLine> lines = trace_lines(r);
+    const TraceView v = TraceView::of(r, &s);
+    const std::vector<TraceLine>& lines = v.lines;
     // In short: the model's named steps and the conflict, one entry per
     // step, wrapped with a hanging indent; at most kShortLines lines. When
     // it is longer, the earliest entries that are not the conflict go first.
     const size_t kShortLines = 34;  // "about 30"
     std::vector<const TraceLine*> story;
-    for (const auto& L : lines) {
-        const Event& e = r.trace->events[L.event];
-        if (e.kind == Ev::Step || e.kind == Ev::Violation || L.conflict) story.push_back(&L);
-    }
+    for (size_t i : v.in_short) story.push_back(&lines[i]);
     // The kept entries as lines: a thread's function is named when it
     // changes (as in the interleaving); continuation lines start at column
     // 7, under the thread name.
@@ -165,7 +190,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
-    for (const auto& l : wrap(paragraph(s, r), W)) os << l << "\n";
+    for (const auto& l : wrap(paragraph(s, r, v), W)) os << l << "\n";
     os << "\n";
     if (!o.brief) {
         int nt = (int)r.thread_names.size();
@@ -213,7 +238,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     counts += "; " + r.completeness + "; memory model " + r.memory_model + ".";
     for (const auto& w : wrap(counts, W)) os << w << "\n";
     os << "\nReplay:\n";
-    for (const auto& l : shell_lines(o.replay_cmd, W)) os << l << "\n";
+    for (const auto& l : shell_lines(o.replay, W)) os << l << "\n";
     return os.str();
 }
 

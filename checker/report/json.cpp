@@ -2,6 +2,8 @@
 // docs/result-format.md).
 #include "report/report.h"
 
+#include "report/detail.h"
+
 namespace vfsmc {
 
 nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
@@ -22,9 +24,10 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         j["invariant"] = r.invariant;
         j["message"] = r.message;
         j["replay_token"] = r.token;
-        j["replay_command"] = o.replay_cmd;
+        j["replay_command"] = o.replay.text();
         j["preemptions"] = r.preemptions;
-        j["steps"] = (int)trace_lines(r).size();
+        const TraceView v = TraceView::of(r, &s);
+        j["steps"] = (int)v.lines.size();
         json mini;
         mini["minimized"] = r.minimized;
         if (r.minimized) {
@@ -38,12 +41,13 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         }
         j["minimal"] = mini;
         json steps = json::array();
-        for (const auto& L : trace_lines(r)) {
+        for (const auto& L : v.lines) {
             const Event& e = r.trace->events[L.event];
             json st;
             st["n"] = L.number;
             st["thread"] = r.thread_names[L.thread];
             st["function"] = L.func;
+            if (!L.point.empty()) st["point"] = L.point;
             st["kind"] = ev_name(e.kind);
             st["action"] = e.action ? e.action : "";
             if (e.obj >= 0) st["object"] = r.trace->objects[e.obj].name;
@@ -59,6 +63,19 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
                 st["after"] = e.after;
             }
             if (e.kind == Ev::Read) st["value"] = e.before;
+            if (e.sync == Sync::Acquire || e.sync == Sync::Release) {
+                json lk;
+                lk["op"] = e.sync == Sync::Acquire ? "acquire" : "release";
+                lk["lock"] = e.lock == LockClass::Rcu ? std::string("rcu_read_lock") : report_detail::field_name(*r.trace, e);
+                lk["class"] = lock_class_name(e.lock);
+                st["lock"] = lk;
+            }
+            if (e.sync == Sync::RefChange) {
+                json rc;
+                rc["before"] = ref_count_of(e.word, e.before);
+                rc["after"] = ref_count_of(e.word, e.after);
+                st["refcount"] = rc;
+            }
             st["text"] = L.text;
             st["conflict"] = L.conflict;
             steps.push_back(st);

@@ -8,32 +8,33 @@
 
 #include "explore/engine.h"
 #include "kernel/model.h"
+#include "report/trace_view.h"
 
 namespace vfsmc {
 
 constexpr const char* kResultSchema = "vfsmc-result/1";
 
+// The command that replays a counterexample, in its parts: a renderer
+// puts another token in (the first counterexample's) or wraps the token,
+// without cutting the command text apart.
+struct ReplayCommand {
+    std::string head;   // "vfsmc replay scenarios/x.json"
+    std::string token;  // the replay token; empty for a command without one
+    std::string tail;   // options after the token (" --config version=v1"), or empty
+    std::string text() const { return text_with(token); }
+    std::string text_with(const std::string& tok) const { return head + (tok.empty() ? "" : " " + tok) + tail; }
+};
+
 struct ReportOptions {
     bool stable = false;       // leave out timings and rates (golden files)
-    std::string replay_cmd;    // the command that replays it
+    ReplayCommand replay;      // the command that replays it
     bool brief = false;        // leave out the full interleaving (email, text)
     // Command-line changes to the scenario's search or config ("--bound 1"):
     // the result is then not the scenario's own, and every report says so.
     std::vector<std::string> overrides;
 };
 
-// One shown line of a trace.
-struct TraceLine {
-    int number;          // 1-based, among shown lines
-    int event;           // index into the record
-    int thread;
-    std::string func;
-    std::string text;    // action and state change
-    bool conflict;       // a step the violation conflicts with (or the violation itself)
-    bool stale;
-    std::string rf;      // "P0 #12" or "the initial state"
-    std::string latest;  // stale reads: the latest write
-};
+// The shown lines of r's trace (TraceView::of(r).lines).
 std::vector<TraceLine> trace_lines(const RunResult& r);
 
 std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o);

@@ -32,24 +32,20 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     os << "With threads " << threads << " running the " << s.model << " model under the " << r.memory_model
        << " memory model, vfsmc found an execution in which " << r.message << ".";
     if (inv) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
-    os << " The execution has " << trace_lines(r).size() << " steps (the numbered lines below) and "
+    const TraceView v = TraceView::of(r, &s);
+    const std::vector<TraceLine>& all = v.lines;
+    os << " The execution has " << all.size() << " steps (the numbered lines below) and "
        << preemption_text(r.preemptions) << "; lines marked >> are the violation and the steps it conflicts with";
-    bool any_stale = false;
-    for (const auto& L : trace_lines(r)) any_stale |= L.stale;
-    if (any_stale) os << ", and STALE marks a read that did not see the latest write";
+    if (v.any_stale) os << ", and STALE marks a read that did not see the latest write";
     os << ".";
     if (r.minimized) os << " " << minimality_text(r);
     os << "\n\n";
     os << "Scenario: " << s.doc << "\n\n";
     // The story: the model's named steps only, as a reviewer would tell it.
-    std::vector<TraceLine> all = trace_lines(r);
-    int story = 0;
-    for (const auto& L : all) story += r.trace->events[L.event].kind == Ev::Step;
-    if (story > 0) {
+    if (v.named_steps > 0) {
         os << "In short (the model's named steps; the full interleaving follows):\n";
-        for (const auto& L : all) {
-            const Event& e = r.trace->events[L.event];
-            if (e.kind != Ev::Step && e.kind != Ev::Violation && !L.conflict) continue;
+        for (size_t i : v.in_short) {
+            const TraceLine& L = all[i];
             std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
             os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
                << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
@@ -80,11 +76,10 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
     if (r.minimized && r.first.token != r.token) {
-        std::string first_cmd = o.replay_cmd.substr(0, o.replay_cmd.rfind(' ') + 1) + r.first.token;
         os << "\nThe first counterexample found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
-           << " steps; it replays with:\n  " << first_cmd << "\n";
+           << " steps; it replays with:\n  " << o.replay.text_with(r.first.token) << "\n";
     }
-    os << "\nReplay:\n  " << o.replay_cmd << "\n";
+    os << "\nReplay:\n  " << o.replay.text() << "\n";
     return os.str();
 }
 

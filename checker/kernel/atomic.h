@@ -1,0 +1,40 @@
+// vfsmc kernel vocabulary: <linux/atomic.h>: atomic_t.
+// Part of kernel/kernel.h, the umbrella the models include.
+#pragma once
+
+#include "kernel/kfield.h"
+
+namespace vfsmc {
+
+// ------------------------------------------------------------------------
+// <linux/atomic.h>
+// ------------------------------------------------------------------------
+struct atomic_t {
+    kfield<int> counter;
+    atomic_t(const kobj* o, const char* name, int v = 0) : counter(o, name, v) {}
+    int peek() const { return counter.peek(); }
+    // An atomic_t the kernel uses as a reference count (i_count, a module's
+    // refcnt): declared so, the report draws its reference spans.
+    atomic_t& counts_refs() {
+        counter.counts_refs();
+        return *this;
+    }
+};
+inline int atomic_read(atomic_t& a) { return a.counter.load(Acc::AtomicRead); }
+inline void atomic_set(atomic_t& a, int v) { a.counter.store(v, Acc::AtomicSet); }
+inline void atomic_inc(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_inc", [](int& v) { v++; return true; }); }
+inline void atomic_dec(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_dec", [](int& v) { v--; return true; }); }
+inline int atomic_inc_return(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
+inline bool atomic_dec_and_test(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
+// atomic_add_unless(v, a, u): add a unless the value is u; true if added.
+inline bool atomic_add_unless(atomic_t& at, int a, int u) {
+    bool w = false;
+    at.counter.rmw(Acc::AtomicRmwFull, "atomic_add_unless", [&](int& v) { if (v == u) return false; v += a; return true; }, &w);
+    return w;
+}
+// cmpxchg: returns the old value; stores new only if old == expected.
+inline int atomic_cmpxchg(atomic_t& at, int expected, int nv) {
+    return at.counter.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) { if (v != expected) return false; v = nv; return true; });
+}
+
+}  // namespace vfsmc

@@ -1,0 +1,216 @@
+// vfsmc kernel vocabulary: what every primitive shares: the running thread, its scheduling point,
+// blocking waits (wait_until, retry_loop), KFUNC, kstep and KWARN_ON.
+// Part of kernel/kernel.h, the umbrella the models include.
+#pragma once
+
+#include <cstring>
+
+#include "explore/deps.h"
+#include "explore/runtime.h"
+#include "explore/sim.h"
+#include "kernel/memory_model.h"
+
+namespace vfsmc {
+
+// ------------------------------------------------------------------------
+// Threads, steps and the trace hook.
+// ------------------------------------------------------------------------
+inline int this_thread() { return sim::thread_index(); }
+
+// What a model may ask of the run, without reaching into the runtime:
+// a thread's name as the scenario gives it, whether it has finished, the
+// index of the last event logged (for a report that points back at a step).
+inline const char* thread_name(int t) { return t >= 0 && t < kMaxThreads ? rt().thread_names[t] : "?"; }
+inline bool thread_done(int t) { return rt().tstate[t] == TState::Done; }
+inline int last_event() { return rt().rec ? rt().rec->nevents - 1 : -1; }
+
+// One scheduling point: other threads may run here. An execution that the
+// explorer abandoned (pruned) unwinds from here.
+inline void sched_point() {
+    rt().sched_points++;
+    sim::sched();
+    if (rt().pruned) throw Pruned();
+}
+
+// Run the rest of a step without a scheduling point.
+using no_preempt = sim::no_preempt;
+
+// A nondeterministic choice the model explores (an RPC outcome, a driver's
+// ->open succeeding or failing): every value in [0, n) is tried.
+inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
+
+// Ends a thread that the `order` constraints cannot be satisfied in (the
+// execution is counted as pruned, not judged).
+[[noreturn]] inline void prune_execution() {
+    rt().pruned = true;
+    throw Pruned();
+}
+
+// Blocking (kernel.cpp). park_on() parks the running thread until another
+// thread writes a key of `ws`; before it parks it checks whether every other
+// live thread is parked too (a deadlock or a lost wakeup, named by the
+// layer). A set whose reads are already stale is not parked on: the thread
+// looks again at once, and cannot read an older value than it saw (a
+// cpu_relax bounds staleness).
+struct RealCond {
+    bool (*fn)(const void*) = nullptr;
+    const void* ctx = nullptr;
+    bool operator()() const { return fn && fn(ctx); }
+};
+void park_on(int t, const WatchSet& ws, RealCond real);
+// Another thread may be waiting on `key` (a global key: RCU, order, exit).
+void kick(Key key);
+// Thread t wrote field `key`: wake the threads parked on it.
+void wake_watchers(int t, Key key);
+// Thread t reads a global key (in a wait condition, or for DPOR).
+inline void read_global(int t, Key key) {
+    note_access(key, false);
+    watch_read(t, key, nullptr, 0);
+}
+inline void write_global(Key key) {
+    note_access(key, true);
+    if (deps().nparked) kick(key);
+}
+
+void wait_stuck_report(int t);
+void set_quiet(bool q);
+
+// Wait for `cond` to become true. `cond` is evaluated, and if false the
+// thread parks on the locations it read until one of them is written by
+// another thread. `real` is what a sleeper is really waiting for (used only
+// to tell a lost wakeup from a deadlock). The re-evaluations are quiet: their
+// reads are not in the trace.
+template <class Cond, class Real>
+inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
+    int t = this_thread();
+    WatchSet& ws = deps().wait_ws[t];
+    ws.clear();
+    ws.active = true;
+    begin_await();
+    bool ok = cond();
+    ws.active = false;
+    if (ok) {
+        deps().await_set = false;
+        return;
+    }
+    wait_begin(t, what, obj, sleeping, false);
+    log_event(t, Ev::Wait, obj, what, nullptr, 0, 0, nullptr);
+    RealCond rc;
+    rc.ctx = &real;
+    rc.fn = [](const void* c) { return (*static_cast<const Real*>(c))(); };
+    for (;;) {
+        park_on(t, ws, rc);
+        ws.clear();
+        ws.active = true;
+        set_quiet(true);
+        begin_await();
+        ok = cond();
+        set_quiet(false);
+        ws.active = false;
+        if (ok) break;
+    }
+    deps().await_set = false;
+    wait_end(t);
+}
+template <class Cond>
+inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
+    wait_until(what, obj, sleeping, cond, [] { return false; });
+}
+
+// A kernel retry loop (`goto retry`, a cmpxchg or seqcount retry that starts
+// over): a pass that read the same values as the last one and left every
+// location it wrote as it found it adds nothing, so the thread parks until
+// one of the locations the pass read is written by another thread.
+//
+//     retry_loop retry;
+//     for (bool again = false;; again = true) {
+//         if (again) retry.again();
+//         ...
+//     }
+class retry_loop {
+    int t_;
+
+public:
+    retry_loop();
+    ~retry_loop();
+    retry_loop(const retry_loop&) = delete;
+    retry_loop& operator=(const retry_loop&) = delete;
+    void again();
+};
+
+// The kernel function a model function mirrors: `KFUNC("d_alloc_parallel");`
+// at the top of the model function. It names the steps inside it in the
+// trace, and it is a step for `order` and coverage.
+struct kfunc_scope {
+    int t;
+    const char* name;
+    explicit kfunc_scope(const char* n) : t(this_thread()), name(n) {
+        Runtime& r = rt();
+        if (r.norder) read_global(t, kKeyOrder);
+        if (r.norder && !order_may_start(t, n)) {
+            wait_begin(t, "order", -1, false, true);
+            for (int i = 0; i < r.norder; i++)
+                if (!r.order_done[i] && r.order[i].after_thread == t && std::strcmp(r.order[i].after_step, n) == 0) {
+                    log_event(t, Ev::Wait, -1, "order", nullptr, 0, 0, "%s waits until %s completes %s (order constraint)",
+                              n, r.thread_names[r.order[i].before_thread], r.order[i].before_step);
+                    break;
+                }
+            for (;;) {
+                // Parks until another thread completes a step or finishes.
+                WatchSet& ws = deps().wait_ws[t];
+                ws.clear();
+                ws.add(kKeyOrder, nullptr, 0);
+                for (int u = 0; u < r.nthreads; u++) ws.add(exit_key(u), nullptr, 0);
+                // The thread it waits for finished without the step.
+                bool blocked = true;
+                for (int i = 0; i < r.norder; i++)
+                    if (!r.order_done[i] && r.order[i].after_thread == t &&
+                        std::strcmp(r.order[i].after_step, n) == 0 &&
+                        r.tstate[r.order[i].before_thread] != TState::Done)
+                        blocked = false;
+                if (blocked) prune_execution();
+                park_on(t, ws, RealCond());
+                read_global(t, kKeyOrder);
+                if (order_may_start(t, n)) break;
+            }
+            wait_end(t);
+        }
+        enter_func(t, n);
+        log_event(t, Ev::Enter, -1, n, nullptr, 0, 0, nullptr);
+    }
+    ~kfunc_scope() {
+        if (rt().pruned) return;
+        leave_func(t);
+        if (rt().norder) {
+            order_step_done(t, name);
+            write_global(kKeyOrder);
+        }
+    }
+};
+#define VFS_CAT2(a, b) a##b
+#define VFS_CAT(a, b) VFS_CAT2(a, b)
+#define KFUNC(name) ::vfsmc::kfunc_scope VFS_CAT(kfunc_, __LINE__)(name)
+
+// A named point inside a function, for `order`, coverage and the trace:
+// `kstep("d_alloc_parallel:publish", obj, "dentry %s -> in-lookup hash", ...)`.
+inline void kstep_done(const char* step) {
+    cover(step);
+    if (rt().norder) {
+        order_step_done(this_thread(), step);
+        write_global(kKeyOrder);
+    }
+}
+#define kstep(step, obj, ...)                                                   \
+    do {                                                                         \
+        ::vfsmc::kfunc_scope VFS_CAT(kstep_, __LINE__)(step);                    \
+        ::vfsmc::log_event(::vfsmc::this_thread(), ::vfsmc::Ev::Step, (obj), step, \
+                           nullptr, 0, 0, __VA_ARGS__);                           \
+    } while (0)
+
+// A kernel WARN_ON / VFS_BUG_ON turned into an invariant.
+#define KWARN_ON(cond, invariant, ...)                                            \
+    do {                                                                          \
+        if (cond) ::vfsmc::violate(::vfsmc::this_thread(), invariant, nullptr, 0, __VA_ARGS__); \
+    } while (0)
+
+}  // namespace vfsmc

@@ -1,0 +1,327 @@
+// vfsmc kernel vocabulary: kfield<T>: one word of shared state, the access every primitive is made of
+// (which write each read saw, LKMM data races, DPOR keys).
+// Part of kernel/kernel.h, the umbrella the models include.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "kernel/slab.h"
+
+namespace vfsmc {
+
+// Barriers that order a thread's earlier reads before its later ones
+// (smp_mb, smp_rmb, value-returning atomics), counted per thread, for the
+// race check's LKMM bound on plain reads (kfield::race_check).
+unsigned read_fence_count(int t);
+void note_read_fence();
+
+// ------------------------------------------------------------------------
+// kfield<T>: one word of shared state.
+// ------------------------------------------------------------------------
+template <class T>
+class kfield {
+    static_assert(sizeof(T) <= 4, "kfield holds a value of at most 32 bits");
+    mutable sim::atomic<uint64_t> cell_;
+    int16_t owner_;
+    const char* name_;
+    int64_t shadow_;       // latest value in modification order
+    uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
+    Word word_ = Word::Number;  // what its values are, for the trace (explore/trace.h)
+    mutable bool visible_ = false;  // the model's every-step invariant reads it
+    bool deferred_ = false;         // built with deferred_init, init() not yet called
+    Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
+    Key alive_;            // its object's liveness
+    // LKMM race bookkeeping: clock of each thread's last access of each kind.
+    sim::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
+    sim::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
+    int32_t plain_load_ev_[kMaxThreads], plain_store_ev_[kMaxThreads];
+    int32_t marked_store_ev_[kMaxThreads], marked_load_ev_[kMaxThreads];
+    // LKMM's bounding of a plain read (r-pre-bounded): a marked read of
+    // this word that read thread rf_from_'s marked store (clock rf_stamp_),
+    // then a full or read barrier in the reading thread, orders a later
+    // plain read of the word after that store, although C++11 sees no
+    // happens-before (the marked pair is relaxed).
+    int8_t rf_from_[kMaxThreads];
+    sim::timestamp_t rf_stamp_[kMaxThreads] = {};
+    unsigned rf_fence_[kMaxThreads] = {};
+
+    static uint64_t enc(uint32_t tag, T v) { return ((uint64_t)tag << 32) | (uint32_t)(int32_t)v; }
+    static T dec(uint64_t w) { return (T)(int32_t)(uint32_t)w; }
+    static uint32_t tag_of(uint64_t w) { return (uint32_t)(w >> 32); }
+
+    // Write tags are event indices + 1; tag 0 is the initial value.
+    static int ev_of_tag(uint32_t tag) { return (int)tag - 1; }
+
+    void race_check(bool store, bool marked) {
+        int me = sim::thread_index();
+        int n = rt().nthreads;
+        auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
+            for (int i = 0; i < n; i++) {
+                if (i == me || ts[i] == 0) continue;
+                if (sim::acquired_clock(i) < ts[i]) {
+                    if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
+                        read_fence_count(me) > rf_fence_[me])
+                        continue;  // bounded by the marked read and the barrier after it (LKMM)
+                    int c[1] = {evs[i]};
+                    violate(me, "data-race", c, 1, "%s %s.%s races with %s by %s (no happens-before)",
+                            marked ? (store ? "marked store to" : "marked load of") : (store ? "plain store to" : "plain load of"),
+                            object_name(owner_), name_, what, rt().thread_names[i]);
+                    return true;
+                }
+            }
+            return false;
+        };
+        if (!marked || store) {
+            // Plain accesses conflict with everything; marked stores with plain loads.
+            if (!marked && conflict(marked_store_, marked_store_ev_, "a marked store")) return;
+            if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
+            if (store && conflict(plain_load_, plain_load_ev_, "a plain load")) return;
+            if (!marked && store && conflict(marked_load_, marked_load_ev_, "a marked load")) return;
+        } else {
+            if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
+        }
+    }
+    // The access's own clock tick, taken before the Relacy access, so that a
+    // release the access performs carries it (a tick taken after would be
+    // one past what the release published, and an acquirer would see a
+    // race that is not there).
+    static sim::timestamp_t race_stamp() { return sim::tick(); }
+    void race_note(bool store, bool marked, int ev, sim::timestamp_t now) {
+        int me = sim::thread_index();
+        if (store) {
+            (marked ? marked_store_ : plain_store_)[me] = now;
+            (marked ? marked_store_ev_ : plain_store_ev_)[me] = ev;
+        } else {
+            (marked ? marked_load_ : plain_load_)[me] = now;
+            (marked ? marked_load_ev_ : plain_load_ev_)[me] = ev;
+        }
+    }
+    void alive() const { check_alive(owner_, name_); }
+    // For DPOR: the running step reads (or writes) this field. A write to a
+    // field the every-step invariant reads is also a write of kKeyVisible,
+    // so that the explorer keeps every order of such writes.
+    void note_read(int t, int64_t seen) const {
+        note_access(key_, false);
+        note_access(alive_, false);
+        watch_read(t, key_, &shadow_, seen);
+    }
+    void note_write(int t, int64_t before) {
+        note_access(key_, true);
+        note_access(alive_, false);
+        if (visible_) note_access(kKeyVisible, true);
+        watch_own_write(t, key_, &shadow_, before);
+        if (deps().nparked) wake_watchers(t, key_);
+    }
+    static bool marked(Acc a) { return a != Acc::Plain; }
+    // Every marked access is a step of its own; a plain access is part of
+    // the step before it (see object_freeable above for why that hides no
+    // use after free).
+    static bool sched_before(Acc a) { return marked(a); }
+    void note_plain(bool store, int ev, sim::timestamp_t stamp) const {
+        if (object_freeable(owner_)) note_plain_access(owner_, name_, store, ev, (uint64_t)stamp);
+    }
+
+public:
+    kfield(const kobj* owner, const char* name, T init = T())
+        : owner_(owner->id), name_(name), shadow_((int64_t)init), shadow_tag_(0),
+          key_(field_key(owner->id, name)), alive_(alive_key(owner->id)) {
+        cell_.store(enc(0, init), MemOrder::relaxed);
+        for (int i = 0; i < kMaxThreads; i++) {
+            plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
+            rf_from_[i] = -1;
+        }
+    }
+    kfield(const kobj* owner, const char* name, deferred_init_t)
+        : owner_(owner->id), name_(name), shadow_(0), shadow_tag_(0),
+          key_(field_key(owner->id, name)), alive_(alive_key(owner->id)) {
+        deferred_ = true;
+        for (int i = 0; i < kMaxThreads; i++) {
+            plain_load_ev_[i] = plain_store_ev_[i] = marked_store_ev_[i] = marked_load_ev_[i] = -1;
+            rf_from_[i] = -1;
+        }
+    }
+    // The first value of a field built with deferred_init: its initial
+    // store, once, before any thread runs.
+    void init(T v) {
+        if (!deferred_ || rt().in_thread) throw std::logic_error("kfield::init: only once, on a deferred field, before the threads run");
+        deferred_ = false;
+        shadow_ = (int64_t)v;
+        cell_.store(enc(0, v), MemOrder::relaxed);
+    }
+    kfield(const kfield&) = delete;
+
+    const char* name() const { return name_; }
+    int owner() const { return owner_; }
+    // This field holds object ids (a kernel pointer; -1 is NULL): the trace
+    // prints the object's name.
+    kfield& pointer() {
+        word_ = Word::Pointer;
+        return *this;
+    }
+    // This field is a lockref word (count * 2 + locked): the trace prints
+    // "count 1, locked", and its count is a reference count.
+    kfield& lockref_word() {
+        word_ = Word::Lockref;
+        return *this;
+    }
+    // This field counts references (refcount_t and kref declare it; an
+    // atomic_t or a plain counter that the kernel uses as a reference count,
+    // such as i_count, declares it with counts_refs()): the report draws
+    // its changes and the spans in which it is above zero.
+    kfield& counts_refs() {
+        word_ = Word::Refcount;
+        return *this;
+    }
+    Word word() const { return word_; }
+
+    // The latest value in modification order, without a simulated access:
+    // for invariant checks, wait conditions and the final-state dump. Inside
+    // the every-step invariant it marks the field visible; inside a thread
+    // it counts as a read for DPOR and for a wait condition's watch set.
+    T peek() const {
+        Runtime& r = rt();
+        if (r.in_check) visible_ = true;
+        else if (r.in_thread) note_read(this_thread(), shadow_);
+        return (T)shadow_;
+    }
+
+    T load(Acc a) {
+        int t = this_thread();
+        if (sched_before(a)) sched_point();
+        no_preempt np;
+        alive();
+        sim::timestamp_t stamp = race_stamp();
+        uint64_t w = cell_.load(mo_for(a));
+        if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
+        T v = dec(w);
+        uint32_t tag = tag_of(w);
+        int ev = log_event(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v, nullptr);
+        if (marked(a)) {
+            // Which marked store did this marked read read? (For the LKMM bound above.)
+            int wev = ev_of_tag(tag);
+            rf_from_[t] = -1;
+            for (int u = 0; u < kMaxThreads && wev >= 0; u++)
+                if (u != t && marked_store_ev_[u] == wev) {
+                    rf_from_[t] = (int8_t)u;
+                    rf_stamp_[t] = marked_store_[u];
+                    rf_fence_[t] = read_fence_count(t);
+                }
+        }
+        if (Event* e = event_at(ev)) {
+            e->marked = marked(a);
+            e->word = word_;
+            e->order = mo_name(mo_for(a));
+            e->rf = ev_of_tag(tag);
+            if (tag != shadow_tag_) {
+                e->stale = 1;
+                e->latest = ev_of_tag(shadow_tag_);
+            }
+        }
+        race_note(false, marked(a), ev, stamp);
+        if (!marked(a)) note_plain(false, ev, stamp);
+        note_read(t, (int64_t)v);
+        return v;
+    }
+
+    void store(T v, Acc a) {
+        int t = this_thread();
+        if (sched_before(a)) sched_point();
+        no_preempt np;
+        alive();
+        race_check(true, marked(a));
+        int ev_idx = rt().rec->nevents;  // the event about to be logged
+        uint32_t tag = (uint32_t)(ev_idx + 1);
+        int64_t before = shadow_;
+        sim::timestamp_t stamp = race_stamp();
+        cell_.store(enc(tag, v), mo_for(a));
+        shadow_ = (int64_t)v;
+        shadow_tag_ = tag;
+        note_write(t, before);
+        int ev = log_event(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v, nullptr);
+        if (Event* e = event_at(ev)) {
+            e->marked = marked(a);
+            e->word = word_;
+            e->order = mo_name(mo_for(a));
+            if (::vfsmc::counts_refs(word_) && ref_count_of(word_, before) != ref_count_of(word_, (int64_t)v)) e->sync = Sync::RefChange;
+        }
+        race_note(true, marked(a), ev, stamp);
+        if (!marked(a)) note_plain(true, ev, stamp);
+    }
+
+    // An atomic read-modify-write: new = f(old), or no write when f returns
+    // false. Returns the old value. Always reads the latest value.
+    // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
+    // names the kind of lock in `lock` for the trace.
+    template <class F>
+    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
+        int t = this_thread();
+        sched_point();
+        no_preempt np;
+        alive();
+        if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+            sim::fence(MemOrder::seq_cst);
+            note_access(kKeyScFence, true);
+        }
+        // As a cmpxchg loop does: read, compute, try; a failed try sees the
+        // latest value. The whole loop is one step (no scheduling point).
+        // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
+        // an atomic instruction (cmpxchg, lock word, inc) reads the latest.
+        uint64_t cur = a == Acc::LockrefCas ? cell_.load(MemOrder::relaxed)
+                                             : cell_.fetch_add(0, MemOrder::relaxed);
+        T nv{};
+        bool w = false;
+        uint32_t tag = 0;
+        for (;;) {
+            nv = dec(cur);
+            w = f(nv);
+            if (!w) break;  // the condition failed: no write, like a failed cmpxchg
+            tag = (uint32_t)(rt().rec->nevents + 1);
+            uint64_t expect = cur;
+            if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a))) break;
+            cur = expect;
+        }
+        // A value-returning atomic is fully ordered in the LKMM: smp_mb()
+        // before and after it, which a seq_cst RMW alone is not (a later
+        // relaxed load could still read a stale value).
+        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+            sim::fence(MemOrder::seq_cst);
+            note_access(kKeyScFence, true);
+        }
+        T old = dec(cur);
+        uint32_t old_tag = tag_of(cur);
+        if (w && a == Acc::AtomicRmwFull) note_read_fence();  // a successful value-returning atomic is a full barrier
+        if (w) {
+            int64_t before = shadow_;
+            shadow_ = (int64_t)nv;
+            shadow_tag_ = tag;
+            note_read(t, (int64_t)old);
+            note_write(t, before);
+        } else {
+            note_read(t, (int64_t)old);
+        }
+        int ev = log_event(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old,
+                           (int64_t)(w ? nv : old), nullptr);
+        if (Event* e = event_at(ev)) {
+            e->marked = 1;
+            e->word = word_;
+            e->order = mo_name(w ? mo_for(a) : MemOrder::relaxed);
+            if (w && (a == Acc::LockAcquire || a == Acc::LockRelease)) {
+                e->sync = a == Acc::LockAcquire ? Sync::Acquire : Sync::Release;
+                e->lock = lock;
+            } else if (w && ::vfsmc::counts_refs(word_) && ref_count_of(word_, (int64_t)old) != ref_count_of(word_, (int64_t)nv)) {
+                e->sync = Sync::RefChange;
+            }
+            e->rf = ev_of_tag(old_tag);
+            if (!w && old_tag != shadow_tag_) {
+                e->stale = 1;
+                e->latest = ev_of_tag(shadow_tag_);
+            }
+        }
+        if (wrote) *wrote = w;
+        return old;
+    }
+};
+
+}  // namespace vfsmc

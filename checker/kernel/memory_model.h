@@ -1,0 +1,109 @@
+// vfsmc kernel vocabulary: the memory-model table: the C++11 order each kind of access gets under
+// `sc` and `kernel` (docs/memory-model.md is generated from it). No Relacy:
+// `vfsmc list` includes this alone.
+// Part of kernel/kernel.h, the umbrella the models include.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "explore/order.h"
+#include "explore/runtime.h"
+
+namespace vfsmc {
+
+// ------------------------------------------------------------------------
+// The memory-model table: one row per kind of access, the C++11 order it
+// gets under each memory model. docs/memory-model.md is generated from it
+// (`vfsmc list --memory-model`) and a test checks the two agree.
+// ------------------------------------------------------------------------
+enum class Acc : uint8_t {
+    Plain,          // a plain C load or store
+    ReadOnce,       // READ_ONCE
+    WriteOnce,      // WRITE_ONCE
+    LoadAcquire,    // smp_load_acquire
+    StoreRelease,   // smp_store_release
+    AtomicRead,     // atomic_read / refcount_read
+    AtomicSet,      // atomic_set
+    AtomicRmwVoid,  // atomic_inc, atomic_dec (no return value)
+    AtomicRmwFull,  // value-returning atomics: cmpxchg, inc_not_zero, dec_and_test, add_unless
+    LockrefCas,     // lockref's lockless cmpxchg fast path (try_cmpxchg64_relaxed)
+    LockAcquire,    // spin_lock, bit_spin_lock, mutex_lock, down_read/down_write
+    LockRelease,    // spin_unlock, bit_spin_unlock, mutex_unlock, up_read/up_write
+    FenceMb,        // smp_mb
+    FenceRmb,       // smp_rmb
+    FenceWmb,       // smp_wmb
+    AtomicRmwRelaxed,  // value-returning _relaxed atomics: atomic_add_return_relaxed, xchg_relaxed, cmpxchg_relaxed
+    AtomicRmwAcquire,  // value-returning _acquire atomics
+    AtomicRmwRelease,  // value-returning _release atomics
+    RcuDereference,    // rcu_dereference
+    RcuAssignPointer,  // rcu_assign_pointer
+    RefcountInc,    // refcount_inc, refcount_inc_not_zero
+    RefcountDec,    // refcount_dec, refcount_dec_and_test
+    RefcountDecAcq, // refcount_dec_and_test, when it returns true
+    RcuLock,        // rcu_read_lock (outermost)
+    RcuUnlock,      // rcu_read_unlock (outermost)
+    RcuGp,          // a grace period's start (call_rcu, synchronize_rcu) and end
+    kCount
+};
+
+struct MemoryModelRow {
+    Acc acc;
+    const char* kernel_name;
+    MemOrder kernel;
+    MemOrder sc;
+    const char* why;
+};
+
+inline const MemoryModelRow kMemoryModelTable[] = {
+    {Acc::Plain, "plain load/store", MemOrder::relaxed, MemOrder::seq_cst, "checked for LKMM data races as well"},
+    {Acc::ReadOnce, "READ_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering; address dependencies are not modelled"},
+    {Acc::WriteOnce, "WRITE_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering"},
+    {Acc::LoadAcquire, "smp_load_acquire", MemOrder::acquire, MemOrder::seq_cst, "pairs with smp_store_release"},
+    {Acc::StoreRelease, "smp_store_release", MemOrder::release, MemOrder::seq_cst, "pairs with smp_load_acquire"},
+    {Acc::AtomicRead, "atomic_read", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE"},
+    {Acc::AtomicSet, "atomic_set", MemOrder::relaxed, MemOrder::seq_cst, "like WRITE_ONCE"},
+    {Acc::AtomicRmwVoid, "atomic_inc/atomic_dec", MemOrder::relaxed, MemOrder::seq_cst, "non-value-returning RMWs are unordered"},
+    {Acc::AtomicRmwFull, "value-returning atomics", MemOrder::seq_cst, MemOrder::seq_cst, "fully ordered (memory-barriers.txt)"},
+    {Acc::LockrefCas, "lockref cmpxchg", MemOrder::relaxed, MemOrder::seq_cst, "try_cmpxchg64_relaxed in CMPXCHG_LOOP"},
+    {Acc::LockAcquire, "lock acquire", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the lock word"},
+    {Acc::LockRelease, "lock release", MemOrder::release, MemOrder::seq_cst, "RELEASE of the lock word"},
+    {Acc::FenceMb, "smp_mb", MemOrder::seq_cst, MemOrder::seq_cst, "full fence"},
+    {Acc::FenceRmb, "smp_rmb", MemOrder::acquire, MemOrder::seq_cst, "approximated by an acquire fence"},
+    {Acc::FenceWmb, "smp_wmb", MemOrder::release, MemOrder::seq_cst, "approximated by a release fence"},
+    {Acc::AtomicRmwRelaxed, "_relaxed atomics", MemOrder::relaxed, MemOrder::seq_cst, "value-returning, unordered"},
+    {Acc::AtomicRmwAcquire, "_acquire atomics", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the read"},
+    {Acc::AtomicRmwRelease, "_release atomics", MemOrder::release, MemOrder::seq_cst, "RELEASE of the write"},
+    {Acc::RcuDereference, "rcu_dereference", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE; the address dependency is not modelled"},
+    {Acc::RcuAssignPointer, "rcu_assign_pointer", MemOrder::release, MemOrder::seq_cst, "like smp_store_release"},
+    {Acc::RefcountInc, "refcount_inc/refcount_inc_not_zero", MemOrder::relaxed, MemOrder::seq_cst,
+     "unordered (refcount-vs-atomic.rst); the control dependency of a successful inc_not_zero is not modelled"},
+    {Acc::RefcountDec, "refcount_dec/refcount_dec_and_test", MemOrder::release, MemOrder::seq_cst, "RELEASE (refcount-vs-atomic.rst)"},
+    {Acc::RefcountDecAcq, "refcount_dec_and_test success", MemOrder::acquire, MemOrder::seq_cst,
+     "an ACQUIRE fence when the count reaches zero (refcount-vs-atomic.rst)"},
+    {Acc::RcuLock, "rcu_read_lock", MemOrder::acquire, MemOrder::seq_cst,
+     "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (under sc too: happens-before only)"},
+    {Acc::RcuUnlock, "rcu_read_unlock", MemOrder::release, MemOrder::seq_cst,
+     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
+    {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
+     "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (under sc too: happens-before only)"},
+};
+static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
+              "one kMemoryModelTable row per Acc, in enum order");
+
+inline MemOrder mo_for(Acc a) {
+    const MemoryModelRow& r = kMemoryModelTable[(int)a];
+    return rt().mm == MemModel::sc ? r.sc : r.kernel;
+}
+
+inline const char* acc_name(Acc a) { return kMemoryModelTable[(int)a].kernel_name; }
+
+// The atomic_t/xchg/cmpxchg RMWs (not the lock words, not lockref): each
+// calls atomic_rmw_hook() inside its step (smp_mb__before_atomic, below).
+inline bool is_atomic_rmw(Acc a) {
+    return a == Acc::AtomicRmwVoid || a == Acc::AtomicRmwFull || a == Acc::AtomicRmwRelaxed ||
+           a == Acc::AtomicRmwAcquire || a == Acc::AtomicRmwRelease;
+}
+void atomic_rmw_hook(int t);
+
+}  // namespace vfsmc

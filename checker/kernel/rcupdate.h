@@ -1,0 +1,40 @@
+// vfsmc kernel vocabulary: <linux/rcupdate.h>: read-side sections, grace periods, rcu_dereference.
+// Part of kernel/kernel.h, the umbrella the models include.
+#pragma once
+
+#include "kernel/kfield.h"
+
+namespace vfsmc {
+
+// ------------------------------------------------------------------------
+// <linux/rcupdate.h>
+// ------------------------------------------------------------------------
+// Grace periods are ordered against read sections without a fence in each
+// rcu_read_lock (which would hide store-buffering races around sections):
+// the layer keeps one grace-period word per reader; an outermost
+// rcu_read_lock is an acquire RMW of the reader's word, an outermost
+// rcu_read_unlock a release RMW of it, and a grace period's start and end
+// each acquire every reader's word and then release into every word. RMWs
+// read the latest value, so a section that starts after a grace period
+// began (in the execution's order, the order in which the layer decides
+// whom the grace period waits for) synchronizes with its start, and the end
+// synchronizes with every section that ended before it. Two read sections
+// of different threads do not synchronize with each other (nor do they in
+// the LKMM), and their RCU steps commute for DPOR. Under `sc` none of this
+// is needed.
+void rcu_read_lock();
+void rcu_read_unlock();
+// For a model's own grace-period bookkeeping (openref's synchronize_rcu).
+void rcu_gp_order(const char* why);
+// Free `id` after a grace period: once every thread that was inside an RCU
+// read-side section when call_rcu() ran has left it.
+void call_rcu_free(int id);
+bool rcu_read_lock_held();
+// Wait for a grace period: until every thread that was inside a read-side
+// section when it started has left that section.
+void synchronize_rcu();
+// Publish and read an RCU-protected pointer (a kfield that holds object ids).
+template <class T> inline T rcu_dereference(kfield<T>& p) { return p.load(Acc::RcuDereference); }
+template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v) { p.store((T)v, Acc::RcuAssignPointer); }
+
+}  // namespace vfsmc

@@ -1,0 +1,231 @@
+// vfsmc reports: the view of a reported execution (see trace_view.h).
+#include "report/trace_view.h"
+
+#include <algorithm>
+#include <map>
+
+#include "report/detail.h"
+#include "report/report.h"
+
+namespace vfsmc {
+
+using namespace report_detail;
+
+namespace {
+
+std::string value_text(const ExecRecord& rec, const Event& e, int64_t v) {
+    switch (e.word) {
+        case Word::Lockref: {  // count * 2 + locked
+            int64_t count = v >> 1;
+            std::string c = count < 0 ? "dead (" + std::to_string(count) + ")" : "count " + std::to_string(count);
+            return (v & 1) ? c + " locked" : c;
+        }
+        case Word::Number: case Word::Refcount:
+            return std::to_string(v);
+        case Word::Pointer:
+            break;
+    }
+    if (v < 0 || v >= rec.nobjects) return "NULL";
+    return rec.objects[v].name;
+}
+
+bool shown(const Event& e) { return e.kind != Ev::Enter; }
+
+// The lock an Acquire/Release event takes or releases.
+std::string lock_name(const ExecRecord& rec, const Event& e) {
+    if (e.lock == LockClass::Rcu) return "rcu_read_lock";
+    return field_name(rec, e);
+}
+
+}  // namespace
+
+int TraceView::line_of(int event) const {
+    return event >= 0 && event < (int)line_of_event_.size() ? line_of_event_[event] : 0;
+}
+
+TraceView TraceView::of(const RunResult& r, const Scenario* s) {
+    TraceView v;
+    if (!r.trace) return v;
+    const ExecRecord& rec = *r.trace;
+    v.line_of_event_.assign(rec.nevents > 0 ? rec.nevents : 0, 0);
+    int n = 0;
+    for (int i = 0; i < rec.nevents; i++)
+        if (shown(rec.events[i])) v.line_of_event_[i] = ++n;
+    auto thread_of = [&](int t) { return t >= 0 && t < (int)r.thread_names.size() ? r.thread_names[t] : std::string("?"); };
+    auto ref = [&](int ev) -> std::string {
+        if (ev < 0) return "the initial state";
+        if (ev >= rec.nevents) return "an unrecorded write";
+        return thread_of(rec.events[ev].thread) + " #" + std::to_string(v.line_of(ev));
+    };
+    const Violation& viol = rec.violation;
+
+    // The lines.
+    for (int i = 0; i < rec.nevents; i++) {
+        const Event& e = rec.events[i];
+        if (!shown(e)) continue;
+        TraceLine L;
+        L.number = v.line_of(i);
+        L.event = i;
+        L.thread = e.thread;
+        L.func = e.func && *e.func ? e.func : "";
+        L.point = e.point ? e.point : "";
+        L.stale = e.stale;
+        L.conflict = (i == viol.event);
+        for (int c : viol.conflict) L.conflict |= (c == i && c >= 0);
+        auto add = [&](const std::string& t, int line = 0) { L.parts.push_back({t, line}); };
+        switch (e.kind) {
+            case Ev::Read:
+                add(strprintf("%s %s = %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str()));
+                L.rf = ref(e.rf);
+                L.rf_line = v.line_of(e.rf);
+                add(" (read from ");
+                add(L.rf, L.rf_line);
+                add(")");
+                if (e.stale) {
+                    L.latest = ref(e.latest);
+                    L.latest_line = v.line_of(e.latest);
+                    add(" STALE: the latest write is ");
+                    add(L.latest, L.latest_line);
+                }
+                break;
+            case Ev::Write:
+                add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
+                              value_text(rec, e, e.after).c_str()));
+                break;
+            case Ev::Rmw:
+                add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
+                              value_text(rec, e, e.after).c_str()));
+                L.rf = ref(e.rf);
+                L.rf_line = v.line_of(e.rf);
+                break;
+            case Ev::Lock: case Ev::Unlock:
+                add(std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : ""));
+                break;
+            case Ev::Wait:
+                add(e.text[0] ? std::string(e.text) : strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str()));
+                break;
+            case Ev::Fence:
+                add(strprintf("%s (%s fence)", e.action, e.order ? e.order : ""));
+                break;
+            case Ev::Violation:
+                add(strprintf("!! %s: %s", e.action, e.text));
+                L.conflict = true;
+                break;
+            case Ev::Step: case Ev::Alloc: case Ev::Free:
+                // A named point inside a function is labelled with the point.
+                add((e.kind == Ev::Step && e.point ? "[" + L.point + "] " : std::string()) +
+                    (e.text[0] ? std::string(e.text) : std::string(e.action)));
+                break;
+            case Ev::Wake: case Ev::Enter:
+                add(e.text[0] ? std::string(e.action) + ": " + e.text : std::string(e.action));
+                break;
+        }
+        for (const auto& p : L.parts) L.text += p.text;
+        v.any_stale |= L.stale;
+        v.lines.push_back(L);
+    }
+
+    // In short, and the conflict's objects and sources.
+    for (size_t i = 0; i < v.lines.size(); i++) {
+        const TraceLine& L = v.lines[i];
+        const Event& e = rec.events[L.event];
+        if (e.kind == Ev::Step) v.named_steps++;
+        if (e.kind == Ev::Step || e.kind == Ev::Violation || L.conflict) v.in_short.push_back(i);
+        if (!L.conflict) continue;
+        if (e.obj >= 0) v.conflict_objs.insert(e.obj);
+        if (e.rf >= 0) v.conflict_sources.insert(e.rf);
+        if (e.latest >= 0) v.conflict_sources.insert(e.latest);
+    }
+
+    // Locks held after each line, from the layer's acquire and release
+    // events (a failed trylock is a read, not an acquire).
+    int nt = (int)r.thread_names.size();
+    std::vector<std::map<std::string, int>> held(nt);
+    for (const auto& L : v.lines) {
+        const Event& e = rec.events[L.event];
+        if (e.thread < nt && e.sync == Sync::Acquire) {
+            held[e.thread][lock_name(rec, e)]++;
+        } else if (e.thread < nt && e.sync == Sync::Release) {
+            auto it = held[e.thread].find(lock_name(rec, e));
+            if (it != held[e.thread].end() && --it->second <= 0) held[e.thread].erase(it);
+        }
+        std::vector<std::vector<std::string>> row(nt);
+        for (int t = 0; t < nt; t++)
+            for (const auto& kv : held[t]) row[t].push_back(kv.first);
+        v.held.push_back(row);
+    }
+    // The lock spans, per thread.
+    for (int t = 0; t < nt; t++) {
+        std::map<std::string, int> open;
+        for (size_t i = 0; i < v.lines.size(); i++) {
+            const auto& now = v.held[i][t];
+            for (const auto& x : now)
+                if (!open.count(x)) open[x] = v.lines[i].number;
+            for (auto it = open.begin(); it != open.end();) {
+                if (std::find(now.begin(), now.end(), it->first) == now.end()) {
+                    v.lock_spans.push_back({t, it->first, it->second, v.lines[i].number});
+                    it = open.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+        for (const auto& kv : open) v.lock_spans.push_back({t, kv.first, kv.second, 0});
+    }
+
+    // Reference counts: the words the layer declares as counting references
+    // (refcount_t, kref, lockref, counters declared with counts_refs()).
+    // Where a count begins: the line that allocated its object, or the start.
+    auto origin = [&](const Event& e) -> std::string {
+        if (e.obj < 0 || e.obj >= rec.nobjects) return "start";
+        int a = rec.objects[e.obj].alloc_event;
+        if (a >= 0 && v.line_of(a)) return std::to_string(v.line_of(a));
+        return "start";
+    };
+    std::map<std::string, size_t> ref_index;
+    std::map<std::string, std::string> held_from;  // count -> line it went above zero
+    for (const auto& L : v.lines) {
+        const Event& e = rec.events[L.event];
+        if ((e.kind != Ev::Rmw && e.kind != Ev::Write && e.kind != Ev::Read) || !counts_refs(e.word)) continue;
+        std::string key = field_name(rec, e);
+        int64_t b = ref_count_of(e.word, e.before);
+        int64_t a = e.sync == Sync::RefChange ? ref_count_of(e.word, e.after) : b;
+        if (!ref_index.count(key)) {
+            ref_index[key] = v.refs.size();
+            v.refs.push_back({key, {}, 0});
+            if (b > 0) held_from[key] = origin(e);
+        }
+        RefCount& rc = v.refs[ref_index[key]];
+        rc.last = a;
+        if (e.sync != Sync::RefChange) continue;
+        v.ref_changes.push_back({L.number, L.thread, key, b, a});
+        if (b <= 0 && a > 0) held_from[key] = std::to_string(L.number);
+        if (b > 0 && a <= 0) {
+            rc.spans.push_back({held_from.count(key) ? held_from[key] : "start", std::to_string(L.number)});
+            held_from.erase(key);
+        }
+    }
+    for (auto& rc : v.refs)
+        if (held_from.count(rc.count)) rc.spans.push_back({held_from[rc.count], "end"});
+
+    // The scenario's `order` constraints: the after step starts once the
+    // before step is done.
+    if (s) {
+        for (size_t k = 0; k < s->order.size(); k++) {
+            const auto& oc = s->order[k];
+            int last_before = -1, first_after = -1;
+            for (size_t i = 0; i < v.lines.size(); i++) {
+                const Event& e = rec.events[v.lines[i].event];
+                std::string step = e.step ? e.step : "";
+                if (e.thread == oc.before_t && step == oc.before_step) last_before = (int)i;
+                if (e.thread == oc.after_t && step == oc.after_step && first_after < 0) first_after = (int)i;
+            }
+            if (last_before >= 0 && first_after >= 0) v.order_marks.push_back({k, (size_t)last_before, (size_t)first_after});
+        }
+    }
+    return v;
+}
+
+std::vector<TraceLine> trace_lines(const RunResult& r) { return TraceView::of(r).lines; }
+
+}  // namespace vfsmc
