@@ -535,8 +535,9 @@ struct ChrdevRun : ModelRun {
             p = cdev;
             // cdev_get's first access, p->owner, is a plain load of
             // memory nothing pins: the release may purge and free p
-            // before it (the layer makes a plain access to a kalloc'ed
-            // object a scheduling point of its own).
+            // before it. The load runs in one step with the READ_ONCE
+            // above; a free it does not happen before is reported by the
+            // free (kfree_id, issue 11 item 13).
             if (!cdev_get(p)) ret = -ENXIO;
         }
         if (ret) return ret;
