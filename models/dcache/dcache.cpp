@@ -198,7 +198,6 @@ void DcacheRun::d_rehash(Dentry* d) {
     // spin_lock(d_lock); __d_rehash: the name becomes findable. Nothing
     // else: PAR_LOOKUP stays set, no i_dir_seq window, no wakeup.
     lockref_lock(d->d_lockref);
-    trace_only_load(d->d_flags);  // was d_in_lookup(d), for the trace text
     d_rehash_(d);
     lockref_unlock(d->d_lockref);
 }
@@ -298,7 +297,6 @@ void DcacheRun::d_lookup_done(Dentry* d) {
     KFUNC("d_lookup_done");
     if (!d_in_lookup(d)) return;
     lockref_lock(d->d_lockref);
-    trace_only_load(d->d_hash_pprev);  // was d_unhashed(d), for the trace text
     int w = d_lookup_unhash_(d);
     WaitQ* q = wq_by_id(w);
     if (q && !broken(D_LOOKUP_DONE_NO_WAKE)) wake_up_all(q->wq);

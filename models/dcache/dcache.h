@@ -294,12 +294,6 @@ struct DcacheRun : ModelRun {
 
     const char* rehash_context(Dentry* d) const;
     const char* unhash_context(Dentry* d) const;
-    // A plain load the kernel does not make here. The model made it to pick
-    // the trace text, which now comes from ghost state (rehash_context,
-    // unhash_context); the load stays because the explored interleavings
-    // depend on it: removing it moves scenarios/dcache/explorations.lock.
-    // Delete these calls in a commit that regenerates the counts.
-    void trace_only_load(kfield<int>& f) { (void)plain_load(f); }
 
     // include/linux/dcache.h
     bool d_in_lookup(Dentry* d) { return plain_load(d->d_flags) & DCACHE_PAR_LOOKUP; }
