@@ -81,14 +81,20 @@ void layer_end_execution() {
     }
 }
 
+// The stable name of a use after free of `o`: <kind>-use-after-free when
+// the model declares it, else the layer's use-after-free.
+static const char* use_after_free_invariant(const ObjInfo& o) {
+    char inv[64];
+    std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
+    const InvariantInfo* i = find_invariant(inv);
+    return i ? i->name : "use-after-free";
+}
+
 void check_alive_slow(int id, const char* field) {
     ExecRecord* rec = rt().rec;
     ObjInfo& o = rec->objects[id];
-    char inv[64];
-    std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
-    const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
     int c[1] = {o.free_event};
-    violate(this_thread(), name, c, 1, "%s.%s is accessed after %s freed it", o.name, field,
+    violate(this_thread(), use_after_free_invariant(o), c, 1, "%s.%s is accessed after %s freed it", o.name, field,
             o.free_event >= 0 && event_at(o.free_event) ? rt().thread_names[event_at(o.free_event)->thread] : "?");
 }
 
@@ -116,11 +122,8 @@ static bool free_races_plain_access(int id, int t) {
     for (int u = 0; u < rt().nthreads; u++) {
         const LayerState::PlainAccess& a = g_ls.plain[id][u];
         if (u == t || a.ev < 0 || sim::acquired_clock(u) >= a.stamp) continue;
-        char inv[64];
-        std::snprintf(inv, sizeof inv, "%s-use-after-free", o.kind);
-        const char* name = find_invariant(inv) ? find_invariant(inv)->name : "use-after-free";
         int c[1] = {a.ev};
-        violate(t, name, c, 1, "%s frees %s, but %s's plain %s %s.%s does not happen before the free: it can run after it",
+        violate(t, use_after_free_invariant(o), c, 1, "%s frees %s, but %s's plain %s %s.%s does not happen before the free: it can run after it",
                 rt().thread_names[t], o.name, rt().thread_names[u], a.store ? "store to" : "load of", o.name, a.field);
         return true;
     }
