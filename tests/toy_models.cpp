@@ -318,7 +318,9 @@ struct ToyLayer : Model {
 // WRITE_ONCE(cnt, c + 1); spin_unlock(l); rcu_reader: rcu_read_lock();
 // WRITE_ONCE(x[t], 1); rcu_read_unlock(); rcu_read_y: rcu_read_lock();
 // WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock(); sync_rcu:
-// WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5).
+// WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5); retry_y:
+// a retry loop whose pass reads y and cnt (two steps) and starts over while
+// y is 0, then WRITE_ONCE(x[t], y * 10 + cnt).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -356,6 +358,18 @@ struct ToyDporRun : ModelRun {
                     synchronize_rcu();
                     WRITE_ONCE(y, t + 5);
                     break;
+                case 6: {
+                    retry_loop retry;
+                    for (bool again = false;; again = true) {
+                        if (again) retry.again();
+                        int v = READ_ONCE(y);
+                        int c = READ_ONCE(cnt);
+                        if (!v) continue;
+                        WRITE_ONCE(own(t), v * 10 + c);
+                        break;
+                    }
+                    break;
+                }
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -389,7 +403,8 @@ struct ToyDpor : Model {
                  {"locked_inc", "spin_lock(l); cnt++; spin_unlock(l)", {}},
                  {"rcu_reader", "rcu_read_lock(); WRITE_ONCE(x[t], 1); rcu_read_unlock()", {}},
                  {"rcu_read_y", "rcu_read_lock(); WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock()", {}},
-                 {"sync_rcu", "WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5)", {}}};
+                 {"sync_rcu", "WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5)", {}},
+                 {"retry_y", "retry: v = READ_ONCE(y); c = READ_ONCE(cnt); if (!v) goto retry; WRITE_ONCE(x[t], v * 10 + c)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

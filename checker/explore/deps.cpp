@@ -19,6 +19,9 @@ void Deps::begin_execution() {
     nparked = 0;
     steps = 0;
     await_set = false;
+    cur_step = -1;
+    for (int t = 0; t < kMaxThreads; t++) pass_step[t] = -1;
+    failed_pass = PassMark();
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

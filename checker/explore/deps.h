@@ -136,6 +136,18 @@ struct Deps {
     int await_n = 0;
     bool await_set = false;
 
+    // Retry passes (mark_failed_pass): the DPOR scheduler keeps `cur_step`
+    // at the index of the running step in its execution; each thread's
+    // running pass began in step pass_step[t], after pass_n[t] of its
+    // accesses. A failed pass leaves a request the scheduler takes when
+    // the step closes (the pass's earlier steps are the scheduler's).
+    int cur_step = -1;
+    int pass_step[kMaxThreads] = {};
+    int pass_n[kMaxThreads] = {};
+    struct PassMark {
+        int thread = -1, step = -1, n = 0;
+    } failed_pass;
+
     void begin_execution();
 };
 
@@ -177,6 +189,28 @@ inline void mark_failed_await() {
     int from = d.steps == d.await_steps ? d.await_n : 0;  // the step began inside the condition
     for (int i = from; i < d.nstep; i++)
         if (!d.step[i].write) d.step[i].await = 1;
+}
+
+// A retry pass of the running thread t begins here.
+inline void begin_pass(int t) {
+    Deps& d = deps();
+    d.pass_step[t] = d.cur_step;
+    d.pass_n[t] = d.nstep;
+}
+// The pass read the same values as the last one, changed nothing, and the
+// thread parks (retry_loop::again): the pass is a failed await spread over
+// several steps, and its reads are marked `await` like a failed wait
+// condition's (mark_failed_await). Only the reads the pass alone made: in
+// the step it began in, a key read before the pass keeps an ordinary read,
+// and that step, if it closed already, is left as it is (more reversals,
+// never fewer). The scheduler marks the pass's earlier steps when the
+// running step closes.
+inline void mark_failed_pass(int t) {
+    Deps& d = deps();
+    if (!d.enabled || d.pass_step[t] < 0) return;
+    d.failed_pass.thread = t;
+    d.failed_pass.step = d.pass_step[t];
+    d.failed_pass.n = d.pass_n[t];
 }
 
 // Thread t read `key` (a field with its latest value, or a global key with

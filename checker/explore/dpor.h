@@ -30,7 +30,10 @@
 // parked is no event of its own (deps.h, mark_failed_await), so its read
 // followed by another thread's write is not reversed: the write first gives
 // what the wakeup gives, the waiter trying after the write. A write
-// followed by such a read still is (the waiter may come first).
+// followed by such a read still is (the waiter may come first). A retry
+// pass that read nothing new, changed nothing and parks (retry_loop) is
+// such an await spread over several steps: its reads are marked when it
+// parks (mark_failed_pass_steps).
 //
 // Wakeup sequences (issue 10): a thread added to a backtrack set keeps the
 // thread order of the race reversal that added it (u first, then the
@@ -250,6 +253,7 @@ private:
     void close_step() {
         Deps& d = deps();
         if (last_sched_ >= 0 && !steps_.empty()) {
+            if (d.failed_pass.thread >= 0) mark_failed_pass_steps(d);
             Step& s = steps_.back();
             for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
             if (d.step_overflow) s.acc.all = true;
@@ -258,6 +262,24 @@ private:
         d.nstep = 0;
         d.step_overflow = false;
         d.steps++;
+    }
+
+    // A retry pass failed and its thread parks (deps.h, mark_failed_pass):
+    // its reads become `await` reads, in the running step from where the
+    // pass began, and in the thread's steps after the one it began in.
+    void mark_failed_pass_steps(Deps& d) {
+        Deps::PassMark m = d.failed_pass;
+        d.failed_pass = Deps::PassMark();
+        int cur = (int)steps_.size() - 1;
+        if (steps_[cur].thread != m.thread || m.step > cur) return;
+        for (int i = m.step == cur ? m.n : 0; i < d.nstep; i++)
+            if (!d.step[i].write) d.step[i].await = 1;
+        for (int k = m.step + 1; k < cur; k++) {
+            Step& e = steps_[k];
+            if (e.thread != m.thread) continue;
+            for (int a = 0; a < e.acc.n; a++)
+                if (!e.acc.a[a].write) e.acc.a[a].await = 1;
+        }
     }
 
     rl::thread_id_t choose(bool first) {
@@ -340,6 +362,7 @@ private:
         Step& s = steps_.back();
         s.thread = t;
         s.node = (int)at;
+        deps().cur_step = (int)steps_.size() - 1;
         return (rl::thread_id_t)t;
     }
 

@@ -294,6 +294,7 @@ retry_loop::retry_loop() : t_(this_thread()) {
     d.pass_ws[t_].clear();
     d.pass_ws[t_].active = true;
     d.pass_writes[t_].clear();
+    begin_pass(t_);
 }
 retry_loop::~retry_loop() { deps().pass_ws[t_].active = false; }
 void retry_loop::again() {
@@ -304,6 +305,7 @@ void retry_loop::again() {
         // Nothing changed by this pass: the next one would read the same
         // values unless another thread writes what this one read.
         wait_begin(t_, current_func(t_), -1, false, false);
+        if (!ws.stale()) mark_failed_pass(t_);  // it parks (a stale pass looks again at once)
         park_on(t_, ws, RealCond());
         wait_end(t_);
     } else {
@@ -314,6 +316,7 @@ void retry_loop::again() {
     ws.clear();
     d.pass_writes[t_].clear();
     ws.active = true;
+    begin_pass(t_);
 }
 
 // A simulated thread finished (engine): its read sections end, threads that
