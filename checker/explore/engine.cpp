@@ -276,7 +276,11 @@ void engine_after() {
         r.pruned_executions++;
     } else {
         // The last thread is done: final invariants (balances, leaks).
+        // No simulated thread runs now: what they peek is no read of the
+        // last step for DPOR (the final state is the same in every order
+        // of independent steps).
         r.in_check = false;
+        r.in_thread = false;
         if (g.collect_outcomes) record_outcome(nullptr);
         g.run->check_final();
     }
