@@ -227,6 +227,14 @@ TEST_CASE("dpor runs one execution for N writers to N distinct variables", "[dpo
         CHECK(r.verdict == Verdict::holds);
         CHECK(r.scope == Scope::complete);
         CHECK(complete_executions(r) == 1);
+        // The final state reads every x[t] after the last step: no read of
+        // that step (issue 10: it was, and each other writer raced with it).
+        RunOptions o;
+        o.minimize = false;
+        o.collect_outcomes = true;
+        RunResult ro = run_scenario(toy_dpor(th, "{\"strategy\":\"dpor\"}"), o);
+        CHECK(ro.executions == 1);
+        CHECK(ro.outcomes.size() == 1);
     }
 }
 
