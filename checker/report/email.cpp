@@ -76,8 +76,9 @@ std::vector<std::string> shell_lines(const ReplayCommand& cmd, size_t width) {
     if (cmd.text().size() <= width) return {cmd.text()};
     // The words of `words`, as many to a line as fit (a long scenario path
     // goes on a line of its own), each line but the last ended by " \".
+    // `first` goes before a word that starts an empty line.
     std::string line;
-    auto add_words = [&](const std::string& words) {
+    auto add_words = [&](const std::string& words, const char* first) {
         std::istringstream in(words);
         std::string w;
         while (in >> w) {
@@ -85,13 +86,13 @@ std::vector<std::string> shell_lines(const ReplayCommand& cmd, size_t width) {
                 out.push_back(line + " \\");
                 line = "  " + w;
             } else {
-                line += (line.empty() ? "" : " ") + w;
+                line += (line.empty() ? first : " ") + w;
             }
         }
     };
-    add_words(cmd.head);
+    add_words(cmd.head, "");
     if (cmd.token.empty()) {
-        add_words(cmd.tail);
+        add_words(cmd.tail, "");
         out.push_back(line);
         return out;
     }
@@ -109,16 +110,7 @@ std::vector<std::string> shell_lines(const ReplayCommand& cmd, size_t width) {
     if (!cmd.tail.empty()) {
         out.push_back(line + " \\");
         line = "";
-        std::istringstream in(cmd.tail);
-        std::string w;
-        while (in >> w) {
-            if (!line.empty() && line.size() + 1 + w.size() + 2 > width) {
-                out.push_back(line + " \\");
-                line = "  " + w;
-            } else {
-                line += (line.empty() ? "  " : " ") + w;
-            }
-        }
+        add_words(cmd.tail, "  ");
     }
     out.push_back(line);
     return out;
