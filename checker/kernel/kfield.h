@@ -267,16 +267,23 @@ public:
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
         // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
-        // an atomic instruction (cmpxchg, lock word, inc) reads the latest.
-        uint64_t cur = a == Acc::LockrefCas ? cell_.load(MemOrder::relaxed)
-                                             : cell_.fetch_add(0, MemOrder::relaxed);
+        // an atomic instruction (cmpxchg, lock word, inc) reads the latest,
+        // which is the shadow: the compare-exchange then succeeds at once,
+        // one Relacy operation, and one that writes nothing is a
+        // fetch_add(0), an RMW that reads the latest value.
+        bool latest = a != Acc::LockrefCas;
+        uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         T nv{};
         bool w = false;
         uint32_t tag = 0;
         for (;;) {
             nv = dec(cur);
             w = f(nv);
-            if (!w) break;  // the condition failed: no write, like a failed cmpxchg
+            if (!w) {
+                // The condition failed: no write, like a failed cmpxchg.
+                if (latest) cur = cell_.fetch_add(0, MemOrder::relaxed);
+                break;
+            }
             tag = (uint32_t)(rt().rec->nevents + 1);
             uint64_t expect = cur;
             if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a))) break;
