@@ -647,14 +647,20 @@ bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
 
 // <linux/rcupdate.h>
 // For DPOR and blocking, each thread's read-side state is a key of its own
-// (rcu_key), and the list of frees waiting for a grace period is kKeyRcu.
+// (rcu_key), written only when the thread enters or leaves its outermost
+// section (a nested rcu_read_lock changes nothing a grace period looks at).
+// The list of frees waiting for a grace period is no key: call_rcu() reads
+// every reader's key, and a reader's rcu_read_unlock() writes its own before
+// it ends the grace periods waiting for it, so each pair that touches one
+// entry is ordered by that reader's key; two call_rcu()s only append, and
+// two readers that end one grace period free its object at the later
+// unlock in either order.
 static Key rcu_key(int t) { return (Key)(8 + t); }
 static void rcu_read_all(int t) {
     for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
 }
 static void gp_fence();
 static void rcu_process(int t) {
-    if (g_ls.npending) write_global(kKeyRcu);
     for (int i = 0; i < g_ls.npending;) {
         LayerState::Pending& p = g_ls.pending[i];
         p.readers &= ~(1 << t);
@@ -710,8 +716,8 @@ static void gp_fence() { gp_rmw(Acc::RcuGp); }
 void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
 void rcu_read_lock() {
     int t = this_thread();
-    write_global(rcu_key(t));
     if (g_ls.rcu_nest[t]++ == 0) {
+        write_global(rcu_key(t));
         gp_rmw(Acc::RcuLock);
         int ev = log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
         if (Event* e = event_at(ev)) {
@@ -726,8 +732,8 @@ void rcu_read_unlock() {
         violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
         return;
     }
-    write_global(rcu_key(t));
     if (--g_ls.rcu_nest[t] == 0) {
+        write_global(rcu_key(t));
         gp_rmw(Acc::RcuUnlock);
         g_ls.rcu_gen[t]++;
         int ev = log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
@@ -743,7 +749,6 @@ void call_rcu_free(int id) {
     int t = this_thread();
     gp_fence();
     rcu_read_all(t);
-    write_global(kKeyRcu);
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
         if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
@@ -784,8 +789,9 @@ void synchronize_rcu() {
 
 // A thread that finishes ends its read sections (it cannot hold one).
 void rcu_thread_exit(int t) {
+    if (g_ls.rcu_nest[t] == 0) return;   // not a reader: nothing changes
     write_global(rcu_key(t));
-    if (g_ls.rcu_nest[t] > 0) gp_rmw(Acc::RcuUnlock);
+    gp_rmw(Acc::RcuUnlock);
     g_ls.rcu_nest[t] = 0;
     g_ls.rcu_gen[t]++;
     rcu_process(t);
