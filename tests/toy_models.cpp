@@ -320,7 +320,11 @@ struct ToyLayer : Model {
 // WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock(); sync_rcu:
 // WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5); retry_y:
 // a retry loop whose pass reads y and cnt (two steps) and starts over while
-// y is 0, then WRITE_ONCE(x[t], y * 10 + cnt).
+// y is 0, then WRITE_ONCE(x[t], y * 10 + cnt); rcu_use_ptr: rcu_read_lock();
+// p = rcu_dereference(ptr); a plain load of p->val if p; WRITE_ONCE(x[t], ...);
+// rcu_read_unlock(); rcu_use_after_unlock: the same with the load after
+// rcu_read_unlock() (a use after free once a grace period may have ended);
+// call_rcu_unpublish: rcu_assign_pointer(ptr, NULL); call_rcu(p) (free).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -333,7 +337,18 @@ struct ToyDporRun : ModelRun {
     kfield<int> y{&box, "y", 0};
     kfield<int> cnt{&box, "cnt", 0};
     spinlock_t l{&box, "l"};
-    explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) {}
+    ToyObj* obj = kalloc<ToyObj>();
+    kfield<int> ptr{&box, "ptr", obj->id};
+    explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) { ptr.pointer(); }
+    void rcu_use(int t, bool after_unlock) {
+        rcu_read_lock();
+        int p = rcu_dereference(ptr);
+        int v = -1;
+        if (!after_unlock && p >= 0) v = plain_load(obj->val);
+        rcu_read_unlock();
+        if (after_unlock && p >= 0) v = plain_load(obj->val);
+        WRITE_ONCE(own(t), v + 20);
+    }
     kfield<int>& own(int t) { return t == 0 ? x0 : t == 1 ? x1 : t == 2 ? x2 : x3; }
 
     void thread(int t) override {
@@ -370,6 +385,12 @@ struct ToyDporRun : ModelRun {
                     }
                     break;
                 }
+                case 7: rcu_use(t, false); break;
+                case 8: rcu_use(t, true); break;
+                case 9:
+                    rcu_assign_pointer(ptr, -1);
+                    call_rcu_free(obj->id);
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -404,7 +425,10 @@ struct ToyDpor : Model {
                  {"rcu_reader", "rcu_read_lock(); WRITE_ONCE(x[t], 1); rcu_read_unlock()", {}},
                  {"rcu_read_y", "rcu_read_lock(); WRITE_ONCE(x[t], READ_ONCE(y) + 10); rcu_read_unlock()", {}},
                  {"sync_rcu", "WRITE_ONCE(y, t + 1); synchronize_rcu(); WRITE_ONCE(y, t + 5)", {}},
-                 {"retry_y", "retry: v = READ_ONCE(y); c = READ_ONCE(cnt); if (!v) goto retry; WRITE_ONCE(x[t], v * 10 + c)", {}}};
+                 {"retry_y", "retry: v = READ_ONCE(y); c = READ_ONCE(cnt); if (!v) goto retry; WRITE_ONCE(x[t], v * 10 + c)", {}},
+                 {"rcu_use_ptr", "rcu_read_lock(); p = rcu_dereference(ptr); WRITE_ONCE(x[t], p ? p->val + 20 : 19); rcu_read_unlock()", {}},
+                 {"rcu_use_after_unlock", "rcu_read_lock(); p = rcu_dereference(ptr); rcu_read_unlock(); WRITE_ONCE(x[t], p ? p->val + 20 : 19)", {}},
+                 {"call_rcu_unpublish", "rcu_assign_pointer(ptr, NULL); call_rcu(p, free)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

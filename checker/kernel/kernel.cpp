@@ -23,6 +23,7 @@ struct LayerState {
     struct Pending {
         int id;
         int readers;  // bitmask of threads still inside a pre-existing read section
+        int waited;   // the threads whose sections it waited for
     };
     Pending pending[64];
     int npending = 0;
@@ -659,14 +660,14 @@ static Key rcu_key(int t) { return (Key)(8 + t); }
 static void rcu_read_all(int t) {
     for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
 }
-static void gp_fence();
+static void gp_end(int waited);
 static void rcu_process(int t) {
     for (int i = 0; i < g_ls.npending;) {
         LayerState::Pending& p = g_ls.pending[i];
         p.readers &= ~(1 << t);
         if (p.readers == 0) {
-            // The grace period ends: it acquires every section that left.
-            gp_fence();
+            // The grace period ends: it acquires every section it waited for.
+            gp_end(p.waited);
             int id = p.id;
             g_ls.pending[i] = g_ls.pending[--g_ls.npending];
             ExecRecord* rec = rt().rec;
@@ -713,6 +714,23 @@ static void gp_rmw(Acc a) {
     }
 }
 static void gp_fence() { gp_rmw(Acc::RcuGp); }
+// The end of call_rcu()'s grace period, before its callback (the free): an
+// acquire of the words of the readers it waited for, each of which released
+// its section into its word when it left; call_rcu() released into every
+// word, so the free also happens after call_rcu() (release sequence). What
+// follows the end is the free alone, so it releases nothing, and it reads
+// (for DPOR) only the waited readers' keys: a section of a thread it did
+// not wait for is not ordered against it.
+static void gp_end(int waited) {
+    if (!g_ls.gp[0]) return;
+    bool keys = rt().mm == MemModel::kernel;
+    no_preempt np;
+    for (int u = 0; u < rt().nthreads; u++)
+        if (waited & (1 << u)) {
+            g_ls.gp[u]->fetch_add(0, MemOrder::acquire);
+            if (keys) note_access(rcu_gp_key(u), false);
+        }
+}
 void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
 void rcu_read_lock() {
     int t = this_thread();
@@ -760,7 +778,7 @@ void call_rcu_free(int id) {
         return;
     }
     rt().rec->objects[id].rcu_pending = true;
-    g_ls.pending[g_ls.npending++] = {id, readers};
+    g_ls.pending[g_ls.npending++] = {id, readers, readers};
 }
 void synchronize_rcu() {
     int t = this_thread();
