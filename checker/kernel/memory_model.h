@@ -86,7 +86,7 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::RcuUnlock, "rcu_read_unlock", MemOrder::release, MemOrder::seq_cst,
      "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
     {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
-     "call_rcu/synchronize_rcu: at both ends, an acquire and then a release RMW of every reader's grace-period word (under sc too: happens-before only)"},
+     "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word; call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");
