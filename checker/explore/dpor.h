@@ -255,9 +255,21 @@ private:
         if (last_sched_ >= 0 && !steps_.empty()) {
             if (d.failed_pass.thread >= 0) mark_failed_pass_steps(d);
             Step& s = steps_.back();
-            for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
+            bool fresh = s.acc.n == 0 && !s.acc.all;
+            for (int i = 0; fresh && i < d.nstep; i++) fresh = d.step[i].key != kKeyAll;
+            if (fresh) {
+                // The usual case: the step's accesses are new, and note_access()
+                // kept one entry per key already: a copy, as add() would make it.
+                for (int i = 0; i < d.nstep; i++)
+                    s.acc.a[i] = {d.step[i].key, d.step[i].write, (uint8_t)(d.step[i].await && !d.step[i].write)};
+                s.acc.n = (uint8_t)d.nstep;
+            } else {
+                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
+            }
             if (d.step_overflow) s.acc.all = true;
-            nodes_[last_sched_].explored[s.thread].add(s.acc);
+            AccSet& ex = nodes_[last_sched_].explored[s.thread];
+            if (ex.n == 0 && !ex.all) ex = s.acc;
+            else ex.add(s.acc);
         }
         d.nstep = 0;
         d.step_overflow = false;
@@ -394,12 +406,13 @@ private:
             if (prev >= 0)
                 for (int u = 0; u < (int)N; u++) v[u] = vc_[(size_t)prev * N + u];
             preds_.clear();
+            KeyState* kss[kMaxStepAccesses];
             if (s.acc.all) {
                 for (int j = 0; j < i; j++) preds_.push_back(j);
             } else {
                 if (last_all >= 0) preds_.push_back(last_all);
                 for (int a = 0; a < s.acc.n; a++) {
-                    KeyState& ks = key_state(s.acc.a[a].key);
+                    KeyState& ks = *(kss[a] = &key_state(s.acc.a[a].key));
                     if (ks.last_write >= 0) preds_.push_back(ks.last_write);
                     if (s.acc.a[a].write)
                         for (int u = 0; u < (int)N; u++)
@@ -425,7 +438,7 @@ private:
                 continue;
             }
             for (int a = 0; a < s.acc.n; a++) {
-                KeyState& ks = key_state(s.acc.a[a].key);
+                KeyState& ks = *kss[a];
                 if (s.acc.a[a].write) {
                     ks.last_write = i;
                     for (int u = 0; u < (int)N; u++) ks.last_read[u] = -1;
