@@ -32,11 +32,12 @@ namespace vfsmc {
 using Key = uint32_t;
 
 // Global keys (small numbers; field keys are hashed above them).
-constexpr Key kKeyRcu = 1;        // RCU read-side state and grace periods
 constexpr Key kKeyOrder = 2;      // `order` constraint progress
 constexpr Key kKeyScFence = 3;    // the seq_cst fence order
 constexpr Key kKeyVisible = 4;    // a location the model's every-step invariant reads
 constexpr Key kKeyAll = 6;        // unknown: dependent with everything
+// Thread t's RCU read-side state: inside an outermost section or not.
+inline Key rcu_key(int t) { return (Key)(8 + t); }
 // Thread t finished (order waits and grace periods wait on it).
 inline Key exit_key(int t) { return (Key)(12 + t); }
 

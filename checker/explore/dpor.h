@@ -91,6 +91,17 @@ struct AccSet {
         if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w)};
         else all = true;
     }
+    // The accesses of a step, one entry per key already (note_access()
+    // merges them): copied as add() would make them. False, and nothing
+    // done, for a set that is not empty or a list with kKeyAll.
+    bool assign_unique(const Access* src, int count) {
+        if (n || all) return false;
+        for (int i = 0; i < count; i++)
+            if (src[i].key == kKeyAll) return false;
+        for (int i = 0; i < count; i++) a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write)};
+        n = (uint8_t)count;
+        return true;
+    }
     void add(const AccSet& o) {
         if (o.all) all = true;
         for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await);
@@ -255,17 +266,8 @@ private:
         if (last_sched_ >= 0 && !steps_.empty()) {
             if (d.failed_pass.thread >= 0) mark_failed_pass_steps(d);
             Step& s = steps_.back();
-            bool fresh = s.acc.n == 0 && !s.acc.all;
-            for (int i = 0; fresh && i < d.nstep; i++) fresh = d.step[i].key != kKeyAll;
-            if (fresh) {
-                // The usual case: the step's accesses are new, and note_access()
-                // kept one entry per key already: a copy, as add() would make it.
-                for (int i = 0; i < d.nstep; i++)
-                    s.acc.a[i] = {d.step[i].key, d.step[i].write, (uint8_t)(d.step[i].await && !d.step[i].write)};
-                s.acc.n = (uint8_t)d.nstep;
-            } else {
+            if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
                 for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
-            }
             if (d.step_overflow) s.acc.all = true;
             AccSet& ex = nodes_[last_sched_].explored[s.thread];
             if (ex.n == 0 && !ex.all) ex = s.acc;

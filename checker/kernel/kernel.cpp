@@ -648,7 +648,7 @@ bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
 
 // <linux/rcupdate.h>
 // For DPOR and blocking, each thread's read-side state is a key of its own
-// (rcu_key), written only when the thread enters or leaves its outermost
+// (rcu_key, explore/deps.h), written only when the thread enters or leaves its outermost
 // section (a nested rcu_read_lock changes nothing a grace period looks at).
 // The list of frees waiting for a grace period is no key: call_rcu() reads
 // every reader's key, and a reader's rcu_read_unlock() writes its own before
@@ -656,7 +656,6 @@ bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
 // entry is ordered by that reader's key; two call_rcu()s only append, and
 // two readers that end one grace period free its object at the later
 // unlock in either order.
-static Key rcu_key(int t) { return (Key)(8 + t); }
 static void rcu_read_all(int t) {
     for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
 }
