@@ -514,10 +514,118 @@ TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusi
     CHECK(dp.outcomes == full.outcomes);
 }
 
+// A stale lockref read that the update succeeds on retries on the latest
+// value: a full search cuts it as a duplicate of the sibling branch that
+// read the latest value (explore/runtime.h, StaleCut). Sound when the
+// search without the cut reaches the same verdicts and final states; the
+// comparison notices a wrong cut (every stale read cut loses the x = 10 of
+// read_y_get_not_zero, a stale count the update fails on).
+namespace {
+RunResult run_cut(const Scenario& s, Strategy st, StaleCut cut, long max_executions) {
+    RunOptions o;
+    o.minimize = false;
+    o.collect_outcomes = true;
+    o.override_search = true;
+    o.search.strategy = st;
+    o.search.max_executions = max_executions;
+    o.stale_cut = cut;
+    return run_scenario(s, o);
+}
+}  // namespace
+
+TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdicts and final states as without the cut", "[dpor]") {
+    // read_y_get_not_zero's stale reads are of a count of 0, which its
+    // update fails on: none is a duplicate. The other two programs have
+    // stale counts their gets and puts succeed on.
+    struct Program {
+        Threads th;
+        bool has_duplicates;
+        bool one_outcome;  // two get-put pairs always end at count 0
+    };
+    for (Strategy st : {Strategy::exhaustive, Strategy::dpor}) {
+        for (const Program& p : std::vector<Program>{
+                 {{{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, false, false},
+                 {{{"lockref_get_put"}, {"lockref_get_put"}}, true, true},
+                 {{{"lockref_get_put", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false}}) {
+            Scenario s = toy_dpor(p.th, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
+            RunResult none = run_cut(s, st, StaleCut::none, 3000000);
+            RunResult dup = run_cut(s, st, StaleCut::duplicates, 3000000);
+            INFO(strategy_name(st) << ", " << p.th[0][0] << " | " << p.th[1][0] << ": without the cut " << none.executions
+                                   << ", with it " << dup.executions << " (" << dup.duplicates << " duplicates)");
+            REQUIRE(none.verdict == Verdict::holds);
+            REQUIRE(none.scope == Scope::complete);
+            CHECK(none.duplicates == 0);
+            CHECK(dup.verdict == Verdict::holds);
+            CHECK(dup.scope == Scope::complete);
+            CHECK(dup.outcomes == none.outcomes);
+            CHECK((none.outcomes.size() == 1) == p.one_outcome);
+            if (p.has_duplicates) {
+                CHECK(dup.duplicates > 0);
+                CHECK(dup.executions < none.executions);
+            } else {
+                CHECK(dup.executions == none.executions);
+            }
+        }
+        // The mutation: cutting every stale read loses a final state.
+        Scenario s = toy_dpor({{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"",
+                              "kernel");
+        RunResult none = run_cut(s, st, StaleCut::none, 3000000);
+        RunResult every = run_cut(s, st, StaleCut::every_stale, 3000000);
+        CHECK(every.outcomes.size() < none.outcomes.size());
+    }
+    // Under `sc` a lockref read sees the latest value: nothing to cut.
+    Scenario s = toy_dpor({{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "sc");
+    RunResult none = run_cut(s, Strategy::exhaustive, StaleCut::none, 3000000);
+    RunResult every = run_cut(s, Strategy::exhaustive, StaleCut::every_stale, 3000000);
+    CHECK(every.outcomes == none.outcomes);
+    CHECK(every.duplicates == 0);
+    CHECK(every.executions == none.executions);
+}
+
+TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final states of real scenarios as they are", "[dpor]") {
+    for (const char* f : {"dcache/shared-d-add", "dcache/broken-no-wait-revalidate", "dcache/lookup-first-deadlock",
+                          "dcache/shared-cached-negative-no-reject"}) {
+        Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json");
+        RunResult none = run_cut(s, Strategy::dpor, StaleCut::none, 2000000);
+        RunResult dup = run_cut(s, Strategy::dpor, StaleCut::duplicates, 2000000);
+        INFO(f << ": without the cut " << none.verdict << " " << none.invariant << " in " << none.executions << ", with it "
+               << dup.verdict << " " << dup.invariant << " in " << dup.executions << " (" << dup.duplicates << " duplicates)");
+        CHECK(dup.verdict == none.verdict);
+        CHECK(dup.invariant == none.invariant);
+        if (none.verdict == Verdict::holds) {
+            CHECK(dup.scope == Scope::complete);
+            CHECK(dup.outcomes == none.outcomes);
+            CHECK(dup.duplicates > 0);
+            CHECK(dup.executions < none.executions);
+        }
+    }
+}
+
 // scripts/test --long: every scenario whose plain search finishes within
 // 2,000,000 executions.
 TEST_CASE("dpor reaches the verdicts and final states of the plain search on every scenario it can finish", "[.long]") {
     for (const auto& f : scenario_files()) same_as_plain_search(f, 2000000);
+}
+
+// scripts/test --long: every `kernel` scenario whose dpor search without
+// the duplicate cut finishes within 1,000,000 executions gives the same
+// verdict and final states with it.
+TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can finish as it is", "[.long]") {
+    int compared = 0;
+    for (const auto& f : scenario_files()) {
+        Scenario s = load_scenario(f);
+        if (s.memory_model != MemModel::kernel) continue;  // under `sc` there is nothing to cut
+        RunResult none = run_cut(s, Strategy::dpor, StaleCut::none, 1000000);
+        if (none.verdict == Verdict::inconclusive) continue;
+        RunResult dup = run_cut(s, Strategy::dpor, StaleCut::duplicates, 1000000);
+        INFO(f << ": without the cut " << none.verdict << " " << none.invariant << " in " << none.executions << ", with it "
+               << dup.verdict << " " << dup.invariant << " in " << dup.executions << " (" << dup.duplicates << " duplicates)");
+        CHECK(dup.verdict == none.verdict);
+        CHECK(dup.invariant == none.invariant);
+        if (none.verdict == Verdict::holds) CHECK(dup.outcomes == none.outcomes);
+        compared++;
+    }
+    CHECK(compared > 20);
 }
 
 TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {

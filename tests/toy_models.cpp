@@ -324,7 +324,13 @@ struct ToyLayer : Model {
 // p = rcu_dereference(ptr); a plain load of p->val if p; WRITE_ONCE(x[t], ...);
 // rcu_read_unlock(); rcu_use_after_unlock: the same with the load after
 // rcu_read_unlock() (a use after free once a grace period may have ended);
-// call_rcu_unpublish: rcu_assign_pointer(ptr, NULL); call_rcu(p) (free).
+// call_rcu_unpublish: rcu_assign_pointer(ptr, NULL); call_rcu(p) (free);
+// lockref_get_set_y: lockref_get(lr); WRITE_ONCE(y, t + 1);
+// read_y_get_not_zero: v = READ_ONCE(y); ok = lockref_get_not_zero(lr);
+// WRITE_ONCE(x[t], v * 10 + ok) (under `kernel` it may see y = 1 and still
+// read lr's count stale, 0: the fast path gives up and so does the slow one's
+// test, x = 10); lockref_get_put: lockref_get(lr), then lockref_put_return(lr)
+// or, when its fast path cannot, the count dropped under the lock.
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -339,6 +345,7 @@ struct ToyDporRun : ModelRun {
     spinlock_t l{&box, "l"};
     ToyObj* obj = kalloc<ToyObj>();
     kfield<int> ptr{&box, "ptr", obj->id};
+    lockref lr{&box, "lr", 0, nullptr, nullptr};
     explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) { ptr.pointer(); }
     void rcu_use(int t, bool after_unlock) {
         rcu_read_lock();
@@ -391,6 +398,26 @@ struct ToyDporRun : ModelRun {
                     rcu_assign_pointer(ptr, -1);
                     call_rcu_free(obj->id);
                     break;
+                case 10:
+                    lockref_get(lr);
+                    WRITE_ONCE(y, t + 1);
+                    break;
+                case 11: {
+                    int v = READ_ONCE(y);
+                    bool ok = lockref_get_not_zero(lr);
+                    WRITE_ONCE(own(t), v * 10 + (ok ? 1 : 0));
+                    break;
+                }
+                case 12: {
+                    lockref_get(lr);
+                    int c = lockref_put_return(lr);
+                    if (c < 0) {
+                        lockref_lock(lr);
+                        lockref_set_count_locked(lr, lockref_count_locked(lr) - 1);
+                        lockref_unlock(lr);
+                    }
+                    break;
+                }
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -408,7 +435,8 @@ struct ToyDporRun : ModelRun {
     }
     void final_state(std::string& out) const override {
         out += "y " + std::to_string(y.peek()) + ", cnt " + std::to_string(cnt.peek()) + ", x " + std::to_string(x0.peek()) +
-               " " + std::to_string(x1.peek()) + " " + std::to_string(x2.peek()) + " " + std::to_string(x3.peek()) + "\n";
+                " " + std::to_string(x1.peek()) + " " + std::to_string(x2.peek()) + " " + std::to_string(x3.peek()) +
+               ", lr " + std::to_string(lr.peek_count()) + "\n";
     }
 };
 
@@ -428,7 +456,10 @@ struct ToyDpor : Model {
                  {"retry_y", "retry: v = READ_ONCE(y); c = READ_ONCE(cnt); if (!v) goto retry; WRITE_ONCE(x[t], v * 10 + c)", {}},
                  {"rcu_use_ptr", "rcu_read_lock(); p = rcu_dereference(ptr); WRITE_ONCE(x[t], p ? p->val + 20 : 19); rcu_read_unlock()", {}},
                  {"rcu_use_after_unlock", "rcu_read_lock(); p = rcu_dereference(ptr); rcu_read_unlock(); WRITE_ONCE(x[t], p ? p->val + 20 : 19)", {}},
-                 {"call_rcu_unpublish", "rcu_assign_pointer(ptr, NULL); call_rcu(p, free)", {}}};
+                 {"call_rcu_unpublish", "rcu_assign_pointer(ptr, NULL); call_rcu(p, free)", {}},
+                 {"lockref_get_set_y", "lockref_get(lr); WRITE_ONCE(y, t + 1)", {}},
+                 {"read_y_get_not_zero", "v = READ_ONCE(y); ok = lockref_get_not_zero(lr); WRITE_ONCE(x[t], v * 10 + ok)", {}},
+                 {"lockref_get_put", "lockref_get(lr); if (lockref_put_return(lr) < 0) { spin_lock; count--; spin_unlock }", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

@@ -272,6 +272,8 @@ void engine_after() {
     g.in_after = true;
     if (r.sleep_blocked) {
         r.sleep_blocked_executions++;
+    } else if (r.duplicate) {
+        r.duplicate_executions++;
     } else if (r.pruned) {
         r.pruned_executions++;
     } else {
@@ -415,6 +417,7 @@ void setup_runtime(const Scenario& s, Model* m) {
     r.executions = 0;
     r.pruned_executions = 0;
     r.sleep_blocked_executions = 0;
+    r.duplicate_executions = 0;
     g.sc = &s;
     g.model = m;
     m->prepare(s);
@@ -436,6 +439,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     out.executions = g.sim_executions - (res == rl::test_result_until_condition_hit ? 1 : 0);
     out.pruned = r.pruned_executions;
     out.sleep_blocked = r.sleep_blocked_executions;
+    out.duplicates = r.duplicate_executions;
     out.execs_per_sec = secs > 0 ? out.executions / secs : 0;
     out.limit_hit = g.limit_hit;
     out.limit = g.limit ? g.limit : "";
@@ -492,7 +496,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
         }
     } else if (g.limit_hit && out.limit == "interrupt") {
         out.verdict = Verdict::inconclusive;
-    } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked &&
+    } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked - out.duplicates &&
                !g.limit_hit) {
         out.verdict = Verdict::unsatisfiable;
     } else if (g.limit_hit) {
@@ -509,6 +513,9 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     }
     return out;
 }
+
+// The stale-read cut of the running run_scenario() (RunOptions::stale_cut).
+static StaleCut g_stale_cut = StaleCut::duplicates;
 
 // `token`: replay that token (one execution), or null for a search.
 RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress,
@@ -559,6 +566,10 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         state = token->relacy_state();
     }
     p.initial_state = state.c_str();
+    // Only a search that explores every reads-from choice cuts a duplicate
+    // one: random and PCT sample, a replay follows its token.
+    bool full_rf = ss.strategy == Strategy::dpor || ss.strategy == Strategy::exhaustive || ss.strategy == Strategy::bounded;
+    rt().stale_cut = full_rf && !replay ? g_stale_cut : StaleCut::none;
     if (ss.strategy == Strategy::dpor) {
         dpor_stats() = DporStats();
         deps().enabled = true;
@@ -595,6 +606,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         rt().executions = 0;
         rt().pruned_executions = 0;
         rt().sleep_blocked_executions = 0;
+        rt().duplicate_executions = 0;
     }
     // A token of a Relacy tree search is followed by the checking
     // scheduler (replay_sched.h); dpor checks its own replayed path, PCT and
@@ -699,6 +711,10 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
+    struct CutScope {
+        explicit CutScope(StaleCut c) { g_stale_cut = c; }
+        ~CutScope() { g_stale_cut = StaleCut::duplicates; }
+    } cut_scope(opt.stale_cut);
     RunResult first = run_with(s, ss, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")

@@ -346,6 +346,7 @@ void Runtime::begin_execution(ExecRecord* r) {
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
     sleep_blocked = false;
+    duplicate = false;
     in_thread = false;
     in_check = false;
     quiet = false;

@@ -37,6 +37,19 @@ struct Pruned {};
 
 enum class TState : uint8_t { Running, Waiting, Done };
 
+// How a search treats a stale lockref read (kfield::rmw, Acc::LockrefCas):
+// CMPXCHG_LOOP starts from a READ_ONCE that may return an older value; when
+// the update would succeed on it, the compare-exchange fails, sees the
+// latest value and tries again, which is what reading the latest value
+// does in the sibling branch of the same reads-from choice. A search that
+// explores every reads-from choice (dpor, exhaustive, bounded) cuts such a
+// branch as a duplicate; random, PCT and replays run it.
+enum class StaleCut : uint8_t {
+    none,         // run every branch
+    duplicates,   // cut a stale read the update succeeds on (the default of the full searches)
+    every_stale,  // cut every stale read: unsound, for the test that shows the comparison notices
+};
+
 struct Runtime {
     // Set once per scenario by the engine.
     MemModel mm = MemModel::kernel;
@@ -45,6 +58,7 @@ struct Runtime {
     int norder = 0;
     OrderConstraint order[kMaxOrder];
     bool (*inv_enabled)(const char* name) = nullptr;
+    StaleCut stale_cut = StaleCut::none;
     void (*check_step)() = nullptr;     // model's every-step invariants (peek only)
     void (*fail)(const char* desc) = nullptr;  // ends the execution as failed (Relacy)
 
@@ -61,6 +75,7 @@ struct Runtime {
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
+    bool duplicate = false;                // cut at a stale lockref read that retries (StaleCut)
     bool in_thread = false;                // the simulated threads are running (this_thread() is valid)
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged
@@ -79,6 +94,7 @@ struct Runtime {
     uint64_t executions = 0;
     uint64_t pruned_executions = 0;        // cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
+    uint64_t duplicate_executions = 0;     // cut at a stale lockref read that retries (StaleCut)
     uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
 
     void begin_execution(ExecRecord* r);

@@ -46,6 +46,15 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
     throw Pruned();
 }
 
+// Ends an execution that a full search has explored in another branch
+// already (a stale lockref read that retries, kfield::rmw): counted as a
+// duplicate, not judged.
+[[noreturn]] inline void cut_duplicate_execution() {
+    rt().duplicate = true;
+    rt().pruned = true;
+    throw Pruned();
+}
+
 // Blocking (kernel.cpp). park_on() parks the running thread until another
 // thread writes a key of `ws`; before it parks it checks whether every other
 // live thread is parked too (a deadlock or a lost wakeup, named by the

@@ -266,13 +266,25 @@ public:
         }
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
-        // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale;
+        // lockref's CMPXCHG_LOOP starts from a READ_ONCE, which may be stale
+        // under `kernel` (under `sc` every read sees the latest value);
         // an atomic instruction (cmpxchg, lock word, inc) reads the latest,
         // which is the shadow: the compare-exchange then succeeds at once,
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
-        bool latest = a != Acc::LockrefCas;
+        bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
+        if (!latest && tag_of(cur) != shadow_tag_ && rt().stale_cut != StaleCut::none) {
+            // A stale value the update succeeds on: the compare-exchange
+            // below fails, sees the latest value and tries again, which is
+            // the sibling branch that read the latest value, step for step
+            // (the same accesses, values and events; the loop is one step).
+            // A full search has that branch: this one is cut as a
+            // duplicate (explore/runtime.h, StaleCut). A stale value the
+            // update fails on is a path of its own (the slow path) and runs.
+            T seen = dec(cur);
+            if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
+        }
         T nv{};
         bool w = false;
         uint32_t tag = 0;

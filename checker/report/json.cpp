@@ -94,6 +94,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     counts["executions"] = r.executions;
     counts["pruned"] = r.pruned;
     counts["sleep_blocked"] = r.sleep_blocked;
+    counts["duplicates"] = r.duplicates;
     if (!o.stable) {
         counts["seconds"] = r.seconds;
         counts["executions_per_second"] = r.execs_per_sec;
