@@ -386,13 +386,14 @@ TEST_CASE("a dpor counterexample replays from its token", "[dpor]") {
 // ---- soundness on the real models ------------------------------------------
 namespace {
 
-RunResult run_as(const Scenario& s, Strategy st, long max_executions) {
+RunResult run_as(const Scenario& s, Strategy st, long max_executions, StaleCut cut = StaleCut::duplicates) {
     RunOptions o;
     o.minimize = false;
     o.collect_outcomes = true;
     o.override_search = true;
     o.search.strategy = st;
     o.search.max_executions = max_executions;
+    o.stale_cut = cut;
     return run_scenario(s, o);
 }
 
@@ -520,18 +521,6 @@ TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusi
 // search without the cut reaches the same verdicts and final states; the
 // comparison notices a wrong cut (every stale read cut loses the x = 10 of
 // read_y_get_not_zero, a stale count the update fails on).
-namespace {
-RunResult run_cut(const Scenario& s, Strategy st, StaleCut cut, long max_executions) {
-    RunOptions o;
-    o.minimize = false;
-    o.collect_outcomes = true;
-    o.override_search = true;
-    o.search.strategy = st;
-    o.search.max_executions = max_executions;
-    o.stale_cut = cut;
-    return run_scenario(s, o);
-}
-}  // namespace
 
 TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdicts and final states as without the cut", "[dpor]") {
     // read_y_get_not_zero's stale reads are of a count of 0, which its
@@ -548,8 +537,8 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
                  {{{"lockref_get_put"}, {"lockref_get_put"}}, true, true},
                  {{{"lockref_get_put", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false}}) {
             Scenario s = toy_dpor(p.th, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
-            RunResult none = run_cut(s, st, StaleCut::none, 3000000);
-            RunResult dup = run_cut(s, st, StaleCut::duplicates, 3000000);
+            RunResult none = run_as(s, st, 3000000, StaleCut::none);
+            RunResult dup = run_as(s, st, 3000000, StaleCut::duplicates);
             INFO(strategy_name(st) << ", " << p.th[0][0] << " | " << p.th[1][0] << ": without the cut " << none.executions
                                    << ", with it " << dup.executions << " (" << dup.duplicates << " duplicates)");
             REQUIRE(none.verdict == Verdict::holds);
@@ -569,14 +558,14 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
         // The mutation: cutting every stale read loses a final state.
         Scenario s = toy_dpor({{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"",
                               "kernel");
-        RunResult none = run_cut(s, st, StaleCut::none, 3000000);
-        RunResult every = run_cut(s, st, StaleCut::every_stale, 3000000);
+        RunResult none = run_as(s, st, 3000000, StaleCut::none);
+        RunResult every = run_as(s, st, 3000000, StaleCut::every_stale);
         CHECK(every.outcomes.size() < none.outcomes.size());
     }
     // Under `sc` a lockref read sees the latest value: nothing to cut.
     Scenario s = toy_dpor({{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "sc");
-    RunResult none = run_cut(s, Strategy::exhaustive, StaleCut::none, 3000000);
-    RunResult every = run_cut(s, Strategy::exhaustive, StaleCut::every_stale, 3000000);
+    RunResult none = run_as(s, Strategy::exhaustive, 3000000, StaleCut::none);
+    RunResult every = run_as(s, Strategy::exhaustive, 3000000, StaleCut::every_stale);
     CHECK(every.outcomes == none.outcomes);
     CHECK(every.duplicates == 0);
     CHECK(every.executions == none.executions);
@@ -586,8 +575,8 @@ TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final st
     for (const char* f : {"dcache/shared-d-add", "dcache/broken-no-wait-revalidate", "dcache/lookup-first-deadlock",
                           "dcache/shared-cached-negative-no-reject"}) {
         Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json");
-        RunResult none = run_cut(s, Strategy::dpor, StaleCut::none, 2000000);
-        RunResult dup = run_cut(s, Strategy::dpor, StaleCut::duplicates, 2000000);
+        RunResult none = run_as(s, Strategy::dpor, 2000000, StaleCut::none);
+        RunResult dup = run_as(s, Strategy::dpor, 2000000, StaleCut::duplicates);
         INFO(f << ": without the cut " << none.verdict << " " << none.invariant << " in " << none.executions << ", with it "
                << dup.verdict << " " << dup.invariant << " in " << dup.executions << " (" << dup.duplicates << " duplicates)");
         CHECK(dup.verdict == none.verdict);
@@ -615,9 +604,9 @@ TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can 
     for (const auto& f : scenario_files()) {
         Scenario s = load_scenario(f);
         if (s.memory_model != MemModel::kernel) continue;  // under `sc` there is nothing to cut
-        RunResult none = run_cut(s, Strategy::dpor, StaleCut::none, 1000000);
+        RunResult none = run_as(s, Strategy::dpor, 1000000, StaleCut::none);
         if (none.verdict == Verdict::inconclusive) continue;
-        RunResult dup = run_cut(s, Strategy::dpor, StaleCut::duplicates, 1000000);
+        RunResult dup = run_as(s, Strategy::dpor, 1000000, StaleCut::duplicates);
         INFO(f << ": without the cut " << none.verdict << " " << none.invariant << " in " << none.executions << ", with it "
                << dup.verdict << " " << dup.invariant << " in " << dup.executions << " (" << dup.duplicates << " duplicates)");
         CHECK(dup.verdict == none.verdict);
