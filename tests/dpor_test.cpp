@@ -517,7 +517,9 @@ TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusi
 
 // A stale lockref read that the update succeeds on retries on the latest
 // value: a full search cuts it as a duplicate of the sibling branch that
-// read the latest value (explore/runtime.h, StaleCut). Sound when the
+// read the latest value (explore/runtime.h, StaleCut). So is a stale read
+// of a locked value when a newer store in its window is locked too: both
+// go to spin_lock, which reads the latest. Sound when the
 // search without the cut reaches the same verdicts and final states; the
 // comparison notices a wrong cut (every stale read cut loses the x = 10 of
 // read_y_get_not_zero, a stale count the update fails on).
@@ -535,7 +537,11 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
         for (const Program& p : std::vector<Program>{
                  {{{"lockref_get_set_y"}, {"read_y_get_not_zero"}}, false, false},
                  {{{"lockref_get_put"}, {"lockref_get_put"}}, true, true},
-                 {{{"lockref_get_put", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false}}) {
+                 {{{"lockref_get_put", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false},
+                 // Stale reads of a locked value with a newer locked store
+                 // in the window (the locked-value cut).
+                 {{{"lockref_locked_twice"}, {"lockref_get_put"}}, true, true},
+                 {{{"lockref_locked_twice", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false}}) {
             Scenario s = toy_dpor(p.th, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
             RunResult none = run_as(s, st, 3000000, StaleCut::none);
             RunResult dup = run_as(s, st, 3000000, StaleCut::duplicates);

@@ -330,7 +330,9 @@ struct ToyLayer : Model {
 // WRITE_ONCE(x[t], v * 10 + ok) (under `kernel` it may see y = 1 and still
 // read lr's count stale, 0: the fast path gives up and so does the slow one's
 // test, x = 10); lockref_get_put: lockref_get(lr), then lockref_put_return(lr)
-// or, when its fast path cannot, the count dropped under the lock.
+// or, when its fast path cannot, the count dropped under the lock;
+// lockref_locked_twice: spin_lock; count++; spin_unlock, then spin_lock;
+// count--; spin_unlock (four locked stores a stale lockref read can see).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -418,6 +420,13 @@ struct ToyDporRun : ModelRun {
                     }
                     break;
                 }
+                case 13:
+                    for (int d : {1, -1}) {
+                        lockref_lock(lr);
+                        lockref_set_count_locked(lr, lockref_count_locked(lr) + d);
+                        lockref_unlock(lr);
+                    }
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -459,7 +468,8 @@ struct ToyDpor : Model {
                  {"call_rcu_unpublish", "rcu_assign_pointer(ptr, NULL); call_rcu(p, free)", {}},
                  {"lockref_get_set_y", "lockref_get(lr); WRITE_ONCE(y, t + 1)", {}},
                  {"read_y_get_not_zero", "v = READ_ONCE(y); ok = lockref_get_not_zero(lr); WRITE_ONCE(x[t], v * 10 + ok)", {}},
-                 {"lockref_get_put", "lockref_get(lr); if (lockref_put_return(lr) < 0) { spin_lock; count--; spin_unlock }", {}}};
+                 {"lockref_get_put", "lockref_get(lr); if (lockref_put_return(lr) < 0) { spin_lock; count--; spin_unlock }", {}},
+                 {"lockref_locked_twice", "spin_lock; count++; spin_unlock; spin_lock; count--; spin_unlock", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

@@ -41,7 +41,7 @@ struct RunResult {
     uint64_t executions = 0;        // explored (pruned ones included)
     uint64_t pruned = 0;            // cut by `order` constraints
     uint64_t sleep_blocked = 0;     // dpor: abandoned as redundant (not in `executions` - pruned)
-    uint64_t duplicates = 0;        // full searches: cut at a stale lockref read that retries (StaleCut)
+    uint64_t duplicates = 0;        // full searches: cut at a stale lockref read another branch covers (StaleCut)
     double seconds = 0;
     double execs_per_sec = 0;
     bool complete = false;          // exhaustive and not cut by a limit

@@ -342,6 +342,7 @@ void Runtime::begin_execution(ExecRecord* r) {
         wait_sleeping[t] = false;
         wait_cond_true[t] = false;
         wait_order[t] = false;
+        lock_next[t] = 0;
     }
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;

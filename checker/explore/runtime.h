@@ -46,7 +46,8 @@ enum class TState : uint8_t { Running, Waiting, Done };
 // branch as a duplicate; random, PCT and replays run it.
 enum class StaleCut : uint8_t {
     none,         // run every branch
-    duplicates,   // cut a stale read the update succeeds on (the default of the full searches)
+    duplicates,   // cut a stale read the update succeeds on, and a stale locked read a newer
+                  // locked store in its window stands for (the default of the full searches)
     every_stale,  // cut every stale read: unsound, for the test that shows the comparison notices
 };
 
@@ -75,7 +76,12 @@ struct Runtime {
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
-    bool duplicate = false;                // cut at a stale lockref read that retries (StaleCut)
+    bool duplicate = false;                // cut at a stale lockref read another branch covers (StaleCut)
+    // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a
+    // newer locked store stands for (kfield::rmw): the key of that word,
+    // and the cut is taken if the thread's next access is spin_lock on it
+    // (lock_next_check, kernel/core.h); 0 when none is pending.
+    uint32_t lock_next[kMaxThreads];
     bool in_thread = false;                // the simulated threads are running (this_thread() is valid)
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged
@@ -94,7 +100,7 @@ struct Runtime {
     uint64_t executions = 0;
     uint64_t pruned_executions = 0;        // cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
-    uint64_t duplicate_executions = 0;     // cut at a stale lockref read that retries (StaleCut)
+    uint64_t duplicate_executions = 0;     // cut at a stale lockref read another branch covers (StaleCut)
     uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
 
     void begin_execution(ExecRecord* r);

@@ -47,12 +47,23 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
 }
 
 // Ends an execution that a full search has explored in another branch
-// already (a stale lockref read that retries, kfield::rmw): counted as a
+// already (a stale lockref read another branch covers, kfield::rmw): counted as a
 // duplicate, not judged.
 [[noreturn]] inline void cut_duplicate_execution() {
     rt().duplicate = true;
     rt().pruned = true;
     throw Pruned();
+}
+
+// The locked-value cut of lockref's stale READ_ONCE (kfield::rmw) is taken
+// at the thread's next access, and only when that access is spin_lock on
+// the same word (`at_lock`): the branch that read the newer locked store
+// comes to the same spin_lock with the same state. Any other access in
+// between (a field, a fence, an RCU or rwsem-queue key, the thread's exit)
+// drops the pending cut and the branch runs.
+inline void lock_next_check(int t, bool at_lock) {
+    rt().lock_next[t] = 0;
+    if (at_lock) cut_duplicate_execution();
 }
 
 // Blocking (kernel.cpp). park_on() parks the running thread until another
@@ -73,10 +84,12 @@ void kick(Key key);
 void wake_watchers(int t, Key key);
 // Thread t reads a global key (in a wait condition, or for DPOR).
 inline void read_global(int t, Key key) {
+    if (rt().lock_next[t]) lock_next_check(t, false);
     note_access(key, false);
     watch_read(t, key, nullptr, 0);
 }
 inline void write_global(Key key) {
+    if (rt().in_thread && rt().lock_next[this_thread()]) lock_next_check(this_thread(), false);
     note_access(key, true);
     if (deps().nparked) kick(key);
 }

@@ -170,6 +170,7 @@ void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 
 void fence(Acc a, const char* name) {
     int t = this_thread();
+    if (rt().lock_next[t]) lock_next_check(t, false);
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
     sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
@@ -699,6 +700,7 @@ static void gp_rmw(Acc a) {
     if (!g_ls.gp[0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
+    if (rt().lock_next[this_thread()]) lock_next_check(this_thread(), false);
     if (a != Acc::RcuGp) {
         int t = this_thread();
         g_ls.gp[t]->fetch_add(0, mo_for(a));

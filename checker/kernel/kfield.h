@@ -98,6 +98,29 @@ class kfield {
         }
     }
     void alive() const { check_alive(owner_, name_); }
+    // lockref's stale READ_ONCE read a locked value (the store with write
+    // tag `tag`): is a newer store of the window, up to the latest, locked
+    // too? Every store between the one read and the latest was a value the
+    // read could return (Relacy walks the history from the latest back),
+    // and a locked value sends CMPXCHG_LOOP to the slow path whatever its
+    // count: the same path, whose spin_lock reads the latest value. The
+    // newest locked store stands for the older ones; reading an older one
+    // leaves only what spin_lock's acquire of the latest value covers (an
+    // older first-seen mark, an older release clock for an acquire fence)
+    // while nothing comes between the read and spin_lock, which
+    // lock_next_check() makes sure of. Stores are events (their tags are
+    // event indices + 1): the events after the one read are scanned; a
+    // truncated log cuts nothing.
+    bool newer_store_locked(uint32_t tag) const {
+        const ExecRecord* rec = rt().rec;
+        if (!rec || rec->truncated) return false;
+        int last = ev_of_tag(shadow_tag_);
+        for (int i = (int)tag; i <= last && i < rec->nevents; i++) {
+            const Event& e = rec->events[i];
+            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_ && (e.after & 1)) return true;
+        }
+        return false;
+    }
     // For DPOR: the running step reads (or writes) this field. A write to a
     // field the every-step invariant reads is also a write of kKeyVisible,
     // so that the explorer keeps every order of such writes.
@@ -188,6 +211,7 @@ public:
 
     T load(Acc a) {
         int t = this_thread();
+        if (rt().lock_next[t]) lock_next_check(t, false);
         if (sched_before(a)) sched_point();
         no_preempt np;
         alive();
@@ -226,6 +250,7 @@ public:
 
     void store(T v, Acc a) {
         int t = this_thread();
+        if (rt().lock_next[t]) lock_next_check(t, false);
         if (sched_before(a)) sched_point();
         no_preempt np;
         alive();
@@ -256,6 +281,7 @@ public:
     template <class F>
     T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
         int t = this_thread();
+        if (rt().lock_next[t]) lock_next_check(t, a == Acc::LockAcquire && rt().lock_next[t] == key_);
         sched_point();
         no_preempt np;
         alive();
@@ -274,16 +300,25 @@ public:
         // fetch_add(0), an RMW that reads the latest value.
         bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
-        if (!latest && tag_of(cur) != shadow_tag_ && rt().stale_cut != StaleCut::none) {
-            // A stale value the update succeeds on: the compare-exchange
-            // below fails, sees the latest value and tries again, which is
-            // the sibling branch that read the latest value, step for step
-            // (the same accesses, values and events; the loop is one step).
-            // A full search has that branch: this one is cut as a
-            // duplicate (explore/runtime.h, StaleCut). A stale value the
-            // update fails on is a path of its own (the slow path) and runs.
+        if (!latest && rt().stale_cut != StaleCut::none) {
             T seen = dec(cur);
-            if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
+            bool locked = word_ == Word::Lockref && ((int64_t)seen & 1);
+            if (tag_of(cur) != shadow_tag_) {
+                // A stale value the update succeeds on: the compare-exchange
+                // below fails, sees the latest value and tries again, which is
+                // the sibling branch that read the latest value, step for step
+                // (the same accesses, values and events; the loop is one step).
+                // A full search has that branch: this one is cut as a
+                // duplicate (explore/runtime.h, StaleCut). A stale value the
+                // update fails on is a path of its own (the slow path) and runs,
+                // unless it is locked and a newer store in the window is
+                // locked too (newer_store_locked): then the cut is taken at
+                // this thread's next access, if that is spin_lock on this
+                // word (lock_next_check, core.h).
+                T tried = seen;
+                if (rt().stale_cut == StaleCut::every_stale || f(tried)) cut_duplicate_execution();
+                if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
+            }
         }
         T nv{};
         bool w = false;
