@@ -22,6 +22,7 @@ void Deps::begin_execution() {
     cur_step = -1;
     for (int t = 0; t < kMaxThreads; t++) pass_step[t] = -1;
     failed_pass = PassMark();
+    stale_read = StaleRead();
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

@@ -149,6 +149,16 @@ struct Deps {
         int thread = -1, step = -1, n = 0;
     } failed_pass;
 
+    // A stale lockref read the running step's update failed on
+    // (kfield::rmw, under dpor with the duplicate cut), for the reorder
+    // cut (dpor.h): its thread, the event index of the store it missed
+    // (the latest), the read's own event and the word's key. thread -1:
+    // none. The scheduler looks at it when the step closes.
+    struct StaleRead {
+        int thread = -1, newer = -1, read_ev = -1;
+        Key key = 0;
+    } stale_read;
+
     void begin_execution();
 };
 

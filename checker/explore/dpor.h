@@ -130,6 +130,7 @@ public:
     }
 
     rl::thread_id_t iteration_begin_impl() {
+        deps().stale_read = Deps::StaleRead();
         follow_pos_ = 0;
         depth_ = 0;
         steps_.clear();
@@ -141,6 +142,7 @@ public:
 
     rl::thread_id_t schedule_impl(rl::unpark_reason& reason, unsigned /*yield*/) {
         reason = rl::unpark_reason_normal;
+        reorder_cut();
         close_step();
         if (halted_ || rt().pruned) return any_running();
         return choose(false);
@@ -166,6 +168,7 @@ public:
     }
 
     bool iteration_end_impl() {
+        deps().stale_read = Deps::StaleRead();
         close_step();
         if (depth_ > dpor_stats().max_depth) dpor_stats().max_depth = depth_;
         if (replay_) return true;
@@ -229,6 +232,7 @@ private:
         Step() {}
         uint8_t thread;
         int node;                          // the thread-choice node that chose it
+        int first_ev;                      // the index its first event has (or would have)
         AccSet acc;
     };
 
@@ -376,9 +380,76 @@ private:
         Step& s = steps_.back();
         s.thread = t;
         s.node = (int)at;
+        s.first_ev = rt().rec ? rt().rec->nevents : 0;
         deps().cur_step = (int)steps_.size() - 1;
         return (rl::thread_id_t)t;
     }
+
+    // The reorder cut. The running step (thread u) read a lockref word
+    // `key` stale under the duplicate cut: the value the store with event
+    // index `newer`, the latest, overwrote; its update failed on it (the
+    // slow path; a succeeding one is cut at once, kfield::rmw). Reading
+    // that value is what reading the latest value just before that store
+    // gives, in the interleaving that moves u's step there, when nothing u
+    // has done depends on that store or on a step after it that depends on
+    // it: those steps (program order, or a shared key with one writing)
+    // form S; no step of u may be in S, and the step's accesses, complete
+    // now that it closes, may not depend on S (its read of `key` aside:
+    // that read is what moves before the store; a write of `key`, or a
+    // second access of the word, keeps the branch). The moved interleaving
+    // has one stale read fewer, and DPOR explores it (the read races with
+    // the store), so this execution is a duplicate of it: it ends here,
+    // counted with the duplicates.
+    void reorder_cut() {
+        Deps& d = deps();
+        Deps::StaleRead sr = d.stale_read;
+        d.stale_read = Deps::StaleRead();
+        if (sr.thread < 0 || halted_ || rt().pruned || steps_.empty() || steps_.back().thread != sr.thread) return;
+        const ExecRecord* rec = rt().rec;
+        if (!rec || rec->truncated || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;
+        const Event& re = rec->events[sr.read_ev];
+        for (int i = sr.read_ev + 1; i < rec->nevents; i++)
+            if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return;
+        if (!stale_explained(sr.newer, sr.key)) return;
+        rt().duplicate = true;
+        rt().pruned = true;
+    }
+    bool stale_explained(int newer, Key key) {
+        int cur = (int)steps_.size() - 1;
+        if (cur < 1 || halted_) return false;
+        int kx = -1;
+        for (int k = cur; k >= 0; k--)
+            if (steps_[k].first_ev <= newer) {
+                kx = k;
+                break;
+            }
+        if (kx < 0 || kx == cur) return false;
+        int u = steps_[cur].thread;
+        AccSet& S = reorder_set_;
+        S.clear();
+        uint8_t threads = 0;
+        for (int k = kx; k < cur; k++) {
+            const Step& st = steps_[k];
+            if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S)) continue;
+            if (st.thread == u) return false;
+            threads |= bit(st.thread);
+            S.add(st.acc);
+            if (S.all) return false;
+        }
+        AccSet& c = reorder_cur_;
+        c.clear();
+        const Deps& d = deps();
+        if (d.step_overflow) return false;
+        for (int i = 0; i < d.nstep; i++) {
+            if (d.step[i].key == key) {
+                if (d.step[i].write) return false;
+                continue;
+            }
+            c.add(d.step[i].key, d.step[i].write);
+        }
+        return !c.dependent(S);
+    }
+    AccSet reorder_set_, reorder_cur_;
 
     // Races of the finished execution: vector clocks over the steps, then,
     // for every race, an initial of the reversed sequence goes into the

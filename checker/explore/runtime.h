@@ -46,8 +46,10 @@ enum class TState : uint8_t { Running, Waiting, Done };
 // branch as a duplicate; random, PCT and replays run it.
 enum class StaleCut : uint8_t {
     none,         // run every branch
-    duplicates,   // cut a stale read the update succeeds on, and a stale locked read a newer
-                  // locked store in its window stands for (the default of the full searches)
+    duplicates,   // cut a stale read the update succeeds on, a stale locked read a newer
+                  // locked store in its window stands for, and (dpor) a stale read that
+                  // moving its step before the store it missed explains (the default of
+                  // the full searches)
     every_stale,  // cut every stale read: unsound, for the test that shows the comparison notices
 };
 

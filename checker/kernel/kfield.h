@@ -121,6 +121,18 @@ class kfield {
         }
         return false;
     }
+    // Is a store of this field logged after the one with write tag `tag`
+    // and before the latest? (A truncated log answers yes.)
+    bool stores_between(uint32_t tag) const {
+        const ExecRecord* rec = rt().rec;
+        if (!rec || rec->truncated) return true;
+        int last = ev_of_tag(shadow_tag_);
+        for (int i = (int)tag; i < last && i < rec->nevents; i++) {
+            const Event& e = rec->events[i];
+            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_) return true;
+        }
+        return false;
+    }
     // For DPOR: the running step reads (or writes) this field. A write to a
     // field the every-step invariant reads is also a write of kKeyVisible,
     // so that the explorer keeps every order of such writes.
@@ -299,6 +311,7 @@ public:
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
         bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
+        bool reorder_candidate = false;
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         if (!latest && rt().stale_cut != StaleCut::none) {
             T seen = dec(cur);
@@ -318,6 +331,11 @@ public:
                 T tried = seen;
                 if (rt().stale_cut == StaleCut::every_stale || f(tried)) cut_duplicate_execution();
                 if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
+                // Under dpor, the scheduler may cut it when the step closes:
+                // the reorder cut (explore/dpor.h), for a read of the store
+                // just before the latest.
+                else if (deps().enabled && rt().stale_cut == StaleCut::duplicates && !stores_between(tag_of(cur)))
+                    reorder_candidate = true;
             }
         }
         T nv{};
@@ -372,6 +390,13 @@ public:
                 e->stale = 1;
                 e->latest = ev_of_tag(shadow_tag_);
             }
+        }
+        if (reorder_candidate && ev >= 0) {
+            Deps::StaleRead& sr = deps().stale_read;
+            sr.thread = t;
+            sr.newer = ev_of_tag(shadow_tag_);
+            sr.read_ev = ev;
+            sr.key = key_;
         }
         if (wrote) *wrote = w;
         return old;
