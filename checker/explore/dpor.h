@@ -416,7 +416,7 @@ private:
     }
     bool stale_explained(int newer, Key key) {
         int cur = (int)steps_.size() - 1;
-        if (cur < 1 || halted_) return false;
+        if (cur < 1) return false;
         int kx = -1;
         for (int k = cur; k >= 0; k--)
             if (steps_[k].first_ev <= newer) {

@@ -328,8 +328,7 @@ public:
                 // locked too (newer_store_locked): then the cut is taken at
                 // this thread's next access, if that is spin_lock on this
                 // word (lock_next_check, core.h).
-                T tried = seen;
-                if (rt().stale_cut == StaleCut::every_stale || f(tried)) cut_duplicate_execution();
+                if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
                 if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
                 // Under dpor, the scheduler may cut it when the step closes:
                 // the reorder cut (explore/dpor.h), for a read of the store
