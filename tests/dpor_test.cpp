@@ -588,6 +588,47 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
     CHECK(every.executions == none.executions);
 }
 
+// The reorder cut also takes a marked load (READ_ONCE, smp_load_acquire,
+// rcu_dereference) that read the store just before the latest: moving its
+// step before that store gives the same value as the latest one, in an
+// interleaving dpor explores. write_shared | rcu_read_y: the reader's stale
+// y = 0 after the writer is the reader-first interleaving, a duplicate.
+// locked_inc, write_shared | retry_y: the reader may see y = 1 and cnt = 0
+// (no barrier orders the writer's stores or the reader's loads); its stale
+// cnt read is not explained, as its read of y depends on the writer's store
+// after the one it missed, and that outcome (x = 10) must stay (its stale
+// y = 0 reads are cut: the reader first). The mutation that cuts every
+// candidate without that test loses it.
+TEST_CASE("the reorder cut takes stale marked loads only where the moved interleaving exists", "[dpor]") {
+    for (const Threads& th : std::vector<Threads>{{{"write_shared"}, {"rcu_read_y"}},
+                                                  {{"write_shared", "write_own"}, {"rcu_read_y", "write_shared"}},
+                                                  {{"locked_inc", "write_shared"}, {"retry_y"}}}) {
+        Scenario s = toy_dpor(th, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
+        RunResult none = run_as(s, Strategy::dpor, 3000000, StaleCut::none);
+        RunResult dup = run_as(s, Strategy::dpor, 3000000, StaleCut::duplicates);
+        RunResult plain = run_as(s, Strategy::exhaustive, 3000000, StaleCut::none);
+        INFO(th[0][0] << " | " << th[1][0] << ": without the cut " << none.executions << ", with it " << dup.executions
+                        << " (" << dup.duplicates << " duplicates), plain " << plain.executions);
+        REQUIRE(none.verdict == Verdict::holds);
+        REQUIRE(none.scope == Scope::complete);
+        CHECK(none.outcomes == plain.outcomes);
+        CHECK(dup.verdict == Verdict::holds);
+        CHECK(dup.scope == Scope::complete);
+        CHECK(dup.outcomes == none.outcomes);
+        CHECK(none.outcomes.size() > 1);
+        CHECK(dup.duplicates > 0);
+        CHECK(dup.executions - dup.duplicates < none.executions);
+    }
+    // The mutation: the cut without its test loses the message-passing
+    // outcome (y seen, cnt stale).
+    Scenario s = toy_dpor({{"locked_inc", "write_shared"}, {"retry_y"}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
+    RunResult none = run_as(s, Strategy::dpor, 3000000, StaleCut::none);
+    RunResult wrong = run_as(s, Strategy::dpor, 3000000, StaleCut::reorder_unexplained);
+    INFO("without the cut " << none.outcomes.size() << " final states, with the unchecked cut " << wrong.outcomes.size());
+    CHECK(wrong.duplicates > 0);
+    CHECK(wrong.outcomes.size() < none.outcomes.size());
+}
+
 TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final states of real scenarios as they are", "[dpor]") {
     for (const char* f : {"dcache/shared-d-add", "dcache/broken-no-wait-revalidate", "dcache/lookup-first-deadlock",
                           "dcache/shared-cached-negative-no-reject"}) {

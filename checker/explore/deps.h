@@ -149,11 +149,12 @@ struct Deps {
         int thread = -1, step = -1, n = 0;
     } failed_pass;
 
-    // A stale lockref read the running step's update failed on
-    // (kfield::rmw, under dpor with the duplicate cut), for the reorder
-    // cut (dpor.h): its thread, the event index of the store it missed
-    // (the latest), the read's own event and the word's key. thread -1:
-    // none. The scheduler looks at it when the step closes.
+    // A stale read in the running step (kfield::rmw: a lockref update
+    // that failed on it; kfield::load: a marked load), under dpor with the
+    // duplicate cut, for the reorder cut (dpor.h): its thread, the event
+    // index of the first store it missed (the one after the store it read
+    // in modification order), the read's own event and the field's key.
+    // thread -1: none. The scheduler looks at it when the step closes.
     struct StaleRead {
         int thread = -1, newer = -1, read_ev = -1;
         Key key = 0;

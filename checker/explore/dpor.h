@@ -385,10 +385,11 @@ private:
         return (rl::thread_id_t)t;
     }
 
-    // The reorder cut. The running step (thread u) read a lockref word
-    // `key` stale under the duplicate cut: the value the store with event
-    // index `newer`, the latest, overwrote; its update failed on it (the
-    // slow path; a succeeding one is cut at once, kfield::rmw). Reading
+    // The reorder cut. The running step (thread u) read a field `key`
+    // stale under the duplicate cut: a lockref word whose update failed on
+    // the value (the slow path; a succeeding one is cut at once,
+    // kfield::rmw), or a marked load. It read the value the store with
+    // event index `newer` overwrote first. Reading
     // that value is what reading the latest value just before that store
     // gives, in the interleaving that moves u's step there, when nothing u
     // has done depends on that store or on a step after it that depends on
@@ -399,18 +400,19 @@ private:
     // second access of the word, keeps the branch). The moved interleaving
     // has one stale read fewer, and DPOR explores it (the read races with
     // the store), so this execution is a duplicate of it: it ends here,
-    // counted with the duplicates.
+    // counted with the duplicates. (StaleCut::reorder_unexplained, a
+    // test-only mutation, cuts without asking stale_explained.)
     void reorder_cut() {
         Deps& d = deps();
         Deps::StaleRead sr = d.stale_read;
         d.stale_read = Deps::StaleRead();
         if (sr.thread < 0 || halted_ || rt().pruned || steps_.empty() || steps_.back().thread != sr.thread) return;
         const ExecRecord* rec = rt().rec;
-        if (!rec || rec->truncated || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;
+        if (!rec || rec->truncated || sr.newer < 0 || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;
         const Event& re = rec->events[sr.read_ev];
         for (int i = sr.read_ev + 1; i < rec->nevents; i++)
             if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return;
-        if (!stale_explained(sr.newer, sr.key)) return;
+        if (rt().stale_cut != StaleCut::reorder_unexplained && !stale_explained(sr.newer, sr.key)) return;
         rt().duplicate = true;
         rt().pruned = true;
     }

@@ -20,7 +20,7 @@ struct RunOptions {
     bool minimize = true;           // search for the shortest counterexample after the first
     bool override_search = false;   // use `search` below instead of the scenario's
     bool collect_outcomes = false;  // record the outcome of every judged execution (tests)
-    // A full search's stale lockref reads (explore/runtime.h): the
+    // A full search's stale reads (explore/runtime.h): the
     // duplicates are cut; tests compare with `none`.
     StaleCut stale_cut = StaleCut::duplicates;
     SearchSpec search;
@@ -41,7 +41,7 @@ struct RunResult {
     uint64_t executions = 0;        // explored (pruned ones included)
     uint64_t pruned = 0;            // cut by `order` constraints
     uint64_t sleep_blocked = 0;     // dpor: abandoned as redundant (not in `executions` - pruned)
-    uint64_t duplicates = 0;        // full searches: cut at a stale lockref read another branch covers (StaleCut)
+    uint64_t duplicates = 0;        // full searches: cut at a stale read another branch covers (StaleCut)
     double seconds = 0;
     double execs_per_sec = 0;
     bool complete = false;          // exhaustive and not cut by a limit

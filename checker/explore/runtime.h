@@ -47,11 +47,15 @@ enum class TState : uint8_t { Running, Waiting, Done };
 enum class StaleCut : uint8_t {
     none,         // run every branch
     duplicates,   // cut a stale read the update succeeds on, a stale locked read a newer
-                  // locked store in its window stands for, and (dpor) a stale read that
-                  // moving its step before the store it missed explains (the default of
-                  // the full searches)
+                  // locked store in its window stands for, and (dpor) a stale lockref read
+                  // or marked load that moving its step before the store it missed explains
+                  // (the default of the full searches)
     every_stale,  // cut every stale read: unsound, for the test that shows the comparison notices
+    reorder_unexplained,  // duplicates, but the reorder cut takes every candidate without asking
+                          // whether the moved interleaving exists: unsound, for the same test
 };
+// The duplicate cut, or its test-only mutation of the reorder cut.
+inline bool reorder_cut_on(StaleCut c) { return c == StaleCut::duplicates || c == StaleCut::reorder_unexplained; }
 
 struct Runtime {
     // Set once per scenario by the engine.
@@ -78,7 +82,7 @@ struct Runtime {
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
-    bool duplicate = false;                // cut at a stale lockref read another branch covers (StaleCut)
+    bool duplicate = false;                // cut at a stale read another branch covers (StaleCut)
     // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a
     // newer locked store stands for (kfield::rmw): the key of that word,
     // and the cut is taken if the thread's next access is spin_lock on it
@@ -102,7 +106,7 @@ struct Runtime {
     uint64_t executions = 0;
     uint64_t pruned_executions = 0;        // cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
-    uint64_t duplicate_executions = 0;     // cut at a stale lockref read another branch covers (StaleCut)
+    uint64_t duplicate_executions = 0;     // cut at a stale read another branch covers (StaleCut)
     uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
 
     void begin_execution(ExecRecord* r);

@@ -47,7 +47,7 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
 }
 
 // Ends an execution that a full search has explored in another branch
-// already (a stale lockref read another branch covers, kfield::rmw): counted as a
+// already (a stale read another branch covers, kfield::rmw): counted as a
 // duplicate, not judged.
 [[noreturn]] inline void cut_duplicate_execution() {
     rt().duplicate = true;

@@ -121,17 +121,19 @@ class kfield {
         }
         return false;
     }
-    // Is a store of this field logged after the one with write tag `tag`
-    // and before the latest? (A truncated log answers yes.)
-    bool stores_between(uint32_t tag) const {
+    // The event index of the first store of this field logged after the
+    // one with write tag `tag` (the store a stale read missed first, its
+    // successor in modification order: Relacy orders a location's stores
+    // as they run); -1 when the log cannot tell (truncated).
+    int next_store(uint32_t tag) const {
         const ExecRecord* rec = rt().rec;
-        if (!rec || rec->truncated) return true;
+        if (!rec || rec->truncated) return -1;
         int last = ev_of_tag(shadow_tag_);
         for (int i = (int)tag; i < last && i < rec->nevents; i++) {
             const Event& e = rec->events[i];
-            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_) return true;
+            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_) return i;
         }
-        return false;
+        return last;
     }
     // For DPOR: the running step reads (or writes) this field. A write to a
     // field the every-step invariant reads is also a write of kKeyVisible,
@@ -254,6 +256,16 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
+        // A marked load that read a value a newer store overwrote: under
+        // dpor with the duplicate cut, a candidate for the reorder cut
+        // (explore/dpor.h), from the first store it missed.
+        if (tag != shadow_tag_ && marked(a) && ev >= 0 && deps().enabled && reorder_cut_on(rt().stale_cut)) {
+            Deps::StaleRead& sr = deps().stale_read;
+            sr.thread = t;
+            sr.newer = next_store(tag);
+            sr.read_ev = ev;
+            sr.key = key_;
+        }
         race_note(false, marked(a), ev, stamp);
         if (!marked(a)) note_plain(false, ev, stamp);
         note_read(t, (int64_t)v);
@@ -311,7 +323,7 @@ public:
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
         bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
-        bool reorder_candidate = false;
+        int reorder_candidate = -1;  // the first store the stale read missed
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         if (!latest && rt().stale_cut != StaleCut::none) {
             T seen = dec(cur);
@@ -331,10 +343,10 @@ public:
                 if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
                 if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
                 // Under dpor, the scheduler may cut it when the step closes:
-                // the reorder cut (explore/dpor.h), for a read of the store
-                // just before the latest.
-                else if (deps().enabled && rt().stale_cut == StaleCut::duplicates && !stores_between(tag_of(cur)))
-                    reorder_candidate = true;
+                // the reorder cut (explore/dpor.h), from the first store
+                // the read missed.
+                else if (deps().enabled && reorder_cut_on(rt().stale_cut))
+                    reorder_candidate = next_store(tag_of(cur));
             }
         }
         T nv{};
@@ -390,10 +402,10 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
-        if (reorder_candidate && ev >= 0) {
+        if (reorder_candidate >= 0 && ev >= 0) {
             Deps::StaleRead& sr = deps().stale_read;
             sr.thread = t;
-            sr.newer = ev_of_tag(shadow_tag_);
+            sr.newer = reorder_candidate;
             sr.read_ev = ev;
             sr.key = key_;
         }
