@@ -629,6 +629,34 @@ TEST_CASE("the reorder cut takes stale marked loads only where the moved interle
     CHECK(wrong.outcomes.size() < none.outcomes.size());
 }
 
+// The wait-queue primitives carry the kernel's barriers and no more
+// (kernel/sched/wait.c): prepare_to_wait()'s set_current_state() is the
+// waiter's full barrier, and wq_has_sleeper()'s smp_mb() the waker's. With
+// both, no wakeup is lost under either memory model; without the waker's,
+// its waitqueue_active() may read the list before the waiter's add while
+// the waiter reads y before the waker's store (store buffering): a lost
+// wakeup under `kernel`, none under `sc`. dpor and the plain search agree.
+TEST_CASE("a waker without wq_has_sleeper()'s smp_mb() loses a wakeup under kernel only", "[dpor][memory-model]") {
+    for (Strategy st : {Strategy::exhaustive, Strategy::dpor}) {
+        for (const char* mm : {"sc", "kernel"}) {
+            for (const char* waker : {"wq_wake", "wq_wake_no_mb"}) {
+                Scenario s = toy_dpor({{"wq_wait"}, {waker}}, "{\"strategy\":\"exhaustive\"}", "\"holds\"", mm);
+                RunResult r = run_as(s, st, 3000000);
+                bool lost = std::string(mm) == "kernel" && std::string(waker) == "wq_wake_no_mb";
+                INFO(strategy_name(st) << ", " << mm << ", " << waker << ": " << r.verdict << " " << r.invariant << " in "
+                                       << r.executions);
+                if (lost) {
+                    CHECK(r.verdict == Verdict::violated);
+                    CHECK(r.invariant == "lost-wakeup");
+                } else {
+                    CHECK(r.verdict == Verdict::holds);
+                    CHECK(r.scope == Scope::complete);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final states of real scenarios as they are", "[dpor]") {
     for (const char* f : {"dcache/shared-d-add", "dcache/broken-no-wait-revalidate", "dcache/lookup-first-deadlock",
                           "dcache/shared-cached-negative-no-reject"}) {

@@ -332,7 +332,11 @@ struct ToyLayer : Model {
 // test, x = 10); lockref_get_put: lockref_get(lr), then lockref_put_return(lr)
 // or, when its fast path cannot, the count dropped under the lock;
 // lockref_locked_twice: spin_lock; count++; spin_unlock, then spin_lock;
-// count--; spin_unlock (four locked stores a stale lockref read can see).
+// count--; spin_unlock (four locked stores a stale lockref read can see);
+// wq_wait: prepare_to_wait(wq); if (!READ_ONCE(y)) schedule(); finish_wait(wq);
+// wq_wake: WRITE_ONCE(y, 1); smp_mb(); if (waitqueue_active(wq)) wake_up_all(wq)
+// (wq_has_sleeper()); wq_wake_no_mb: the same without smp_mb() (the waker's
+// load of the list may pass its store of y: a lost wakeup under `kernel`).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -348,6 +352,7 @@ struct ToyDporRun : ModelRun {
     ToyObj* obj = kalloc<ToyObj>();
     kfield<int> ptr{&box, "ptr", obj->id};
     lockref lr{&box, "lr", 0, nullptr, nullptr};
+    wait_queue_head wq{&box, "wq"};
     explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) { ptr.pointer(); }
     void rcu_use(int t, bool after_unlock) {
         rcu_read_lock();
@@ -427,6 +432,17 @@ struct ToyDporRun : ModelRun {
                         lockref_unlock(lr);
                     }
                     break;
+                case 14:
+                    prepare_to_wait(wq);
+                    if (!READ_ONCE(y)) schedule_on(wq, "toy_wait", box.id, [&]() { return y.peek() != 0; });
+                    finish_wait(wq);
+                    break;
+                case 15:
+                case 16:
+                    WRITE_ONCE(y, 1);
+                    if (cfg.ops[t][i] == 15) smp_mb();
+                    if (waitqueue_active(wq)) wake_up_all(wq);
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -469,7 +485,10 @@ struct ToyDpor : Model {
                  {"lockref_get_set_y", "lockref_get(lr); WRITE_ONCE(y, t + 1)", {}},
                  {"read_y_get_not_zero", "v = READ_ONCE(y); ok = lockref_get_not_zero(lr); WRITE_ONCE(x[t], v * 10 + ok)", {}},
                  {"lockref_get_put", "lockref_get(lr); if (lockref_put_return(lr) < 0) { spin_lock; count--; spin_unlock }", {}},
-                 {"lockref_locked_twice", "spin_lock; count++; spin_unlock; spin_lock; count--; spin_unlock", {}}};
+                 {"lockref_locked_twice", "spin_lock; count++; spin_unlock; spin_lock; count--; spin_unlock", {}},
+                 {"wq_wait", "prepare_to_wait(wq); if (!READ_ONCE(y)) schedule(); finish_wait(wq)", {}},
+                 {"wq_wake", "WRITE_ONCE(y, 1); smp_mb(); if (waitqueue_active(wq)) wake_up_all(wq)", {}},
+                 {"wq_wake_no_mb", "WRITE_ONCE(y, 1); if (waitqueue_active(wq)) wake_up_all(wq)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

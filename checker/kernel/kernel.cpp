@@ -817,18 +817,34 @@ void rcu_thread_exit(int t) {
 }
 
 // <linux/wait.h>
+// The barriers are the kernel's (kernel/sched/wait.c, v6.18; kernel/sched/
+// core.c try_to_wake_up), no more: a barrier the kernel does not have would
+// hide the reorderings it allows, and each full barrier is one more step
+// every other thread's full barriers are ordered against.
+// prepare_to_wait: spin_lock(&wq_head->lock); __add_wait_queue();
+// set_current_state() (a store and smp_mb()); spin_unlock(). The task
+// state (`woken`, this thread's bit) is set first here, so that a wakeup
+// can only come after it (the kernel's wq_head->lock, which the layer does
+// not model, keeps a waker out until both are done); the list add then
+// carries set_current_state()'s full barrier.
 void prepare_to_wait(wait_queue_head& wq) {
     int me = 1 << this_thread();
-    wq.woken.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
+    wq.woken.rmw(Acc::AtomicRmwRelaxed, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
     wq.waiters.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v |= me; return true; });
 }
+// finish_wait: __set_current_state(TASK_RUNNING) (no barrier), then
+// list_del_init() under wq_head->lock: an ACQUIRE and a RELEASE, no fence.
 void finish_wait(wait_queue_head& wq) {
     int me = 1 << this_thread();
-    wq.waiters.rmw(Acc::AtomicRmwFull, "finish_wait", [&](int& v) { v &= ~me; return true; });
+    wq.waiters.rmw(Acc::WaitQueueLock, "finish_wait", [&](int& v) { v &= ~me; return true; });
 }
+// wake_up_all: __wake_up() takes wq_head->lock and walks the list;
+// try_to_wake_up() takes p->pi_lock and issues smp_mb__after_spinlock()
+// before it reads the task state (the full barrier), then stores
+// TASK_RUNNING and unlocks (a RELEASE the woken task acquires).
 void wake_up_all(wait_queue_head& wq) {
     int w = wq.waiters.rmw(Acc::AtomicRmwFull, "wake_up_all", [](int& v) { v = 0; return true; });
-    wq.woken.rmw(Acc::AtomicRmwFull, "wake_up_all", [&](int& v) { v |= w; return true; });
+    wq.woken.rmw(Acc::AtomicRmwRelease, "wake_up_all", [&](int& v) { v |= w; return true; });
 }
 bool waitqueue_active(wait_queue_head& wq) { return wq.waiters.load(Acc::ReadOnce) != 0; }
 

@@ -44,6 +44,7 @@ enum class Acc : uint8_t {
     RcuLock,        // rcu_read_lock (outermost)
     RcuUnlock,      // rcu_read_unlock (outermost)
     RcuGp,          // a grace period's start (call_rcu, synchronize_rcu) and end
+    WaitQueueLock,  // a wait-queue list update under wq_head->lock (finish_wait's list_del_init)
     kCount
 };
 
@@ -87,6 +88,8 @@ inline const MemoryModelRow kMemoryModelTable[] = {
      "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
     {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
      "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word; call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
+    {Acc::WaitQueueLock, "wait-queue list update", MemOrder::acq_rel, MemOrder::seq_cst,
+     "spin_lock(&wq_head->lock); list_del_init(); spin_unlock(): the lock's ACQUIRE and RELEASE around the list word, no fence (finish_wait)"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");

@@ -24,8 +24,10 @@ template <class Cond>
 void schedule_on(wait_queue_head& wq, const char* what, int obj, Cond cond) {
     int me = 1 << this_thread();
     // A sleeping thread notices only its own wakeup, never the condition.
+    // Woken, it runs after the waker's TASK_RUNNING store (an ACQUIRE of
+    // it: the scheduler's ordering) and sets its state back.
     wait_until(what, obj, true, [&]() { return (wq.woken.peek() & me) != 0; }, cond);
-    wq.woken.rmw(Acc::AtomicRmwFull, "finish_wait", [&](int& v) { v &= ~me; return true; });
+    wq.woken.rmw(Acc::AtomicRmwAcquire, "finish_wait", [&](int& v) { v &= ~me; return true; });
 }
 void finish_wait(wait_queue_head& wq);
 void wake_up_all(wait_queue_head& wq);
