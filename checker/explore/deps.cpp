@@ -18,7 +18,7 @@ void Deps::begin_execution() {
     }
     nparked = 0;
     steps = 0;
-    await_set = false;
+    for (int t = 0; t < kMaxThreads; t++) await_set[t] = false;
     cur_step = -1;
     for (int t = 0; t < kMaxThreads; t++) pass_step[t] = -1;
     failed_pass = PassMark();

@@ -131,11 +131,13 @@ struct Deps {
     // counts them, so that a mark can tell whether a step ended since).
     uint64_t steps = 0;
 
-    // Where the running wait_until() condition began (a step and the
-    // number of accesses it had then), for mark_failed_await().
-    uint64_t await_steps = 0;
-    int await_n = 0;
-    bool await_set = false;
+    // Where thread t's running wait_until() condition began (a step and
+    // the number of accesses it had then), for mark_failed_await(). Per
+    // thread: a condition's first access is a scheduling point, and other
+    // threads' waits run before it goes on.
+    uint64_t await_steps[kMaxThreads] = {};
+    int await_n[kMaxThreads] = {};
+    bool await_set[kMaxThreads] = {};
 
     // Retry passes (mark_failed_pass): the DPOR scheduler keeps `cur_step`
     // at the index of the running step in its execution; each thread's
@@ -180,11 +182,11 @@ inline void note_access(Key key, bool write) {
 }
 
 // A wait condition is about to be evaluated.
-inline void begin_await() {
+inline void begin_await(int t) {
     Deps& d = deps();
-    d.await_steps = d.steps;
-    d.await_n = d.nstep;
-    d.await_set = true;
+    d.await_steps[t] = d.steps;
+    d.await_n[t] = d.nstep;
+    d.await_set[t] = true;
 }
 // The condition was false and the thread parks: the keys the condition
 // alone read in the running step are marked `await`. A failed await is no
@@ -194,11 +196,11 @@ inline void begin_await() {
 // followed by such a read (the waiter may come first and succeed), but not
 // the read followed by a write: running the write first gives what the
 // wakeup gives, the waiter trying after the write.
-inline void mark_failed_await() {
+inline void mark_failed_await(int t) {
     Deps& d = deps();
-    if (!d.await_set) return;
-    d.await_set = false;
-    int from = d.steps == d.await_steps ? d.await_n : 0;  // the step began inside the condition
+    if (!d.await_set[t]) return;
+    d.await_set[t] = false;
+    int from = d.steps == d.await_steps[t] ? d.await_n[t] : 0;  // the step began inside the condition
     for (int i = from; i < d.nstep; i++)
         if (!d.step[i].write) d.step[i].await = 1;
 }

@@ -108,11 +108,11 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     WatchSet& ws = deps().wait_ws[t];
     ws.clear();
     ws.active = true;
-    begin_await();
+    begin_await(t);
     bool ok = cond();
     ws.active = false;
     if (ok) {
-        deps().await_set = false;
+        deps().await_set[t] = false;
         return;
     }
     wait_begin(t, what, obj, sleeping, false);
@@ -125,13 +125,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         ws.clear();
         ws.active = true;
         set_quiet(true);
-        begin_await();
+        begin_await(t);
         ok = cond();
         set_quiet(false);
         ws.active = false;
         if (ok) break;
     }
-    deps().await_set = false;
+    deps().await_set[t] = false;
     wait_end(t);
 }
 template <class Cond>

@@ -274,11 +274,11 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     Deps& d = deps();
     if (r.pruned) throw Pruned();
     if (ws.stale()) {
-        d.await_set = false;  // it looks again at once: its reads stay ordinary reads
+        d.await_set[t] = false;  // it looks again at once: its reads stay ordinary reads
         relax();
         return;
     }
-    mark_failed_await();
+    mark_failed_await(t);
     g_ls.real[t] = real;
     bool other_live = false;
     for (int u = 0; u < r.nthreads; u++)
