@@ -64,6 +64,11 @@ std::vector<Ins> program(const std::vector<std::string>& ops, int t) {
     for (const auto& o : ops) {
         if (o == "write_own") p.push_back({Op::W, "x" + std::to_string(t)});
         else if (o == "write_shared") p.push_back({Op::W, "y"});
+        else if (o == "locked_set_y") {
+            p.push_back({Op::Lock, "l"});
+            p.push_back({Op::W, "y"});
+            p.push_back({Op::W, "l"});
+        }
         else if (o == "rcu_reader") {
             // rcu_read_lock and rcu_read_unlock touch only the reader's own
             // grace-period word: read sections of two threads commute.
@@ -253,17 +258,19 @@ TEST_CASE("dpor runs N! executions for N writers to one variable", "[dpor]") {
 TEST_CASE("dpor covers every Mazurkiewicz trace of a lock-protected counter, failed tries being no events", "[dpor]") {
     // Issue 10's await rule: a wait condition that failed and parked is no
     // event of its own, so the traces are those of the brute force without
-    // failed tries (`want`). dpor reaches each of them (the same final
-    // states as the plain search, and at least `want` executions), and
-    // never more executions than the traces that count a failed try as a
-    // read of the lock (`old_want`, what it ran before the rule). It may run
-    // more than `want`: a failed try is still the probe that finds the other
-    // thread's lock first.
+    // failed tries (`want`). dpor runs exactly one execution for each, with
+    // the same final states as the plain search. Without the lock handoff
+    // rule (explore/dpor.h) it reaches each of them too, but reversing the
+    // release before a waiting acquire reruns a trace: at least `want`
+    // executions, never more than the traces that count a failed try as a
+    // read of the lock (`old_want`, what it ran before the await rule).
     for (auto th : std::vector<std::vector<std::vector<std::string>>>{
              {{"locked_inc"}, {"locked_inc"}},
              {{"locked_inc"}, {"locked_inc"}, {"locked_inc"}},
              {{"locked_inc", "write_shared"}, {"write_shared", "locked_inc"}},
-             {{"write_own", "locked_inc"}, {"locked_inc", "write_own"}}}) {
+             {{"write_own", "locked_inc"}, {"locked_inc", "write_own"}},
+             {{"locked_set_y"}, {"locked_set_y"}, {"locked_set_y"}},
+             {{"locked_set_y", "locked_inc"}, {"locked_inc", "locked_set_y"}}}) {
         size_t want = mazurkiewicz_traces(th);
         size_t old_want = mazurkiewicz_traces(th, true);
         RunOptions o;
@@ -275,11 +282,43 @@ TEST_CASE("dpor covers every Mazurkiewicz trace of a lock-protected counter, fai
                        << ": executions " << r.executions << ", sleep-blocked " << r.sleep_blocked << ", pruned " << r.pruned);
         CHECK(r.verdict == Verdict::holds);
         CHECK(r.scope == Scope::complete);
-        CHECK(complete_executions(r) >= want);
-        CHECK(complete_executions(r) <= old_want);
+        CHECK(complete_executions(r) == want);
+        o.handoff = Handoff::off;
+        RunResult off = run_scenario(toy_dpor(th, "{\"strategy\":\"dpor\"}"), o);
+        INFO("without the handoff rule: executions " << off.executions << ", sleep-blocked " << off.sleep_blocked);
+        CHECK(complete_executions(off) >= want);
+        CHECK(complete_executions(off) <= old_want);
         REQUIRE(full.verdict == Verdict::holds);
         CHECK(r.outcomes == full.outcomes);
+        CHECK(off.outcomes == full.outcomes);
     }
+}
+
+TEST_CASE("the lock handoff rule: a waiting acquire races with the acquire the release ends, not with the release", "[dpor]") {
+    // Dropping the race instead (Handoff::drop, a test-only mutation) loses
+    // traces: fewer executions than the brute force's classes, and final
+    // states the plain search reaches.
+    int lost_states = 0;
+    for (auto th : std::vector<std::vector<std::vector<std::string>>>{
+             {{"locked_inc"}, {"locked_inc"}},
+             {{"locked_inc"}, {"locked_inc"}, {"locked_inc"}},
+             {{"locked_set_y"}, {"locked_set_y"}},
+             {{"locked_set_y"}, {"locked_set_y"}, {"locked_set_y"}},
+             {{"write_own", "locked_set_y"}, {"locked_set_y", "write_own"}}}) {
+        size_t want = mazurkiewicz_traces(th);
+        RunOptions o;
+        o.minimize = false;
+        o.collect_outcomes = true;
+        o.handoff = Handoff::drop;
+        RunResult drop = run_scenario(toy_dpor(th, "{\"strategy\":\"dpor\"}"), o);
+        o.handoff = Handoff::on;
+        RunResult full = run_scenario(toy_dpor(th, "{\"strategy\":\"exhaustive\"}"), o);
+        INFO(th.size() << " threads, " << want << " traces by brute force, " << th[0][0] << ": the mutation ran "
+                       << complete_executions(drop));
+        CHECK(complete_executions(drop) < want);
+        if (drop.outcomes != full.outcomes) lost_states++;
+    }
+    CHECK(lost_states > 0);
 }
 
 TEST_CASE("dpor reaches the final states of the plain search when a retry pass that read nothing new parks", "[dpor]") {
@@ -386,8 +425,10 @@ TEST_CASE("a dpor counterexample replays from its token", "[dpor]") {
 // ---- soundness on the real models ------------------------------------------
 namespace {
 
-RunResult run_as(const Scenario& s, Strategy st, long max_executions, StaleCut cut = StaleCut::duplicates) {
+RunResult run_as(const Scenario& s, Strategy st, long max_executions, StaleCut cut = StaleCut::duplicates,
+                 Handoff handoff = Handoff::on) {
     RunOptions o;
+    o.handoff = handoff;
     o.minimize = false;
     o.collect_outcomes = true;
     o.override_search = true;
@@ -676,6 +717,28 @@ TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final st
     }
 }
 
+TEST_CASE("the lock handoff rule leaves the verdicts and final states of real scenarios as they are", "[dpor]") {
+    // Spinlocks, the lockref's lock, mutexes and the rwsem, in the three
+    // models; a deadlock among them.
+    for (const char* f : {"dcache/shared-d-add", "dcache/lookup-first-deadlock", "dcache/mainline-exclusive-two-creates",
+                          "dcache/shared-create-error-waiter-retries", "chrdev/concurrent-first-open-v2",
+                          "chrdev/cdev-del-vs-concurrent-opens-pre-seed", "openref/truncate-fail-umount-v5"}) {
+        Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json");
+        RunResult off = run_as(s, Strategy::dpor, 2000000, StaleCut::duplicates, Handoff::off);
+        RunResult on = run_as(s, Strategy::dpor, 2000000, StaleCut::duplicates, Handoff::on);
+        INFO(f << ": without the rule " << off.verdict << " " << off.invariant << " in " << off.executions << ", with it "
+               << on.verdict << " " << on.invariant << " in " << on.executions);
+        REQUIRE(off.verdict != Verdict::inconclusive);
+        CHECK(on.verdict == off.verdict);
+        CHECK(on.invariant == off.invariant);
+        if (off.verdict == Verdict::holds) {
+            CHECK(on.scope == Scope::complete);
+            CHECK(on.outcomes == off.outcomes);
+            CHECK(on.executions < off.executions);
+        }
+    }
+}
+
 // scripts/test --long: every scenario whose plain search finishes within
 // 2,000,000 executions.
 TEST_CASE("dpor reaches the verdicts and final states of the plain search on every scenario it can finish", "[.long]") {
@@ -701,6 +764,29 @@ TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can 
         compared++;
     }
     CHECK(compared > 20);
+}
+
+// scripts/test --long: every scenario whose dpor search without the lock
+// handoff rule finishes within 1,000,000 executions gives the same verdict
+// and final states with it.
+TEST_CASE("the lock handoff rule leaves every scenario dpor can finish without it as it is", "[.long]") {
+    int compared = 0;
+    for (const auto& f : scenario_files()) {
+        Scenario s = load_scenario(f);
+        RunResult off = run_as(s, Strategy::dpor, 1000000, StaleCut::duplicates, Handoff::off);
+        if (off.verdict == Verdict::inconclusive) continue;
+        RunResult on = run_as(s, Strategy::dpor, 1000000, StaleCut::duplicates, Handoff::on);
+        INFO(f << ": without the rule " << off.verdict << " " << off.invariant << " in " << off.executions << ", with it "
+               << on.verdict << " " << on.invariant << " in " << on.executions);
+        CHECK(on.verdict == off.verdict);
+        CHECK(on.invariant == off.invariant);
+        if (off.verdict == Verdict::holds) {
+            CHECK(on.scope == Scope::complete);
+            CHECK(on.outcomes == off.outcomes);
+        }
+        compared++;
+    }
+    CHECK(compared > 60);
 }
 
 TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {

@@ -336,7 +336,9 @@ struct ToyLayer : Model {
 // wq_wait: prepare_to_wait(wq); if (!READ_ONCE(y)) schedule(); finish_wait(wq);
 // wq_wake: WRITE_ONCE(y, 1); smp_mb(); if (waitqueue_active(wq)) wake_up_all(wq)
 // (wq_has_sleeper()); wq_wake_no_mb: the same without smp_mb() (the waker's
-// load of the list may pass its store of y: a lost wakeup under `kernel`).
+// load of the list may pass its store of y: a lost wakeup under `kernel`);
+// locked_set_y: spin_lock(l); WRITE_ONCE(y, t + 1); spin_unlock(l) (the
+// order of the critical sections is the final y).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -443,6 +445,11 @@ struct ToyDporRun : ModelRun {
                     if (cfg.ops[t][i] == 15) smp_mb();
                     if (waitqueue_active(wq)) wake_up_all(wq);
                     break;
+                case 17:
+                    spin_lock(l);
+                    WRITE_ONCE(y, t + 1);
+                    spin_unlock(l);
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -488,7 +495,8 @@ struct ToyDpor : Model {
                  {"lockref_locked_twice", "spin_lock; count++; spin_unlock; spin_lock; count--; spin_unlock", {}},
                  {"wq_wait", "prepare_to_wait(wq); if (!READ_ONCE(y)) schedule(); finish_wait(wq)", {}},
                  {"wq_wake", "WRITE_ONCE(y, 1); smp_mb(); if (waitqueue_active(wq)) wake_up_all(wq)", {}},
-                 {"wq_wake_no_mb", "WRITE_ONCE(y, 1); if (waitqueue_active(wq)) wake_up_all(wq)", {}}};
+                 {"wq_wake_no_mb", "WRITE_ONCE(y, 1); if (waitqueue_active(wq)) wake_up_all(wq)", {}},
+                 {"locked_set_y", "spin_lock(l); WRITE_ONCE(y, t + 1); spin_unlock(l)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

@@ -44,10 +44,20 @@ inline Key exit_key(int t) { return (Key)(12 + t); }
 Key field_key(int owner, const char* name);
 Key alive_key(int owner);
 
+// What a step did with a lock word (note_lock_op), for the lock handoff
+// rule of the DPOR scheduler (dpor.h): bits of Access::lk.
+enum : uint8_t {
+    kLkFirstAcquire = 1,  // the step's first access of the key is a lock acquire that waited (wait_until): tried
+                          // while the lock was held, it fails and parks, and is no event
+    kLkLastRelease = 2,   // the step's last access of the key releases an exclusive hold
+    kLkAcquired = 4,      // the step took the lock (a waiting acquire or a trylock)
+};
+
 struct Access {
     Key key;
     uint8_t write;
     uint8_t await;   // only read by a wait condition that failed and parked (see mark_failed_await)
+    uint8_t lk;      // kLk* bits
 };
 
 constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
@@ -175,10 +185,37 @@ inline void note_access(Key key, bool write) {
     for (int i = 0; i < d.nstep; i++)
         if (d.step[i].key == key) {
             d.step[i].write |= write;
+            d.step[i].lk &= (uint8_t)~kLkLastRelease;  // an access after the release
             return;
         }
-    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0};
+    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0};
     else d.step_overflow = true;
+}
+// Does the running step touch `key` yet?
+inline bool step_touches(Key key) {
+    const Deps& d = deps();
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].key == key) return true;
+    return false;
+}
+// The lock operations, for the handoff rule (dpor.h). The access itself is
+// noted already (an RMW of the lock word); `fresh`: the key was not touched
+// in the step before it.
+enum class LockOp : uint8_t { WaitAcquire, TryAcquire, ExclusiveRelease };
+inline void note_lock_op(Key key, LockOp op, bool fresh) {
+    Deps& d = deps();
+    if (!d.enabled) return;
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].key == key) {
+            uint8_t& lk = d.step[i].lk;
+            if (op == LockOp::ExclusiveRelease) {
+                lk |= kLkLastRelease;
+            } else {
+                lk |= kLkAcquired;
+                if (op == LockOp::WaitAcquire && fresh) lk |= kLkFirstAcquire;
+            }
+            return;
+        }
 }
 
 // A wait condition is about to be evaluated.

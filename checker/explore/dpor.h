@@ -35,6 +35,27 @@
 // such an await spread over several steps: its reads are marked when it
 // parks (mark_failed_pass_steps).
 //
+// The lock handoff rule (issue 10; what Nidhugg's trace builders do for
+// pthread mutexes: the race is with the last preceding lock, the clock
+// takes in the last access): a lock acquire that waited (the lock word
+// RMW inside wait_until: spin_lock, mutex_lock, the lockref's spin_lock,
+// down_read, down_write) and follows the release of an exclusive hold
+// (spin_unlock, mutex_unlock, up_write) does not race with that release:
+// tried before it, while the lock is held, the acquire fails and parks, and
+// a failed await is no event, so the reversal gives the same trace again,
+// with the whole subtree after it. It races with the acquire the release
+// ends (the holder's, found as the last step that took the lock), and that
+// race is reversed, unless the acquiring thread is ordered after that
+// acquire anyway. Only when the lock word is all the two steps share: a
+// release step that also writes something the acquiring step touches is
+// reversed as before. A trylock is no waiting acquire (its failure is an
+// event and a path of its own), and neither is up_read a release of an
+// exclusive hold (other readers may hold the lock still). Deps records what
+// a step did with a lock word (Access::lk, note_lock_op). The count test on
+// a lock-protected counter (tests/dpor_test.cpp) shows it runs exactly one
+// execution per trace where the release reversal ran more, and
+// Handoff::drop, a test-only mutation that drops the race, loses traces.
+//
 // Wakeup sequences (issue 10): a thread added to a backtrack set keeps the
 // thread order of the race reversal that added it (u first, then the
 // rest of notdep(e, E).e'), and the next execution follows it past the
@@ -77,7 +98,7 @@ struct AccSet {
         n = 0;
         all = false;
     }
-    void add(Key k, bool w, bool await = false) {
+    void add(Key k, bool w, bool await = false, uint8_t lk = 0) {
         if (k == kKeyAll) {
             all = true;
             return;
@@ -86,9 +107,11 @@ struct AccSet {
             if (a[i].key == k) {
                 a[i].write |= w;
                 a[i].await &= (uint8_t)await;
+                // A later access of the key: not first, and the last one's.
+                a[i].lk = (uint8_t)((a[i].lk & ~kLkLastRelease) | (lk & (kLkLastRelease | kLkAcquired)));
                 return;
             }
-        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w)};
+        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk};
         else all = true;
     }
     // The accesses of a step, one entry per key already (note_access()
@@ -98,13 +121,21 @@ struct AccSet {
         if (n || all) return false;
         for (int i = 0; i < count; i++)
             if (src[i].key == kKeyAll) return false;
-        for (int i = 0; i < count; i++) a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write)};
+        for (int i = 0; i < count; i++) a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk};
         n = (uint8_t)count;
         return true;
     }
     void add(const AccSet& o) {
         if (o.all) all = true;
-        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await);
+        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk);
+    }
+    // Dependent through a key other than `k`.
+    bool dependent_besides(const AccSet& o, Key k) const {
+        if ((all && (o.n || o.all)) || (o.all && n)) return true;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < o.n; j++)
+                if (a[i].key == o.a[j].key && a[i].key != k && (a[i].write || o.a[j].write)) return true;
+        return false;
     }
     bool dependent(const AccSet& o) const {
         if ((all && (o.n || o.all)) || (o.all && n)) return true;
@@ -271,7 +302,7 @@ private:
             if (d.failed_pass.thread >= 0) mark_failed_pass_steps(d);
             Step& s = steps_.back();
             if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
-                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await);
+                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk);
             if (d.step_overflow) s.acc.all = true;
             AccSet& ex = nodes_[last_sched_].explored[s.thread];
             if (ex.n == 0 && !ex.all) ex = s.acc;
@@ -459,11 +490,14 @@ private:
     void analyze() {
         int n = (int)steps_.size();
         if (n < 2) return;
+        const Handoff handoff = dpor_handoff();
         vc_.assign((size_t)n * N, 0);
         clk_.assign(n, 0);
         gen_++;
         overflow_.key = kKeyAll;
         overflow_.last_write = -1;
+        overflow_.last_acq = -1;
+        overflow_.last_write_release = false;
         for (int u = 0; u < (int)N; u++) {
             overflow_.last_read[u] = -1;
             overflow_.last_read_await[u] = 0;
@@ -483,26 +517,37 @@ private:
             preds_.clear();
             KeyState* kss[kMaxStepAccesses];
             if (s.acc.all) {
-                for (int j = 0; j < i; j++) preds_.push_back(j);
+                for (int j = 0; j < i; j++) preds_.push_back({j, j});
             } else {
-                if (last_all >= 0) preds_.push_back(last_all);
+                if (last_all >= 0) preds_.push_back({last_all, last_all});
                 for (int a = 0; a < s.acc.n; a++) {
-                    KeyState& ks = *(kss[a] = &key_state(s.acc.a[a].key));
-                    if (ks.last_write >= 0) preds_.push_back(ks.last_write);
-                    if (s.acc.a[a].write)
+                    const Access& acc = s.acc.a[a];
+                    KeyState& ks = *(kss[a] = &key_state(acc.key));
+                    if (ks.last_write >= 0) {
+                        int j = ks.last_write;
+                        // The lock handoff rule: the race to reverse is
+                        // with the acquire the release ends, not with the
+                        // release.
+                        int r = j;
+                        if (handoff != Handoff::off && (acc.lk & kLkFirstAcquire) && ks.last_write_release &&
+                            ks.last_acq >= 0 && ks.last_acq <= j && steps_[ks.last_acq].thread == steps_[j].thread &&
+                            !steps_[j].acc.dependent_besides(s.acc, acc.key))
+                            r = handoff == Handoff::drop ? -1 : ks.last_acq;
+                        preds_.push_back({j, r});
+                    }
+                    if (acc.write)
                         for (int u = 0; u < (int)N; u++)
                             if (ks.last_read[u] >= 0)
                                 // A failed await's read before this write: ordered, not reversed.
-                                preds_.push_back(ks.last_read_await[u] ? -1 - ks.last_read[u] : ks.last_read[u]);
+                                preds_.push_back({ks.last_read[u], ks.last_read_await[u] ? -1 : ks.last_read[u]});
                 }
             }
-            for (int jj : preds_) {
-                bool reversible = jj >= 0;
-                int j = reversible ? jj : -1 - jj;
+            for (const Pred& pr : preds_) {
+                int j = pr.step;
                 int q = steps_[j].thread;
                 if (q == p) continue;
-                bool ordered = prev >= 0 && vc_[(size_t)prev * N + q] >= clk_[j];
-                if (!ordered && reversible) races_.push_back({j, i});
+                int r = pr.race;
+                if (r >= 0 && !(prev >= 0 && vc_[(size_t)prev * N + q] >= clk_[r])) races_.push_back({r, i});
                 for (int u = 0; u < (int)N; u++) v[u] = std::max(v[u], vc_[(size_t)j * N + u]);
             }
             clk_[i] = ++local[p];
@@ -516,6 +561,8 @@ private:
                 KeyState& ks = *kss[a];
                 if (s.acc.a[a].write) {
                     ks.last_write = i;
+                    ks.last_write_release = s.acc.a[a].lk & kLkLastRelease;
+                    if (s.acc.a[a].lk & kLkAcquired) ks.last_acq = i;
                     for (int u = 0; u < (int)N; u++) ks.last_read[u] = -1;
                 } else {
                     ks.last_read[p] = i;
@@ -609,6 +656,8 @@ private:
     struct KeyState {
         Key key;
         int last_write;
+        bool last_write_release;      // that write released an exclusive hold of a lock
+        int last_acq;                 // the last step that took the lock
         int last_read[N];
         uint8_t last_read_await[N];   // that read was a failed await's
     };
@@ -631,6 +680,8 @@ private:
                 sl.gen = gen_;
                 sl.ks.key = k;
                 sl.ks.last_write = -1;
+                sl.ks.last_write_release = false;
+                sl.ks.last_acq = -1;
                 for (int u = 0; u < (int)N; u++) {
                     sl.ks.last_read[u] = -1;
                     sl.ks.last_read_await[u] = 0;
@@ -643,7 +694,13 @@ private:
         return overflow_;
     }
     rl::vector<uint32_t>::type vc_, clk_;
-    rl::vector<int>::type preds_;
+    // A happens-before predecessor of the step being analysed, and the
+    // step whose race with it is reversed (-1: none; a failed await's read
+    // before a write is ordered, not reversed).
+    struct Pred {
+        int step, race;
+    };
+    typename rl::vector<Pred>::type preds_;
     rl::vector<std::pair<int, int>>::type races_;
     uint8_t vseq_[kMaxWake];
 };

@@ -43,6 +43,10 @@ DporStats& dpor_stats() {
     static DporStats s;
     return s;
 }
+Handoff& dpor_handoff() {
+    static Handoff h = Handoff::on;
+    return h;
+}
 PctConfig& pct_config() {
     static PctConfig c;
     return c;
@@ -715,6 +719,10 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         explicit CutScope(StaleCut c) { g_stale_cut = c; }
         ~CutScope() { g_stale_cut = StaleCut::duplicates; }
     } cut_scope(opt.stale_cut);
+    struct HandoffScope {
+        explicit HandoffScope(Handoff h) { dpor_handoff() = h; }
+        ~HandoffScope() { dpor_handoff() = Handoff::on; }
+    } handoff_scope(opt.handoff);
     RunResult first = run_with(s, ss, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")

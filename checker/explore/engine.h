@@ -23,6 +23,8 @@ struct RunOptions {
     // A full search's stale reads (explore/runtime.h): the
     // duplicates are cut; tests compare with `none`.
     StaleCut stale_cut = StaleCut::duplicates;
+    // dpor's lock handoff rule (explore/dpor.h): tests compare with `off`.
+    Handoff handoff = Handoff::on;
     SearchSpec search;
 };
 

@@ -57,6 +57,16 @@ enum class StaleCut : uint8_t {
 // The duplicate cut, or its test-only mutation of the reorder cut.
 inline bool reorder_cut_on(StaleCut c) { return c == StaleCut::duplicates || c == StaleCut::reorder_unexplained; }
 
+// dpor's lock handoff rule (explore/dpor.h, analyze()): a lock acquire
+// that waited, and follows a release of the lock, races with the acquire
+// that release ends.
+enum class Handoff : uint8_t {
+    on,    // the default
+    off,   // the release is reversed instead, as any other write: for the tests that compare the two
+    drop,  // neither is reversed: unsound, for the test that shows the comparison notices
+};
+Handoff& dpor_handoff();
+
 struct Runtime {
     // Set once per scenario by the engine.
     MemModel mm = MemModel::kernel;

@@ -379,8 +379,15 @@ public:
             int64_t before = shadow_;
             shadow_ = (int64_t)nv;
             shadow_tag_ = tag;
+            bool fresh = deps().enabled && (a == Acc::LockAcquire || a == Acc::LockRelease) && !step_touches(key_);
             note_read(t, (int64_t)old);
             note_write(t, before);
+            // For dpor's lock handoff rule: an acquire inside a wait
+            // condition (wait_until) parks when it fails; a trylock does not.
+            if (a == Acc::LockAcquire)
+                note_lock_op(key_, deps().await_set[t] ? LockOp::WaitAcquire : LockOp::TryAcquire, fresh);
+            else if (a == Acc::LockRelease && lock != LockClass::RwsemShared)
+                note_lock_op(key_, LockOp::ExclusiveRelease, fresh);
         } else {
             note_read(t, (int64_t)old);
         }
