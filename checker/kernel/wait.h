@@ -24,10 +24,12 @@ template <class Cond>
 void schedule_on(wait_queue_head& wq, const char* what, int obj, Cond cond) {
     int me = 1 << this_thread();
     // A sleeping thread notices only its own wakeup, never the condition.
-    // Woken, it runs after the waker's TASK_RUNNING store (an ACQUIRE of
-    // it: the scheduler's ordering) and sets its state back.
+    // Woken, it returns from schedule() after the waker's TASK_RUNNING
+    // store (an ACQUIRE of it: the scheduler's ordering), and its state is
+    // reset for the next wait (the step is named after schedule(), where
+    // the task resumes; finish_wait() is the caller's next step).
     wait_until(what, obj, true, [&]() { return (wq.woken.peek() & me) != 0; }, cond);
-    wq.woken.rmw(Acc::AtomicRmwAcquire, "finish_wait", [&](int& v) { v &= ~me; return true; });
+    wq.woken.rmw(Acc::AtomicRmwAcquire, "schedule", [&](int& v) { v &= ~me; return true; });
 }
 void finish_wait(wait_queue_head& wq);
 void wake_up_all(wait_queue_head& wq);
