@@ -741,14 +741,14 @@ TEST_CASE("the lock handoff rule leaves the verdicts and final states of real sc
 
 // scripts/test --long: every scenario whose plain search finishes within
 // 2,000,000 executions.
-TEST_CASE("dpor reaches the verdicts and final states of the plain search on every scenario it can finish", "[.long]") {
+TEST_CASE("dpor reaches the verdicts and final states of the plain search on every scenario it can finish", "[.long][plain]") {
     for (const auto& f : scenario_files()) same_as_plain_search(f, 2000000);
 }
 
 // scripts/test --long: every `kernel` scenario whose dpor search without
 // the duplicate cut finishes within 1,000,000 executions gives the same
 // verdict and final states with it.
-TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can finish as it is", "[.long]") {
+TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can finish as it is", "[.long][cuts]") {
     int compared = 0;
     for (const auto& f : scenario_files()) {
         Scenario s = load_scenario(f);
@@ -769,7 +769,7 @@ TEST_CASE("the duplicate stale lockref reads cut leaves every scenario dpor can 
 // scripts/test --long: every scenario whose dpor search without the lock
 // handoff rule finishes within 1,000,000 executions gives the same verdict
 // and final states with it.
-TEST_CASE("the lock handoff rule leaves every scenario dpor can finish without it as it is", "[.long]") {
+TEST_CASE("the lock handoff rule leaves every scenario dpor can finish without it as it is", "[.long][handoff]") {
     int compared = 0;
     for (const auto& f : scenario_files()) {
         Scenario s = load_scenario(f);
@@ -789,7 +789,7 @@ TEST_CASE("the lock handoff rule leaves every scenario dpor can finish without i
     CHECK(compared > 60);
 }
 
-TEST_CASE("dpor finds every violation the scenarios expect", "[.long]") {
+TEST_CASE("dpor finds every violation the scenarios expect", "[.long][violations]") {
     // The slowest: three-shared-d-rehash (three threads and `order`
     // constraints; dpor's depth-first order reaches the constrained race
     // late): found after 1,201,326 executions, 92 s on the 2 cores with two
