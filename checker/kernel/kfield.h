@@ -383,10 +383,14 @@ public:
             note_read(t, (int64_t)old);
             note_write(t, before);
             // For dpor's lock handoff rule: an acquire inside a wait
-            // condition (wait_until) parks when it fails; a trylock does not.
+            // condition (wait_until) parks when it fails; a trylock does
+            // not. Only the lock classes known to be exclusive end a hold
+            // another thread's acquire waits for (not up_read, and not a
+            // lock word the layer does not know).
             if (a == Acc::LockAcquire)
                 note_lock_op(key_, deps().await_set[t] ? LockOp::WaitAcquire : LockOp::TryAcquire, fresh);
-            else if (a == Acc::LockRelease && lock != LockClass::RwsemShared)
+            else if (a == Acc::LockRelease && (lock == LockClass::Spinlock || lock == LockClass::Mutex ||
+                                               lock == LockClass::Lockref || lock == LockClass::RwsemExclusive))
                 note_lock_op(key_, LockOp::ExclusiveRelease, fresh);
         } else {
             note_read(t, (int64_t)old);
