@@ -529,7 +529,8 @@ private:
                         // with the acquire the release ends, not with the
                         // release.
                         int r = j;
-                        if (handoff != Handoff::off && (acc.lk & kLkFirstAcquire) && ks.last_write_release &&
+                        // (Not in the overflow state, which several keys share.)
+                        if (handoff != Handoff::off && (acc.lk & kLkFirstAcquire) && ks.last_write_release && &ks != &overflow_ &&
                             ks.last_acq >= 0 && ks.last_acq <= j && steps_[ks.last_acq].thread == steps_[j].thread &&
                             !steps_[j].acc.dependent_besides(s.acc, acc.key))
                             r = handoff == Handoff::drop ? -1 : ks.last_acq;
