@@ -129,7 +129,7 @@ struct AccSet {
         if (o.all) all = true;
         for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk);
     }
-    // Dependent through a key other than `k`.
+    // Dependent through a key other than `k` (0, no key: through any).
     bool dependent_besides(const AccSet& o, Key k) const {
         if ((all && (o.n || o.all)) || (o.all && n)) return true;
         for (int i = 0; i < n; i++)
@@ -137,13 +137,7 @@ struct AccSet {
                 if (a[i].key == o.a[j].key && a[i].key != k && (a[i].write || o.a[j].write)) return true;
         return false;
     }
-    bool dependent(const AccSet& o) const {
-        if ((all && (o.n || o.all)) || (o.all && n)) return true;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < o.n; j++)
-                if (a[i].key == o.a[j].key && (a[i].write || o.a[j].write)) return true;
-        return false;
-    }
+    bool dependent(const AccSet& o) const { return dependent_besides(o, 0); }
 };
 
 template <rl::thread_id_t N>
