@@ -278,6 +278,14 @@ void die_with_parent(pid_t parent, int sig) {
     if (getppid() != parent) _exit(3);
 }
 
+// The stale-read cut of `run`: the default, or the test-only reorder cut
+// (explore/stale_cut.h) that tests/mutation_oracle.py selects to show that
+// the oracle catches it. Checked at start-up (cli_main).
+StaleCut test_stale_cut() {
+    const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
+    return c && std::strcmp(c, "reorder") == 0 ? StaleCut::reorder : StaleCut::duplicates;
+}
+
 int run_one(const std::string& file, const RunFlags& f) {
     Scenario s = load_scenario(file);
     std::vector<std::string> overrides = apply_overrides(s, f);
@@ -285,6 +293,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     RunOptions opt;
     opt.progress = f.progress && isatty(2);
     opt.minimize = !f.first;
+    opt.stale_cut = test_stale_cut();
     RunResult r = run_scenario(s, opt);
     print_result(s, r, f, overrides);
     if (f.coverage) {
@@ -917,6 +926,12 @@ int cli_main(int argc, char** argv) {
         int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
+    // tests/mutation_oracle.py selects the test-only reorder cut by
+    // VFSMC_TEST_STALE_CUT=reorder (explore/stale_cut.h), to show that it
+    // catches an unsound cut.
+    if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
+        throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: reorder (test-only), or unset");
     // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/kernel/mutations.h).
     if (const char* m = active_mutation(); m && !find_mutation(m)) {
         std::string acc;

@@ -410,23 +410,14 @@ private:
         return (rl::thread_id_t)t;
     }
 
-    // The reorder cut. The running step (thread u) read a field `key`
-    // stale under the duplicate cut: a lockref word whose update failed on
-    // the value (the slow path; a succeeding one is cut at once,
-    // kfield::rmw), or a marked load. It read the value the store with
-    // event index `newer` overwrote first. Reading
-    // that value is what reading the latest value just before that store
-    // gives, in the interleaving that moves u's step there, when nothing u
-    // has done depends on that store or on a step after it that depends on
-    // it: those steps (program order, or a shared key with one writing)
-    // form S; no step of u may be in S, and the step's accesses, complete
-    // now that it closes, may not depend on S (its read of `key` aside:
-    // that read is what moves before the store; a write of `key`, or a
-    // second access of the word, keeps the branch). The moved interleaving
-    // has one stale read fewer, and DPOR explores it (the read races with
-    // the store), so this execution is a duplicate of it: it ends here,
-    // counted with the duplicates. (StaleCut::reorder_unexplained, a
-    // test-only mutation, cuts without asking stale_explained.)
+    // The reorder cut (explore/stale_cut.h): test-only and unsound, taken
+    // only under StaleCut::reorder. The running step (thread u) read a
+    // field `key` stale; it read the value the store with event index
+    // `newer` overwrote first. The cut ends the execution when no step of u
+    // is in S (the steps from that store on that depend on it, by program
+    // order or a shared key with one writing) and the step's accesses do
+    // not depend on S, claiming that the interleaving which moves u's step
+    // before the store is explored instead.
     void reorder_cut() {
         Deps& d = deps();
         Deps::StaleRead sr = d.stale_read;
@@ -437,7 +428,7 @@ private:
         const Event& re = rec->events[sr.read_ev];
         for (int i = sr.read_ev + 1; i < rec->nevents; i++)
             if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return;
-        if (rt().stale_cut != StaleCut::reorder_unexplained && !stale_explained(sr.newer, sr.key)) return;
+        if (!stale_explained(sr.newer, sr.key)) return;
         rt().duplicate = true;
         rt().pruned = true;
     }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdarg>
 
+#include "explore/stale_cut.h"
 #include "explore/trace.h"
 
 namespace vfsmc {
@@ -37,25 +38,6 @@ struct Pruned {};
 
 enum class TState : uint8_t { Running, Waiting, Done };
 
-// How a search treats a stale lockref read (kfield::rmw, Acc::LockrefCas):
-// CMPXCHG_LOOP starts from a READ_ONCE that may return an older value; when
-// the update would succeed on it, the compare-exchange fails, sees the
-// latest value and tries again, which is what reading the latest value
-// does in the sibling branch of the same reads-from choice. A search that
-// explores every reads-from choice (dpor, exhaustive, bounded) cuts such a
-// branch as a duplicate; random, PCT and replays run it.
-enum class StaleCut : uint8_t {
-    none,         // run every branch
-    duplicates,   // cut a stale read the update succeeds on, a stale locked read a newer
-                  // locked store in its window stands for, and (dpor) a stale lockref read
-                  // or marked load that moving its step before the store it missed explains
-                  // (the default of the full searches)
-    every_stale,  // cut every stale read: unsound, for the test that shows the comparison notices
-    reorder_unexplained,  // duplicates, but the reorder cut takes every candidate without asking
-                          // whether the moved interleaving exists: unsound, for the same test
-};
-// The duplicate cut, or its test-only mutation of the reorder cut.
-inline bool reorder_cut_on(StaleCut c) { return c == StaleCut::duplicates || c == StaleCut::reorder_unexplained; }
 
 // dpor's lock handoff rule (explore/dpor.h, analyze()): a lock acquire
 // that waited, and follows a release of the lock, races with the acquire

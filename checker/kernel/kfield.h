@@ -257,8 +257,8 @@ public:
             }
         }
         // A marked load that read a value a newer store overwrote: under
-        // dpor with the duplicate cut, a candidate for the reorder cut
-        // (explore/dpor.h), from the first store it missed.
+        // dpor with the test-only StaleCut::reorder, a candidate for the
+        // reorder cut (explore/stale_cut.h), from the first store it missed.
         if (tag != shadow_tag_ && marked(a) && ev >= 0 && deps().enabled && reorder_cut_on(rt().stale_cut)) {
             Deps::StaleRead& sr = deps().stale_read;
             sr.thread = t;
@@ -334,7 +334,7 @@ public:
                 // the sibling branch that read the latest value, step for step
                 // (the same accesses, values and events; the loop is one step).
                 // A full search has that branch: this one is cut as a
-                // duplicate (explore/runtime.h, StaleCut). A stale value the
+                // duplicate (explore/stale_cut.h, the succeeding-update cut). A stale value the
                 // update fails on is a path of its own (the slow path) and runs,
                 // unless it is locked and a newer store in the window is
                 // locked too (newer_store_locked): then the cut is taken at
@@ -342,9 +342,10 @@ public:
                 // word (lock_next_check, core.h).
                 if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
                 if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
-                // Under dpor, the scheduler may cut it when the step closes:
-                // the reorder cut (explore/dpor.h), from the first store
-                // the read missed.
+                // Under dpor with the test-only StaleCut::reorder, the
+                // scheduler may cut it when the step closes: the reorder
+                // cut (explore/stale_cut.h), from the first store the read
+                // missed.
                 else if (deps().enabled && reorder_cut_on(rt().stale_cut))
                     reorder_candidate = next_store(tag_of(cur));
             }

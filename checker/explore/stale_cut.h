@@ -1,0 +1,86 @@
+// vfsmc: the stale-read cuts of the full searches, and why each is sound.
+//
+// Under `kernel` a lockref operation starts from a READ_ONCE of the
+// {lock, count} word (CMPXCHG_LOOP), which may return an older value than
+// the latest one in modification order. A search that explores every
+// reads-from choice (dpor, exhaustive, bounded: each read is a data node
+// over the values it may return) meets the same behaviour twice when a
+// stale value leads the thread to exactly the steps the latest value
+// leads it to. Two cuts end such a branch as a duplicate (counted in
+// `duplicates`, never judged). Each is local: it compares two sibling
+// branches of one data node, with the same prefix, and needs nothing from
+// the rest of the search.
+//
+// The succeeding-update cut (kfield::rmw). The stale value S satisfies
+// the update (f(S) is true). The compare-exchange then fails, because the
+// word holds the latest value L, and the failed compare-exchange returns
+// L; the loop computes f(L) and tries again, all inside the one step (the
+// loop has no scheduling point). The sibling branch that read L computes
+// f(L) and tries the same compare-exchange. Both branches perform the
+// same compare-exchange on the same value, log the same events and leave
+// the same state; the stale value itself is seen by nobody (no event, no
+// state, no clock). So the stale branch is a copy of its sibling, step for
+// step, and may end. Premises: (1) the read and the compare-exchange are
+// one step: no other thread runs between them (kfield::rmw holds
+// no_preempt); (2) the failed compare-exchange reads the latest value
+// (an RMW always does); (3) the sibling exists: the data node offers the
+// latest value, which every reads-from choice includes.
+//
+// The locked-value cut (kfield::rmw, newer_store_locked, and
+// lock_next_check in kernel/core.h). The stale value is locked, so the
+// update fails and the thread goes to lockref's slow path, spin_lock on
+// the same word. A newer store in the window the read could return
+// (every store between the one read and the latest) is locked too. The
+// sibling branch that read that newer locked value takes the same slow
+// path. The cut is taken only at the thread's next access, and only when
+// that access is spin_lock on this word: spin_lock's RMW reads the latest
+// value in both branches, and what differs between them before it (which
+// older store the READ_ONCE read) is visible to nobody but a later
+// acquire fence of the thread, which the spin_lock's acquire of the
+// latest value covers. Any other access in between drops the pending cut.
+// Premises: (1) nothing of the thread happens between the stale read and
+// spin_lock (lock_next_check); (2) the newer locked store is a reads-from
+// choice of the same data node (it lies in the window).
+//
+// The reorder cut (dpor.h, reorder_cut), test-only and unsound. It ended
+// an execution at the close of a step whose marked load (READ_ONCE,
+// smp_load_acquire, rcu_dereference) or failing lockref update read a
+// stale value, when no step of the reading thread depends on the store it
+// missed and the step's other accesses commute with the steps from that
+// store on (the set S). Its argument: moving the step before the store
+// gives an interleaving with one stale read fewer in which the read sees
+// the same value as the latest one; the read races with the store, so
+// dpor reverses that race and explores the moved interleaving; so this
+// execution is a duplicate. Unlike the two cuts above, the argument is
+// not local: it leans on dpor's completeness for an execution dpor never
+// finished. dpor's guarantee (one execution per Mazurkiewicz trace of the
+// *maximal* executions) is argued from races found in executions that run
+// to the end; an execution ended early contributes only the races of its
+// prefix, and the traces the cut hands to "the moved interleaving" are
+// reached only through races its dropped suffix would have shown. On
+// openref's rcu-legitimize-vs-kill with __d_lookup_rcu's d_unhashed() test
+// deleted, every execution in which P0's RCU walk reads the hash chain
+// after P1's __d_drop() unhashed "f" is ended by it, and the violation
+// (P0's try_to_unlazy() legitimizes the unhashed dentry) is then in no
+// explored execution: dpor said `holds (complete)` where the bounded
+// search at 3 preemptions finds the 49-step counterexample. The cut is
+// kept only as the test-only StaleCut::reorder, so that the tests show the
+// bounded-search oracle (tests/mutation_oracle.py) catches it.
+#pragma once
+
+#include <cstdint>
+
+namespace vfsmc {
+
+// How a full search treats a stale read under `kernel`.
+enum class StaleCut : uint8_t {
+    none,         // run every branch
+    duplicates,   // the default of the full searches: the succeeding-update cut and the
+                  // locked-value cut above
+    every_stale,  // test-only, unsound: cut every stale lockref read
+    reorder,      // test-only, unsound: duplicates plus the reorder cut
+};
+// The reorder cut, which only the test-only StaleCut::reorder takes.
+inline bool reorder_cut_on(StaleCut c) { return c == StaleCut::reorder; }
+
+}  // namespace vfsmc
