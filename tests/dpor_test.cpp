@@ -793,3 +793,33 @@ TEST_CASE("dpor finds every violation the scenarios expect", "[.long][violations
         CHECK(r.verdict == Verdict::violated);
     }
 }
+
+// The size estimate of an unfinished dpor search (run --estimate, the
+// progress line): executions / the share of the tree the last path shows
+// explored (dpor.h, explored_share). Stopped after a tenth of their
+// searches or less, real scenarios whose whole count is recorded get an
+// estimate within a factor of 4 of it; a finished search has none.
+TEST_CASE("dpor's size estimate lands within a factor of 4 of the recorded count after a tenth of the search", "[dpor][estimate]") {
+    struct Case {
+        const char* file;
+        long whole;   // the scenario's count in its explorations.lock
+        long probe;   // executions before the stop
+    };
+    for (const Case& c : std::vector<Case>{{"openref/rcu-legitimize-vs-kill", 226966, 20000},
+                                           {"dcache/shared-create-vs-open", 43401, 4000},
+                                           {"dcache/shared-cached-negative-reject", 1021995, 60000}}) {
+        Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + c.file + ".json");
+        RunResult r = run_as(s, Strategy::dpor, c.probe);
+        INFO(c.file << ": estimate " << r.estimate << " (" << r.estimate_low << " to " << r.estimate_high << ") after "
+                    << r.executions << " of " << c.whole);
+        REQUIRE(r.limit_hit);
+        CHECK(r.estimate >= c.whole / 4.0);
+        CHECK(r.estimate <= c.whole * 4.0);
+        CHECK(r.estimate_low <= r.estimate);
+        CHECK(r.estimate_high >= r.estimate);
+    }
+    Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/dcache/mainline-exclusive-two-creates.json");
+    RunResult whole = run_as(s, Strategy::dpor, 0);
+    CHECK(whole.complete);
+    CHECK(whole.estimate == 0);
+}

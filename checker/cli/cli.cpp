@@ -138,6 +138,7 @@ struct RunFlags {
     std::string format = "text";
     std::string html;
     std::string email;        // also write the email form to this file
+    bool estimate = false;    // a dpor probe of --time-limit seconds (default 10): the search's size
 };
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`
@@ -286,9 +287,50 @@ StaleCut test_stale_cut() {
     return c && std::strcmp(c, "reorder") == 0 ? StaleCut::reorder : StaleCut::duplicates;
 }
 
+// `run --estimate`: how large is the dpor search of this scenario? A probe
+// of --time-limit seconds (10 by default) prints the estimated number of
+// executions of the whole search and the time it would take at the probe's
+// rate, with the spread of the estimate over the probe's second half
+// (dpor.h, explored_share). A search that ends within the probe prints its
+// verdict and exact count as `run` does.
+constexpr double kEstimateProbeSeconds = 10;
+
+int estimate_one(Scenario& s, const RunFlags& f, const std::vector<std::string>& overrides) {
+    if (s.search.strategy != Strategy::dpor)
+        throw LoadError("vfsmc run: --estimate: the scenario's search is " + std::string(strategy_name(s.search.strategy)) +
+                        "; accepted: a dpor search (the scenario's own, or --strategy dpor)");
+    if (f.time_limit <= 0) s.search.time_limit_s = kEstimateProbeSeconds;
+    s.search.max_executions = 0;
+    RunOptions opt;
+    opt.progress = f.progress && isatty(2);
+    opt.minimize = false;
+    opt.stale_cut = test_stale_cut();
+    RunResult r = run_scenario(s, opt);
+    if (!r.limit_hit || r.estimate <= 0) {
+        print_result(s, r, f, overrides);
+        return as_expected(s, r) ? 0 : 1;
+    }
+    double rate = r.execs_per_sec;
+    auto secs = [&](double n) { return rate > 0 ? n / rate : 0.0; };
+    auto count = [](double n) {
+        if (n >= 1e9) return strprintf("%.3g billion", n / 1e9);
+        if (n >= 1e6) return strprintf("%.3g million", n / 1e6);
+        if (n >= 1e4) return strprintf("%.3g thousand", n / 1e3);
+        return strprintf("%.0f", n);
+    };
+    out_text(strprintf("estimate: %s: about %s executions in the whole dpor search (%s to %s over the second half of the "
+                       "probe), about %.0f s (%.0f to %.0f s) at the probe's %.0f executions/s; the probe ran %llu "
+                       "executions in %.1f s (memory model %s)\n",
+                       printable(s.name, kMaxShownValue).c_str(), count(r.estimate).c_str(), count(r.estimate_low).c_str(),
+                       count(r.estimate_high).c_str(), secs(r.estimate), secs(r.estimate_low), secs(r.estimate_high), rate,
+                       (unsigned long long)r.executions, r.seconds, r.memory_model.c_str()));
+    return 0;
+}
+
 int run_one(const std::string& file, const RunFlags& f) {
     Scenario s = load_scenario(file);
     std::vector<std::string> overrides = apply_overrides(s, f);
+    if (f.estimate) return estimate_one(s, f, overrides);
     for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
     RunOptions opt;
     opt.progress = f.progress && isatty(2);
@@ -847,6 +889,8 @@ int cli_main(int argc, char** argv) {
     auto* run_html = run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
     auto* run_email = run->add_option("--email", rf.email, "also write the 72-column email form to this file");
     run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
+    run->add_flag("--estimate", rf.estimate,
+                  "estimate the size of the dpor search from a probe of --time-limit seconds (default 10)");
     run->add_flag("--brief", rf.brief, "leave out the full interleaving (In short, final state, counts, replay)");
     run->add_option("--strategy", rf.strategy, "search strategy instead of the scenario's: " + strategy_names());
     run->add_option("--bound", rf.bound, "preemption bound (implies --strategy bounded)")->check(CLI::Range(0L, kMaxPreemptionBound));

@@ -86,6 +86,7 @@ struct DporStats {
     uint64_t races = 0;           // races found (backtrack candidates)
     uint64_t max_depth = 0;       // deepest choice path
     bool replay_mismatch = false; // a replayed path did not fit the execution
+    double explored_share = 0;    // the share of the tree explored, read off the last path (explored_share())
 };
 DporStats& dpor_stats();
 
@@ -199,6 +200,7 @@ public:
         if (replay_) return true;
         if (nodes_.size() > depth_) nodes_.resize(depth_);  // a halted execution took fewer choices
         analyze();
+        dpor_stats().explored_share = explored_share();
         return !next_path();
     }
 
@@ -605,6 +607,33 @@ private:
                 }
         }
         A.backtrack |= A.enabled & ~A.sleep;
+    }
+
+    // The share of the whole tree explored once the execution that just
+    // ended is counted, read off its path as Nidhugg's progress estimate
+    // does: a node with t branches known so far (done, taken, pending in
+    // its backtrack set; a data node's values) of which d are done stands
+    // for d/t of its subtree, and the path's leaf for the product of 1/t
+    // down to it. The share only shrinks as backtrack sets grow, so
+    // executions / share is an estimate of the total that firms up as the
+    // search goes on; it is exact at the end (share 1).
+    double explored_share() const {
+        double weight = 1.0, share = 0.0;
+        for (const Node& x : nodes_) {
+            unsigned t, d;
+            if (x.sched) {
+                uint8_t known = (uint8_t)(((x.backtrack | x.done) & x.enabled & ~x.sleep) | bit(x.chosen));
+                t = (unsigned)__builtin_popcount(known);
+                d = (unsigned)__builtin_popcount(x.done & known & ~bit(x.chosen));
+            } else {
+                t = x.count;
+                d = x.index;
+            }
+            if (t == 0) t = 1;
+            share += weight * d / t;
+            weight /= t;
+        }
+        return share + weight;
     }
 
     // The next path: the deepest node with an alternative left.

@@ -66,6 +66,16 @@ struct EngineState {
     uint64_t sim_executions = 0;   // executions in this simulate() call
     uint64_t max_executions = 0;
     uint64_t total_executions = 0; // the search's size when known (random, max_executions), for progress
+    bool dpor = false;
+    // dpor: (executions, estimated total), sampled every `estimate_every`
+    // executions, for the estimate of an unfinished search
+    // (RunResult::estimate). A fixed array (the engine's callbacks run on
+    // Relacy's per-execution heap): when full, every other sample goes and
+    // the interval doubles.
+    static constexpr int kEstimates = 1024;
+    std::pair<uint64_t, double> estimates[kEstimates];
+    int nestimates = 0;
+    uint64_t estimate_every = 64;
     double time_limit = 0;
     clk::time_point start, last_progress;
     bool progress = false;
@@ -195,6 +205,13 @@ void print_progress(double el) {
         frac = (double)g.sim_executions / g.total_executions;
         eta = rate > 0 ? (g.total_executions - (double)g.sim_executions) / rate : -1;
     }
+    if (g.dpor && g.nestimates > 0) {
+        double total = g.estimates[g.nestimates - 1].second;
+        std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, about %.3g executions in all by the path estimate, about %.0fs left\n",
+                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el, total,
+                     rate > 0 && total > g.sim_executions ? (total - (double)g.sim_executions) / rate : 0.0);
+        return;
+    }
     if (g.time_limit > 0) {
         double left = g.time_limit - el;
         if (eta < 0 || left < eta) {
@@ -239,6 +256,14 @@ void engine_before() {
         rl::ctx().rl_until("search limit", RL_INFO);
     }
     if (!g.replay && !history_run && (g.sim_executions & 63) == 0) {
+        if (g.dpor && dpor_stats().explored_share > 0 && g.sim_executions % g.estimate_every == 0) {
+            if (g.nestimates == EngineState::kEstimates) {
+                for (int i = 0; i < EngineState::kEstimates / 2; i++) g.estimates[i] = g.estimates[2 * i + 1];
+                g.nestimates = EngineState::kEstimates / 2;
+                g.estimate_every *= 2;
+            }
+            g.estimates[g.nestimates++] = {g.sim_executions - 1, (double)(g.sim_executions - 1) / dpor_stats().explored_share};
+        }
         auto now = clk::now();
         double el = std::chrono::duration<double>(now - g.start).count();
         if (g.time_limit > 0 && el > g.time_limit) {
@@ -455,6 +480,16 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
         out.metrics["dpor.sleep_blocked"] = (double)dpor_stats().sleep_blocked;
         out.metrics["dpor.races"] = (double)dpor_stats().races;
         out.metrics["dpor.max_depth"] = (double)dpor_stats().max_depth;
+        if (g.limit_hit && g.nestimates > 0) {
+            out.estimate = g.estimates[g.nestimates - 1].second;
+            out.estimate_low = out.estimate_high = out.estimate;
+            uint64_t half = g.estimates[g.nestimates - 1].first / 2;
+            for (int i = 0; i < g.nestimates; i++)
+                if (g.estimates[i].first >= half) {
+                    out.estimate_low = std::min(out.estimate_low, g.estimates[i].second);
+                    out.estimate_high = std::max(out.estimate_high, g.estimates[i].second);
+                }
+        }
     }
     char buf[200];
     switch (ss.strategy) {
@@ -574,6 +609,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
     // one: random and PCT sample, a replay follows its token.
     bool full_rf = ss.strategy == Strategy::dpor || ss.strategy == Strategy::exhaustive || ss.strategy == Strategy::bounded;
     rt().stale_cut = full_rf && !replay ? g_stale_cut : StaleCut::none;
+    g.dpor = ss.strategy == Strategy::dpor && !replay;
     if (ss.strategy == Strategy::dpor) {
         dpor_stats() = DporStats();
         deps().enabled = true;

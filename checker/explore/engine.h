@@ -58,6 +58,11 @@ struct RunResult {
     std::string final_state;
     std::vector<std::string> coverage;  // steps reached in at least one execution
     std::map<std::string, double> metrics;
+    // dpor cut short by a limit: the estimated size of the whole search
+    // (executions / the share of the tree explored, dpor.h), and its lowest
+    // and highest value over the second half of the run, sampled every 64
+    // executions. 0 when not estimated.
+    double estimate = 0, estimate_low = 0, estimate_high = 0;
     // RunOptions::collect_outcomes: a hash of each judged execution's final
     // state (the model's final_state() text), sorted, without repeats.
     std::vector<uint64_t> outcomes;
