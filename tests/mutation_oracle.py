@@ -103,9 +103,11 @@ def one(job):
 with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
     for m, f, b, d in ex.map(one, jobs):
         if d is None:
+            print(f"      {m}: {f}: bounded {args.bound} {b[0]} ({b[2]} executions)", flush=True)
             continue
         compared += 1
         if d[0] == "violated":
+            print(f"ok    {m}: {f}: bounded {args.bound} violated {b[1]}, dpor violated {d[1]} ({d[2]} executions)", flush=True)
             continue
         line = f"{m}: {f}: bounded {args.bound} violated {b[1]} ({b[2]} executions), dpor {d[0]} ({d[2]} executions)"
         if d[0] == "inconclusive":
