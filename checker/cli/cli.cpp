@@ -941,6 +941,7 @@ int cli_main(int argc, char** argv) {
     lit->add_option("--format", lf.format, "the witness report: text, email (72 columns) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
     lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
+    lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
 
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 

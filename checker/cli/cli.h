@@ -37,10 +37,13 @@ struct LitmusFlags {
     bool stable = false;   // no timings
     bool table = false;    // --check: the agreement table in Markdown
     bool first = false;    // the first witness, not the shortest
+    bool oracle = false;   // answer with the executable LKMM (checker/lkmm), not the engine
     std::string format = "text";
     std::string html;
 };
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
+// `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).
+int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& f);
 
 // A field's accepted values, for `list` and error messages.
 std::string type_text(const FieldSpec& f);

@@ -367,6 +367,18 @@ void check_limits(const Test& t) {
         if ((int)P.regs.size() > kMaxRegs)
             throw LoadError(t.file + ":" + std::to_string(P.line) + ": unsupported construct `more than " +
                             std::to_string(kMaxRegs) + " registers in P" + std::to_string(P.index) + "`");
+    // The layer has one RCU domain: one srcu_struct, and not both RCU and SRCU.
+    int srcu = -1;
+    for (const auto& v : t.vars)
+        if (v.type == VarType::Srcu) {
+            if (srcu >= 0)
+                throw LoadError(t.file + ":" + std::to_string(v.line) +
+                                ": unsupported construct `a second srcu_struct (vfsmc has one RCU domain)`");
+            srcu = v.line;
+        }
+    if (t.uses_rcu && t.uses_srcu)
+        throw LoadError(t.file + ":" + std::to_string(srcu) +
+                        ": unsupported construct `RCU with SRCU (vfsmc has one RCU domain)`");
     if ((int)t.observed.size() > kMaxObserved)
         throw LoadError(t.file + ": unsupported construct `more than " + std::to_string(kMaxObserved) +
                         " observed locations in the condition`");

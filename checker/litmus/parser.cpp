@@ -773,14 +773,9 @@ private:
         if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuReadUnlock || f.fn == Fn::SynchronizeSrcu) {
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Srcu)
                 fail(line, n + " needs a struct srcu_struct parameter; accepted: `struct srcu_struct *s`");
-            int prev = -1;
-            for (size_t i = 0; i < t_.vars.size(); i++)
-                if (t_.vars[i].type == VarType::Srcu && (int)i != e->args[0]->index) prev = (int)i;
-            if (prev >= 0) unsupported(line, "a second srcu_struct (vfsmc has one RCU domain)");
             t_.uses_srcu = true;
         }
         if (f.fn == Fn::RcuReadLock || f.fn == Fn::RcuReadUnlock || f.fn == Fn::SynchronizeRcu) t_.uses_rcu = true;
-        if (t_.uses_rcu && t_.uses_srcu) unsupported(line, n + " with both RCU and SRCU (vfsmc has one RCU domain)");
         return e;
     }
 

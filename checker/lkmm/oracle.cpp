@@ -1,0 +1,373 @@
+// lkmm: the candidate executions of a litmus test (see oracle.h).
+//
+// The values a read may return are found first: a location's domain starts
+// with its initial value and grows with every value some path of some
+// thread writes to it, until no path writes a new one. Each thread's paths
+// are then those of threads.cpp over these domains. A candidate picks one
+// path per thread; each read of an ordinary location reads from a write of
+// the same value (herd7's rf; a write po-after the read is left out, as the
+// coherence axiom would reject it); each lock read follows lock.cat (a
+// failed trylock or a true spin_is_locked() from a lock write, a false one
+// from an unlock or the initial value, spin_lock()'s from co); each
+// location's writes, unlocks aside, are ordered in every way after the
+// initial write (co).
+#include "lkmm/oracle.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "lkmm/threads.h"
+
+namespace vfsmc {
+namespace lkmm {
+
+using litmus::Answer;
+using litmus::Prop;
+using litmus::Quant;
+using litmus::Test;
+using litmus::VarType;
+
+namespace {
+
+constexpr size_t kMaxValues = 16;
+constexpr size_t kMaxRuns = 100000;
+
+std::string value_text(const Test& t, long v) {
+    if (is_address(v)) return t.vars[v - kAddressBase].name;
+    return std::to_string(v);
+}
+
+struct Final {
+    const std::vector<std::vector<long>>* regs;
+    std::vector<long> mem;
+};
+
+long observed_value(const Final& f, int proc, int index) {
+    return proc >= 0 ? (*f.regs)[proc][index] : f.mem[index];
+}
+
+bool holds(const Prop& p, const Final& f) {
+    switch (p.kind) {
+        case Prop::True: return true;
+        case Prop::False: return false;
+        case Prop::Not: return !holds(*p.kids[0], f);
+        case Prop::And: return holds(*p.kids[0], f) && holds(*p.kids[1], f);
+        case Prop::Or: return holds(*p.kids[0], f) || holds(*p.kids[1], f);
+        case Prop::Eq: {
+            long l = observed_value(f, p.proc, p.index);
+            long r = p.value_addr >= 0 ? address_of(p.value_addr) : p.value;
+            return (l == r) != p.negate;
+        }
+    }
+    return false;
+}
+
+// The candidates of one choice of paths.
+class Candidates {
+public:
+    Candidates(const Test& t, const std::vector<const Run*>& runs, const OracleOptions& o, OracleOutcome& out,
+               std::map<std::vector<long>, std::pair<uint64_t, bool>>& states)
+        : t_(t), runs_(runs), opt_(o), out_(out), states_(states) {}
+
+    // false: a limit was reached (out.error says which)
+    bool run() {
+        build();
+        if (!out_.error.empty()) return false;
+        // rf choices for each read that has them
+        for (int i = 0; i < x_.n; i++) {
+            const Event& e = x_.ev[i];
+            if (e.kind != Kind::R) continue;
+            std::vector<int> src;
+            if (e.lock == LockOp::None) {
+                for (int w = 0; w < x_.n; w++) {
+                    const Event& f = x_.ev[w];
+                    if (f.kind != Kind::W || f.lock != LockOp::None || f.loc != e.loc || f.value != e.value) continue;
+                    if (f.thread == e.thread && x_.pos[w] > x_.pos[i]) continue;
+                    src.push_back(w);
+                }
+            } else if (e.lock == LockOp::LF) {
+                // rfi-lf = ([LKW] ; po-loc ; [LF]) \ ([LKW] ; po-loc ; [UL] ; po-loc)
+                std::vector<int> inside;
+                for (int k = 0; k < x_.n; k++)
+                    if (same_thread_before(k, i) && x_.ev[k].lock == LockOp::LKW && x_.ev[k].loc == e.loc && !ul_between(k, i))
+                        inside.push_back(k);
+                if (!inside.empty()) {
+                    for (int k : inside) x_.rf.add(k, i);
+                    continue;
+                }
+                // rfe-lf: one LKW of another thread
+                for (int k = 0; k < x_.n; k++)
+                    if (x_.ev[k].lock == LockOp::LKW && x_.ev[k].loc == e.loc && x_.ev[k].thread != e.thread) src.push_back(k);
+            } else if (e.lock == LockOp::RU) {
+                // possible-rf-ru: the last po-previous UL, or a UL or the
+                // initial write outside the thread
+                int last = -1;
+                for (int k = 0; k < x_.n; k++)
+                    if (same_thread_before(k, i) && x_.ev[k].lock == LockOp::UL && x_.ev[k].loc == e.loc &&
+                        (last < 0 || x_.pos[k] > x_.pos[last]))
+                        last = k;
+                if (last >= 0) src.push_back(last);
+                for (int k = 0; k < x_.n; k++)
+                    if (x_.ev[k].loc == e.loc && x_.ev[k].thread != e.thread &&
+                        (x_.ev[k].lock == LockOp::UL || x_.ev[k].thread < 0))
+                        src.push_back(k);
+            } else {
+                continue;  // LKR: lock.cat derives its rf from co
+            }
+            if (src.empty()) return true;  // no candidate with this choice of paths
+            reads_.push_back(i);
+            sources_.push_back(src);
+        }
+        // co: each location's writes other than unlocks and the initial one
+        for (int l = 0; l < x_.nlocs; l++) {
+            std::vector<int> ws;
+            for (int i = x_.nlocs; i < x_.n; i++)
+                if (x_.ev[i].kind == Kind::W && x_.ev[i].loc == l && x_.ev[i].lock != LockOp::UL) ws.push_back(i);
+            cos_.push_back(ws);
+        }
+        base_rf_ = x_.rf;
+        return pick_rf(0);
+    }
+
+private:
+    const Test& t_;
+    const std::vector<const Run*>& runs_;
+    const OracleOptions& opt_;
+    OracleOutcome& out_;
+    std::map<std::vector<long>, std::pair<uint64_t, bool>>& states_;
+    Execution x_;
+    std::vector<int> reads_;
+    std::vector<std::vector<int>> sources_;
+    std::vector<std::vector<int>> cos_;
+    Rel base_rf_;
+
+    bool same_thread_before(int a, int b) const {
+        return x_.ev[a].thread >= 0 && x_.ev[a].thread == x_.ev[b].thread && x_.pos[a] < x_.pos[b];
+    }
+    bool ul_between(int a, int b) const {
+        for (int k = 0; k < x_.n; k++)
+            if (x_.ev[k].lock == LockOp::UL && x_.ev[k].loc == x_.ev[a].loc && same_thread_before(a, k) && same_thread_before(k, b))
+                return true;
+        return false;
+    }
+
+    void build() {
+        int nl = (int)t_.vars.size();
+        x_.nlocs = nl;
+        for (int v = 0; v < nl; v++) {
+            Event iw;
+            iw.kind = Kind::W;
+            iw.loc = v;
+            iw.value = t_.vars[v].init_addr.empty() ? t_.vars[v].init : address_of(t_.var_index(t_.vars[v].init_addr));
+            iw.what = "init";
+            x_.ev.push_back(iw);
+            x_.pos.push_back(0);
+        }
+        std::vector<int> base;
+        for (const Run* r : runs_) {
+            base.push_back((int)x_.ev.size());
+            for (size_t k = 0; k < r->events.size(); k++) {
+                x_.ev.push_back(r->events[k]);
+                x_.pos.push_back((int)k);
+            }
+        }
+        x_.n = (int)x_.ev.size();
+        if (x_.n > kMaxEvents) {
+            out_.error = t_.file + ": a candidate execution has " + std::to_string(x_.n) + " events; accepted: at most " +
+                         std::to_string(kMaxEvents);
+            return;
+        }
+        x_.addr = x_.data = x_.ctrl = x_.rmw = x_.rf = x_.co = Rel(x_.n);
+        for (size_t p = 0; p < runs_.size(); p++) {
+            int b = base[p];
+            for (auto& d : runs_[p]->addr) x_.addr.add(b + d.first, b + d.second);
+            for (auto& d : runs_[p]->data) x_.data.add(b + d.first, b + d.second);
+            for (auto& d : runs_[p]->ctrl) x_.ctrl.add(b + d.first, b + d.second);
+            for (auto& d : runs_[p]->rmw) x_.rmw.add(b + d.first, b + d.second);
+        }
+    }
+
+    bool pick_rf(size_t k) {
+        if (k == reads_.size()) return pick_co(0);
+        for (int w : sources_[k]) {
+            x_.rf.add(w, reads_[k]);
+            bool ok = pick_rf(k + 1);
+            x_.rf.row(w)[reads_[k]] = false;
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    bool pick_co(size_t l) {
+        if (l == cos_.size()) return judge_one();
+        std::vector<int> ws = cos_[l];
+        std::sort(ws.begin(), ws.end());
+        int iw = (int)l;
+        do {
+            // co over {iw} + ws in this order, as a strict total order
+            std::vector<int> chain;
+            chain.push_back(iw);
+            chain.insert(chain.end(), ws.begin(), ws.end());
+            for (size_t a = 0; a < chain.size(); a++)
+                for (size_t b = a + 1; b < chain.size(); b++) x_.co.add(chain[a], chain[b]);
+            bool ok = pick_co(l + 1);
+            for (size_t a = 0; a < chain.size(); a++)
+                for (size_t b = a + 1; b < chain.size(); b++) x_.co.row(chain[a])[chain[b]] = false;
+            if (!ok) return false;
+        } while (std::next_permutation(ws.begin(), ws.end()));
+        return true;
+    }
+
+    bool judge_one() {
+        if (++out_.candidates > opt_.max_candidates) {
+            out_.error = t_.file + ": more than " + std::to_string(opt_.max_candidates) +
+                         " candidate executions; accepted: smaller tests (fewer writes to one location, fewer reads)";
+            return false;
+        }
+        Judgement j = judge(x_, opt_.mutation);
+        if (!j.allowed) return true;
+        std::vector<std::vector<long>> regs;
+        for (const Run* r : runs_) regs.push_back(r->regs);
+        Final f;
+        f.regs = &regs;
+        f.mem.assign(t_.vars.size(), 0);
+        for (int l = 0; l < x_.nlocs; l++) {
+            // the co-last write of the location
+            int last = l;
+            for (int w = 0; w < x_.n; w++)
+                if (x_.ev[w].loc == l && x_.ev[w].kind == Kind::W && j.co.row(last)[w]) last = w;
+            f.mem[l] = x_.ev[last].value;
+        }
+        if (t_.filter && !holds(*t_.filter, f)) return true;
+        out_.flags |= j.flags;
+        std::vector<long> key;
+        for (const auto& o : t_.observed) key.push_back(observed_value(f, o.proc, o.index));
+        bool sat = holds(*t_.cond, f);
+        auto& s = states_[key];
+        s.first++;
+        s.second = sat;
+        (sat ? out_.positive : out_.negative)++;
+        return true;
+    }
+};
+
+}  // namespace
+
+OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
+    auto t0 = std::chrono::steady_clock::now();
+    OracleOutcome out;
+    const int nl = (int)t.vars.size();
+    Domains dom(nl);
+    for (int v = 0; v < nl; v++)
+        dom[v].push_back(t.vars[v].init_addr.empty() ? t.vars[v].init : address_of(t.var_index(t.vars[v].init_addr)));
+    // A write's value is computed from reads of values other writes wrote
+    // before it, so no chain of justification is longer than the number of
+    // writes a run of every thread makes: the domains stop growing there
+    // (values only a cycle of reads could justify are left out, as herd7's
+    // equation solver leaves them out).
+    std::vector<std::vector<Run>> runs(t.procs.size());
+    for (int round = 0;; round++) {
+        size_t writes = 0;
+        for (size_t p = 0; p < t.procs.size(); p++) {
+            runs[p] = thread_runs(t, (int)p, dom, kMaxRuns, out.error);
+            if (!out.error.empty()) return out;
+            size_t most = 0;
+            for (const Run& r : runs[p]) {
+                size_t w = 0;
+                for (const Event& e : r.events) w += e.kind == Kind::W;
+                most = std::max(most, w);
+            }
+            writes += most;
+        }
+        if ((size_t)round >= writes) break;
+        Domains grown = dom;
+        for (const auto& rs : runs)
+            for (const Run& r : rs) {
+                if (!r.valid) continue;
+                for (const Event& e : r.events) {
+                    if (e.kind != Kind::W || e.lock != LockOp::None) continue;
+                    auto& d = grown[e.loc];
+                    if (std::find(d.begin(), d.end(), e.value) == d.end()) {
+                        d.push_back(e.value);
+                        if (d.size() > kMaxValues) {
+                            out.error = t.file + ": location `" + t.vars[e.loc].name + "` may hold more than " +
+                                        std::to_string(kMaxValues) + " values; accepted: tests whose locations hold few values";
+                            return out;
+                        }
+                    }
+                }
+            }
+        if (grown == dom) break;
+        dom = grown;
+    }
+    // Every choice of one valid path per thread.
+    std::vector<std::vector<const Run*>> valid(t.procs.size());
+    for (size_t p = 0; p < t.procs.size(); p++)
+        for (const Run& r : runs[p])
+            if (r.valid) valid[p].push_back(&r);
+    std::map<std::vector<long>, std::pair<uint64_t, bool>> states;
+    std::vector<size_t> idx(t.procs.size(), 0);
+    bool any = true;
+    for (const auto& v : valid) any = any && !v.empty();
+    while (any) {
+        std::vector<const Run*> pick;
+        for (size_t p = 0; p < idx.size(); p++) pick.push_back(valid[p][idx[p]]);
+        Candidates c(t, pick, opt, out, states);
+        if (!c.run()) return out;
+        size_t p = 0;
+        for (; p < idx.size(); p++) {
+            if (++idx[p] < valid[p].size()) break;
+            idx[p] = 0;
+        }
+        if (p == idx.size()) break;
+    }
+    for (const auto& kv : states) {
+        OracleState st;
+        for (size_t i = 0; i < t.observed.size(); i++) {
+            const auto& o = t.observed[i];
+            std::string name = o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
+            st.text += (i ? " " : "") + name + "=" + value_text(t, kv.first[i]) + ";";
+        }
+        st.executions = kv.second.first;
+        st.satisfies = kv.second.second;
+        out.states.push_back(st);
+    }
+    std::sort(out.states.begin(), out.states.end(), [](const OracleState& a, const OracleState& b) { return a.text < b.text; });
+    uint64_t total = out.positive + out.negative;
+    out.answer = out.positive == 0 ? Answer::Never : out.positive == total ? Answer::Always : Answer::Sometimes;
+    switch (t.quant) {
+        case Quant::Exists: out.validated = out.positive > 0; break;
+        case Quant::NotExists: out.validated = out.positive == 0; break;
+        case Quant::Forall: out.validated = out.negative == 0; break;
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+std::string oracle_report(const Test& t, const OracleOutcome& o, bool stable) {
+    std::string s;
+    // herd7's kinds: exists is Allowed, ~exists Forbidden, forall Required.
+    const char* kind = t.quant == Quant::Exists ? "Allowed" : t.quant == Quant::NotExists ? "Forbidden" : "Required";
+    s += "Test " + t.name + " " + kind + "\n";
+    s += "States " + std::to_string(o.states.size()) + "\n";
+    for (const auto& st : o.states) s += st.text + "\n";
+    s += o.validated ? "Ok\n" : "No\n";
+    s += "Witnesses\n";
+    s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
+    for (const auto& f : flag_names(o.flags)) s += "Flag " + f + "\n";
+    s += "Condition " + t.cond_text + "\n";
+    s += "Observation " + t.name + " " + litmus::answer_name(o.answer) + " " + std::to_string(o.positive) + " " +
+         std::to_string(o.negative) + "\n";
+    if (!stable) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2f", o.seconds);
+        s += "Time " + t.name + " " + buf + "\n";
+    }
+    return s;
+}
+
+}  // namespace lkmm
+}  // namespace vfsmc

@@ -1,0 +1,382 @@
+// lkmm: the paths through one thread (see threads.h). The interpreter
+// replays a vector of choices (which value each read returns, whether a
+// trylock succeeds); the enumeration advances that vector like an odometer.
+// Values carry the set of reads they were computed from, which gives herd7's
+// dependencies: addr (a location computed from a read), data (a written value
+// computed from a read) and ctrl (every event after a branch on a read).
+#include "lkmm/threads.h"
+
+#include <map>
+
+namespace vfsmc {
+namespace lkmm {
+
+using litmus::Expr;
+using litmus::Fn;
+using litmus::RmwOrder;
+using litmus::Stmt;
+using litmus::VarType;
+
+namespace {
+
+struct Val {
+    long v = 0;
+    Set from;  // the thread's reads this value was computed from
+};
+
+struct InvalidPath {};
+
+class Interp {
+public:
+    Interp(const litmus::Test& t, int proc, const Domains& dom, std::vector<int>& choices, std::vector<int>& arity)
+        : t_(t), p_(t.procs[proc]), proc_(proc), dom_(dom), choices_(choices), arity_(arity) {}
+
+    Run run() {
+        regs_.resize(p_.regs.size());
+        for (size_t r = 0; r < p_.regs.size(); r++) {
+            const auto& R = p_.regs[r];
+            regs_[r].v = R.init_addr.empty() ? R.init : address_of(t_.var_index(R.init_addr));
+        }
+        try {
+            for (const auto& s : p_.body) exec(*s);
+        } catch (const InvalidPath&) {
+            out_.valid = false;
+        }
+        for (const auto& r : regs_) out_.regs.push_back(r.v);
+        return std::move(out_);
+    }
+
+private:
+    const litmus::Test& t_;
+    const litmus::Proc& p_;
+    int proc_;
+    const Domains& dom_;
+    std::vector<int>& choices_;
+    std::vector<int>& arity_;
+    size_t next_ = 0;
+    std::vector<Val> regs_;
+    Set ctrl_;  // the reads every later event is control-dependent on
+    Run out_;
+
+    int choose(int n) {
+        if (next_ < choices_.size()) return choices_[next_++];
+        choices_.push_back(0);
+        arity_.push_back(n);
+        next_++;
+        return 0;
+    }
+
+    int emit(Event e, const Set& addr, const Set& data) {
+        e.thread = proc_;
+        int k = (int)out_.events.size();
+        if (k >= kMaxEvents) throw InvalidPath();
+        out_.events.push_back(std::move(e));
+        for (int r = 0; r < k; r++) {
+            if (addr[r]) out_.addr.push_back({r, k});
+            if (data[r] && out_.events[k].kind == Kind::W) out_.data.push_back({r, k});
+            if (ctrl_[r]) out_.ctrl.push_back({r, k});
+        }
+        return k;
+    }
+
+    int loc_of(const Val& a) const {
+        if (!is_address(a.v) || a.v - kAddressBase >= (long)t_.vars.size()) throw InvalidPath();
+        return (int)(a.v - kAddressBase);
+    }
+
+    Val read(int loc, uint32_t tags, const Set& addr, const Expr& e) {
+        Event ev;
+        ev.kind = Kind::R;
+        ev.tags = tags;
+        ev.loc = loc;
+        const auto& d = dom_[loc];
+        ev.value = d[choose((int)d.size())];
+        ev.line = e.line;
+        ev.what = e.kind == Expr::Call ? e.name : "*";
+        int k = emit(ev, addr, Set());
+        Val v;
+        v.v = out_.events[k].value;
+        v.from[k] = true;
+        return v;
+    }
+    int write(int loc, uint32_t tags, const Set& addr, const Val& val, const Expr& e) {
+        Event ev;
+        ev.kind = Kind::W;
+        ev.tags = tags;
+        ev.loc = loc;
+        ev.value = val.v;
+        ev.line = e.line;
+        ev.what = e.kind == Expr::Call ? e.name : "*";
+        return emit(ev, addr, val.from);
+    }
+    void fence(uint32_t tags, const Expr& e) {
+        Event ev;
+        ev.kind = Kind::F;
+        ev.tags = tags;
+        ev.line = e.line;
+        ev.what = e.name;
+        emit(ev, Set(), Set());
+    }
+    int lock_event(LockOp op, int loc, const Set& addr, const Expr& e) {
+        Event ev;
+        ev.kind = op == LockOp::LKW || op == LockOp::UL ? Kind::W : Kind::R;
+        ev.lock = op;
+        ev.loc = loc;
+        ev.value = op == LockOp::LKW || op == LockOp::LF ? 1 : 0;
+        ev.line = e.line;
+        ev.what = e.name;
+        return emit(ev, addr, Set());
+    }
+
+    void exec(const Stmt& s) {
+        switch (s.kind) {
+            case Stmt::Assign: regs_[s.reg] = eval(*s.value); break;
+            case Stmt::Store: {
+                Val a = eval(*s.addr);
+                Val v = eval(*s.value);
+                write(loc_of(a), 0, a.from, v, *s.value);
+                break;
+            }
+            case Stmt::Eval: eval(*s.value); break;
+            case Stmt::If: {
+                Val c = eval(*s.value);
+                ctrl_ |= c.from;
+                const Stmt* b = c.v ? s.body[0].get() : s.body[1].get();
+                if (b) exec(*b);
+                break;
+            }
+            case Stmt::Block:
+                for (const auto& k : s.body) exec(*k);
+                break;
+        }
+    }
+
+    Val eval(const Expr& e) {
+        switch (e.kind) {
+            case Expr::Const: return {e.value, Set()};
+            case Expr::Reg: return regs_[e.index];
+            case Expr::VarAddr: return {address_of(e.index), Set()};
+            case Expr::Deref: {
+                Val a = eval(*e.args[0]);
+                return read(loc_of(a), 0, a.from, e);
+            }
+            case Expr::Unary: {
+                Val a = eval(*e.args[0]);
+                if (e.op == "!") a.v = !a.v;
+                else if (e.op == "-") a.v = -a.v;
+                else if (e.op == "~") a.v = ~a.v;
+                return a;
+            }
+            case Expr::Binary: {
+                Val a = eval(*e.args[0]);
+                Val b = eval(*e.args[1]);
+                Val r;
+                r.from = a.from | b.from;
+                const std::string& op = e.op;
+                long x = a.v, y = b.v;
+                if (op == "+") r.v = x + y;
+                else if (op == "-") r.v = x - y;
+                else if (op == "*") r.v = x * y;
+                else if (op == "/" || op == "%") {
+                    if (y == 0) throw InvalidPath();
+                    r.v = op == "/" ? x / y : x % y;
+                } else if (op == "==") r.v = x == y;
+                else if (op == "!=") r.v = x != y;
+                else if (op == "<") r.v = x < y;
+                else if (op == "<=") r.v = x <= y;
+                else if (op == ">") r.v = x > y;
+                else if (op == ">=") r.v = x >= y;
+                else if (op == "&&") r.v = x && y;
+                else if (op == "||") r.v = x || y;
+                else if (op == "&") r.v = x & y;
+                else if (op == "|") r.v = x | y;
+                else if (op == "^") r.v = x ^ y;
+                else if (op == "<<") r.v = (y < 0 || y > 62) ? 0 : x << y;
+                else if (op == ">>") r.v = (y < 0 || y > 62) ? 0 : x >> y;
+                return r;
+            }
+            case Expr::Call: return call(e);
+        }
+        return {};
+    }
+
+    // The ordering tag of an RMW's name suffix (linux-kernel.def).
+    static uint32_t order_tag(RmwOrder o) {
+        switch (o) {
+            case RmwOrder::Full: return MB;
+            case RmwOrder::Relaxed: return ONCE;
+            case RmwOrder::Acquire: return ACQUIRE;
+            case RmwOrder::Release: return RELEASE;
+        }
+        return ONCE;
+    }
+
+    Val call(const Expr& e) {
+        auto arg = [&](int i) { return eval(*e.args[i]); };
+        switch (e.fn) {
+            case Fn::ReadOnce: case Fn::RcuDereference: case Fn::AtomicRead: {
+                Val a = arg(0);
+                return read(loc_of(a), ONCE, a.from, e);
+            }
+            case Fn::LoadAcquire: case Fn::AtomicReadAcquire: {
+                Val a = arg(0);
+                return read(loc_of(a), ACQUIRE, a.from, e);
+            }
+            case Fn::WriteOnce: case Fn::AtomicSet: {
+                Val a = arg(0);
+                Val v = arg(1);
+                write(loc_of(a), ONCE, a.from, v, e);
+                return {};
+            }
+            case Fn::StoreRelease: case Fn::RcuAssignPointer: case Fn::AtomicSetRelease: {
+                Val a = arg(0);
+                Val v = arg(1);
+                write(loc_of(a), RELEASE, a.from, v, e);
+                return {};
+            }
+            case Fn::Mb: fence(MB, e); return {};
+            case Fn::Rmb: fence(F_RMB, e); return {};
+            case Fn::Wmb: fence(F_WMB, e); return {};
+            case Fn::MbBeforeAtomic: fence(F_BEFORE_ATOMIC, e); return {};
+            case Fn::MbAfterAtomic: fence(F_AFTER_ATOMIC, e); return {};
+            case Fn::MbAfterSpinlock: fence(F_AFTER_SPINLOCK, e); return {};
+            case Fn::MbAfterUnlockLock: fence(F_AFTER_UNLOCK_LOCK, e); return {};
+            case Fn::RcuReadLock: fence(F_RCU_LOCK, e); return {};
+            case Fn::RcuReadUnlock: fence(F_RCU_UNLOCK, e); return {};
+            case Fn::SynchronizeRcu: fence(F_SYNC_RCU, e); return {};
+            case Fn::SpinLock: {
+                Val a = arg(0);
+                int l = loc_of(a);
+                lock_event(LockOp::LKR, l, a.from, e);
+                lock_event(LockOp::LKW, l, a.from, e);
+                return {};
+            }
+            case Fn::SpinUnlock: {
+                Val a = arg(0);
+                lock_event(LockOp::UL, loc_of(a), a.from, e);
+                return {};
+            }
+            case Fn::SpinTrylock: {
+                Val a = arg(0);
+                int l = loc_of(a);
+                Val r;
+                if (choose(2) == 0) {
+                    int k = lock_event(LockOp::LKR, l, a.from, e);
+                    lock_event(LockOp::LKW, l, a.from, e);
+                    r.v = 1;
+                    r.from[k] = true;
+                } else {
+                    int k = lock_event(LockOp::LF, l, a.from, e);
+                    r.v = 0;
+                    r.from[k] = true;
+                }
+                return r;
+            }
+            case Fn::SpinIsLocked: {
+                // True is lock.cat's RL, which it treats as LF.
+                Val a = arg(0);
+                int l = loc_of(a);
+                Val r;
+                bool locked = choose(2) == 0;
+                int k = lock_event(locked ? LockOp::LF : LockOp::RU, l, a.from, e);
+                r.v = locked;
+                r.from[k] = true;
+                return r;
+            }
+            case Fn::SrcuReadLock: {
+                Val a = arg(0);
+                return read(loc_of(a), SRCU_LOCK, a.from, e);
+            }
+            case Fn::SrcuReadUnlock: {
+                Val a = arg(0);
+                Val v = arg(1);
+                write(loc_of(a), SRCU_UNLOCK, a.from, v, e);
+                return {};
+            }
+            case Fn::SynchronizeSrcu: {
+                Val a = arg(0);
+                Event ev;
+                ev.kind = Kind::SyncSrcu;
+                ev.loc = loc_of(a);
+                ev.line = e.line;
+                ev.what = e.name;
+                emit(ev, a.from, Set());
+                return {};
+            }
+            case Fn::AtomicOp: case Fn::AtomicOpReturn: {
+                // atomic_add(i, v): the location is the last argument.
+                Val operand;
+                if (e.has_imm) operand.v = e.imm;
+                else operand = arg(0);
+                Val a = arg((int)e.args.size() - 1);
+                int l = loc_of(a);
+                uint32_t tag = (e.fn == Fn::AtomicOp ? NORETURN : order_tag(e.order)) | RMW;
+                Val old = read(l, tag, a.from, e);
+                int rk = (int)out_.events.size() - 1;
+                Val nv;
+                nv.v = e.arith == litmus::ArithOp::Add ? old.v + operand.v : old.v - operand.v;
+                nv.from = old.from | operand.from;
+                int wk = write(l, tag, a.from, nv, e);
+                out_.rmw.push_back({rk, wk});
+                if (e.fn == Fn::AtomicOp) return {};
+                Val r;
+                r.from = old.from;
+                r.v = e.ret == litmus::RetKind::Old ? old.v : e.ret == litmus::RetKind::New ? nv.v : nv.v == 0;
+                return r;
+            }
+            case Fn::Xchg: {
+                Val a = arg(0);
+                Val v = arg(1);
+                int l = loc_of(a);
+                uint32_t tag = order_tag(e.order) | RMW;
+                Val old = read(l, tag, a.from, e);
+                int rk = (int)out_.events.size() - 1;
+                int wk = write(l, tag, a.from, v, e);
+                out_.rmw.push_back({rk, wk});
+                return old;
+            }
+            case Fn::Cmpxchg: {
+                Val a = arg(0);
+                Val expect = arg(1);
+                Val v = arg(2);
+                int l = loc_of(a);
+                uint32_t tag = order_tag(e.order) | RMW;
+                Val old = read(l, tag, a.from, e);
+                if (old.v == expect.v) {
+                    int rk = (int)out_.events.size() - 1;
+                    int wk = write(l, tag, a.from, v, e);
+                    out_.rmw.push_back({rk, wk});
+                }
+                return old;
+            }
+        }
+        return {};
+    }
+};
+
+}  // namespace
+
+std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom, size_t max_runs, std::string& error) {
+    std::vector<Run> runs;
+    std::vector<int> choices, arity;
+    for (;;) {
+        Interp in(t, proc, dom, choices, arity);
+        runs.push_back(in.run());
+        if (runs.size() > max_runs) {
+            error = t.file + ": P" + std::to_string(proc) + " has more than " + std::to_string(max_runs) +
+                    " paths; accepted: tests whose threads have fewer reads of fewer values";
+            return runs;
+        }
+        // The next choice vector: the last choice that has another option.
+        while (!choices.empty() && choices.back() + 1 >= arity.back()) {
+            choices.pop_back();
+            arity.pop_back();
+        }
+        if (choices.empty()) break;
+        choices.back()++;
+    }
+    return runs;
+}
+
+}  // namespace lkmm
+}  // namespace vfsmc
