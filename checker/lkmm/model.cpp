@@ -30,7 +30,6 @@ const std::vector<MutationName> kMutations = {
     {Mutation::NoLockAcquire, "no-lock-acquire"},
     {Mutation::NoRcuReadSection, "no-rcu-read-section"},
     {Mutation::NoSrcuLoc, "no-srcu-loc"},
-    {Mutation::NoLockNest, "no-lock-nest"},
 };
 
 std::vector<std::string> flag_names(uint32_t f) {
@@ -179,12 +178,10 @@ Judgement judge(const Execution& x, Mutation mut) {
     const Rel lk_rmw = poloc.restrict(LKR, LKW) - po.seq(po);
     // let rmw = rmw | lk-rmw
     const Rel rmw = rmw0 | lk_rmw;
-    if (mut != Mutation::NoLockNest) {
-        // empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
-        if (!(poloc.restrict(LKW, LKR) - poloc.to(UL).seq(poloc)).empty()) return fail("lock-nest");
-        // empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
-        if (!(poloc.restrict(LKW, RU) - poloc.to(UL).seq(poloc)).empty()) return fail("nested-is-locked");
-    }
+    // empty ([LKW] ; po-loc ; [LKR]) \ (po-loc ; [UL] ; po-loc) as lock-nest
+    if (!(poloc.restrict(LKW, LKR) - poloc.to(UL).seq(poloc)).empty()) return fail("lock-nest");
+    // empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
+    if (!(poloc.restrict(LKW, RU) - poloc.to(UL).seq(poloc)).empty()) return fail("nested-is-locked");
     // let R = R | LKR | LF | RU ;  let W = W | LKW
     const Set R = Rb | LKR | LF | RU;
     Set W = Wb | LKW | IW;

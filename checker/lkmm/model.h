@@ -35,7 +35,6 @@ enum class Mutation {
     NoLockAcquire,      // LKR not Acquire, UL not Release
     NoRcuReadSection,   // rcu-order without the read-side critical sections
     NoSrcuLoc,          // rcu-order's SRCU terms without `& loc`
-    NoLockNest,         // drop lock.cat's `lock-nest` and `nested-is-locked`
 };
 
 struct MutationName {

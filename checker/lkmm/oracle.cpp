@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "lkmm/threads.h"
@@ -345,6 +346,11 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
+}
+
+bool expects_data_race(const std::string& text) {
+    static const std::regex re(R"(Result:\s*\w+\s+DATARACE)");
+    return std::regex_search(text, re);
 }
 
 std::string oracle_report(const Test& t, const OracleOutcome& o, bool stable) {

@@ -38,6 +38,10 @@ struct OracleOutcome {
     std::string error;        // non-empty: the test cannot be judged (one line)
 };
 
+// Whether a test's text says herd7 flags a data race for it: its `Result:`
+// line ends with DATARACE (the convention of the kernel's judgelitmus.sh).
+bool expects_data_race(const std::string& text);
+
 OracleOutcome oracle_run(const litmus::Test& t, const OracleOptions& o = OracleOptions());
 
 // herd7's lines: Test, States, Ok/No, Witnesses, Positive/Negative, Flag
