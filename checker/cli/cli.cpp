@@ -942,6 +942,7 @@ int cli_main(int argc, char** argv) {
         ->check(CLI::IsMember({"text", "email", "json"}));
     lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
     lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
+    lit->add_flag("--generate", lf.generate, "write the generated cycle tests (diy7-like) into the directory given, each with the oracle's Result:");
 
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 

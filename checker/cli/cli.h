@@ -38,12 +38,15 @@ struct LitmusFlags {
     bool table = false;    // --check: the agreement table in Markdown
     bool first = false;    // the first witness, not the shortest
     bool oracle = false;   // answer with the executable LKMM (checker/lkmm), not the engine
+    bool generate = false; // write the generated tests (checker/lkmm/generate.h) into the one path
     std::string format = "text";
     std::string html;
 };
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
 // `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).
 int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& f);
+// `vfsmc litmus --generate DIR` (litmus_oracle_cmd.cpp).
+int cmd_litmus_generate(const std::vector<std::string>& paths, const LitmusFlags& f);
 
 // A field's accepted values, for `list` and error messages.
 std::string type_text(const FieldSpec& f);

@@ -77,6 +77,7 @@ const char* judgement_name(Judgement j) {
 
 
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
+    if (f.generate) return cmd_litmus_generate(paths, f);
     std::vector<std::string> files = collect_litmus(paths);
     if (files.empty()) throw LoadError(paths[0] + ": no litmus tests (*.litmus) found; accepted: *.litmus files or directories of them");
     if (f.oracle) return cmd_litmus_oracle(files, f);
