@@ -3,7 +3,7 @@
 // trylock succeeds); the enumeration advances that vector like an odometer.
 // Values carry the set of reads they were computed from, which gives herd7's
 // dependencies: addr (a location computed from a read), data (a written value
-// computed from a read) and ctrl (every event after a branch on a read).
+// computed from a read) and ctrl (every event in a branch taken on a read).
 #include "lkmm/threads.h"
 
 #include <map>
@@ -55,7 +55,7 @@ private:
     std::vector<int>& arity_;
     size_t next_ = 0;
     std::vector<Val> regs_;
-    Set ctrl_;  // the reads every later event is control-dependent on
+    Set ctrl_;  // the reads the events of the current branch are control-dependent on
     Run out_;
 
     int choose(int n) {
@@ -139,10 +139,14 @@ private:
             }
             case Stmt::Eval: eval(*s.value); break;
             case Stmt::If: {
+                // herd7's ctrl reaches the events of the branch taken, not
+                // those after the if (litmus-tests.txt, LIMITATIONS 1).
                 Val c = eval(*s.value);
+                Set outer = ctrl_;
                 ctrl_ |= c.from;
                 const Stmt* b = c.v ? s.body[0].get() : s.body[1].get();
                 if (b) exec(*b);
+                ctrl_ = outer;
                 break;
             }
             case Stmt::Block:
