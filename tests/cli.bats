@@ -184,3 +184,64 @@ PY
   [ "$rc" -eq 0 ] && grep -qx 'Observation MP+pooncerelease+poacquireonce Never 0 [0-9]*' <<<"$out" || {
     echo "want exit 0 and 'Observation ... Never 0 N', got exit $rc: $out $err"; return 1; }
 }
+
+# --- vfsmc litmus --oracle: the executable LKMM (checker/lkmm).
+@test "litmus --oracle MP+poonceonces: herd7's whole report" {
+  vf litmus --oracle --stable litmus-lkmm/MP+poonceonces.litmus
+  local want='Test MP+poonceonces Allowed
+States 4
+1:r0=0; 1:r1=0;
+1:r0=0; 1:r1=1;
+1:r0=1; 1:r1=0;
+1:r0=1; 1:r1=1;
+Ok
+Witnesses
+Positive: 1 Negative: 3
+Condition exists (1:r0=1 /\ 1:r1=0)
+Observation MP+poonceonces Sometimes 1 3'
+  [ "$rc" -eq 0 ] && [ "$out" == "$want" ] || { echo "got exit $rc: $out $err"; return 1; }
+}
+
+@test "litmus --oracle flags a data race as herd7 does" {
+  vf litmus --oracle --stable litmus-oracle/MP+plainonce+onceplain.litmus
+  [ "$rc" -eq 0 ] && grep -qx 'Flag data-race' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --oracle --stable litmus-oracle/MP+plainrelease+acquireplain.litmus
+  [ "$rc" -eq 0 ] && ! grep -q 'Flag' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+}
+
+@test "litmus --check --oracle: every corpus agrees with its Result: lines" {
+  vf litmus --check --oracle litmus litmus-lkmm litmus-oracle
+  [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" == "134 agree, 0 differ, 1 unsupported" ] || {
+    echo "got exit $rc: $(grep -v '^agree' <<<"$out") $err"; return 1; }
+}
+
+@test "litmus --check --oracle: a wrong Result: line is a difference, exit 1" {
+  sed 's/Result: Sometimes/Result: Never/' litmus-lkmm/SB+poonceonces.litmus >"$tmp/SB.litmus"
+  vf litmus --check --oracle "$tmp/SB.litmus"
+  [ "$rc" -eq 1 ] && grep -q "^DIFFER $tmp/SB.litmus: Sometimes (LKMM Never)" <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+}
+
+@test "litmus --oracle on a location with too many values: exit 2 and one line" {
+  { printf 'C many\n{}\nP0(int *x)\n{\n'; for i in $(seq 1 17); do printf '\tWRITE_ONCE(*x, %d);\n' "$i"; done; printf '}\nexists (x=1)\n'; } >"$tmp/many.litmus"
+  vf litmus --oracle "$tmp/many.litmus"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/many.litmus: location \`x\` may hold more than 16 values; accepted: "* ]] || {
+    echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
+}
+
+@test "litmus --oracle with --witness, --generate with two paths: exit 2 and one line" {
+  vf litmus --oracle --witness litmus-lkmm/SB+poonceonces.litmus
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "--witness: not with --oracle; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+  vf litmus --generate "$tmp/a" "$tmp/b"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "--generate: 2 paths given; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+  touch "$tmp/file"
+  vf litmus --generate "$tmp/file"
+  [ "$rc" -eq 2 ] && [[ $err == "$tmp/file: not a directory; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+}
+
+@test "litmus --generate writes the generated set with the oracle's answers, and --check --oracle agrees" {
+  vf litmus --generate --stable "$tmp/gen"
+  [ "$rc" -eq 0 ] && [[ $out == "6996 tests written to $tmp/gen ("*") in - s" ]] || { echo "got exit $rc: $out $err"; return 1; }
+  grep -q '^ \* Result: Never$' "$tmp/gen/MP/MP+wmb+rmb.litmus"
+  vf litmus --check --oracle "$tmp/gen/MP" "$tmp/gen/IRIW"
+  [ "$rc" -eq 0 ] && [[ $(tail -1 <<<"$out") == *" agree, 0 differ, 0 unsupported" ]] || { echo "got exit $rc: $(tail -3 <<<"$out") $err"; return 1; }
+}
