@@ -70,14 +70,15 @@ bool holds(const Prop& p, const Final& f) {
 class Candidates {
 public:
     Candidates(const Test& t, const std::vector<const Run*>& runs, const OracleOptions& o, OracleOutcome& out,
-               std::map<std::vector<long>, std::pair<uint64_t, bool>>& states)
-        : t_(t), runs_(runs), opt_(o), out_(out), states_(states) {}
+               std::map<std::vector<long>, std::pair<uint64_t, bool>>& states, std::chrono::steady_clock::time_point t0)
+        : t_(t), runs_(runs), opt_(o), out_(out), states_(states), t0_(t0) {}
 
     // false: a limit was reached (out.error says which)
     bool run() {
         build();
         if (!out_.error.empty()) return false;
-        // rf choices for each read that has them
+        reads_.assign(x_.nlocs, {});
+        sources_.assign(x_.nlocs, {});
         for (int i = 0; i < x_.n; i++) {
             const Event& e = x_.ev[i];
             if (e.kind != Kind::R) continue;
@@ -86,7 +87,7 @@ public:
                 for (int w = 0; w < x_.n; w++) {
                     const Event& f = x_.ev[w];
                     if (f.kind != Kind::W || f.lock != LockOp::None || f.loc != e.loc || f.value != e.value) continue;
-                    if (f.thread == e.thread && x_.pos[w] > x_.pos[i]) continue;
+                    if (prune() && f.thread == e.thread && x_.pos[w] > x_.pos[i]) continue;
                     src.push_back(w);
                 }
             } else if (e.lock == LockOp::LF) {
@@ -119,18 +120,21 @@ public:
                 continue;  // LKR: lock.cat derives its rf from co
             }
             if (src.empty()) return true;  // no candidate with this choice of paths
-            reads_.push_back(i);
-            sources_.push_back(src);
+            reads_[e.loc].push_back(i);
+            sources_[e.loc].push_back(src);
         }
         // co: each location's writes other than unlocks and the initial one
         for (int l = 0; l < x_.nlocs; l++) {
             std::vector<int> ws;
+            bool lock = false;
+            for (int i = x_.nlocs; i < x_.n; i++)
+                if (x_.ev[i].loc == l && x_.ev[i].lock != LockOp::None) lock = true;
             for (int i = x_.nlocs; i < x_.n; i++)
                 if (x_.ev[i].kind == Kind::W && x_.ev[i].loc == l && x_.ev[i].lock != LockOp::UL) ws.push_back(i);
             cos_.push_back(ws);
+            lock_loc_.push_back(lock);
         }
-        base_rf_ = x_.rf;
-        return pick_rf(0);
+        return pick_rf(0, 0);
     }
 
 private:
@@ -139,11 +143,16 @@ private:
     const OracleOptions& opt_;
     OracleOutcome& out_;
     std::map<std::vector<long>, std::pair<uint64_t, bool>>& states_;
+    std::chrono::steady_clock::time_point t0_;
     Execution x_;
-    std::vector<int> reads_;
-    std::vector<std::vector<int>> sources_;
+    std::vector<std::vector<int>> reads_;                 // by location
+    std::vector<std::vector<std::vector<int>>> sources_;  // by location, by read
     std::vector<std::vector<int>> cos_;
-    Rel base_rf_;
+    std::vector<bool> lock_loc_;
+
+    // The search leaves out candidates the coherence and atomicity axioms
+    // reject, unless a mutation has dropped one of them.
+    bool prune() const { return opt_.mutation != Mutation::NoCoherence && opt_.mutation != Mutation::NoAtomicity; }
 
     bool same_thread_before(int a, int b) const {
         return x_.ev[a].thread >= 0 && x_.ev[a].thread == x_.ev[b].thread && x_.pos[a] < x_.pos[b];
@@ -191,34 +200,88 @@ private:
         }
     }
 
-    bool pick_rf(size_t k) {
-        if (k == reads_.size()) return pick_co(0);
-        for (int w : sources_[k]) {
-            x_.rf.add(w, reads_[k]);
-            bool ok = pick_rf(k + 1);
-            x_.rf.row(w)[reads_[k]] = false;
+    // Location by location: the rf of its reads, then its co, pruned by
+    // the coherence and atomicity of that location alone (both axioms
+    // relate accesses to one location only, so a candidate that fails them
+    // here fails them in the whole execution).
+    bool pick_rf(int l, size_t k) {
+        if (l == x_.nlocs) return judge_one();
+        if (k == reads_[l].size()) return pick_co(l);
+        for (int w : sources_[l][k]) {
+            x_.rf.add(w, reads_[l][k]);
+            bool ok = pick_rf(l, k + 1);
+            x_.rf.row(w)[reads_[l][k]] = false;
             if (!ok) return false;
         }
         return true;
     }
 
-    bool pick_co(size_t l) {
-        if (l == cos_.size()) return judge_one();
-        std::vector<int> ws = cos_[l];
-        std::sort(ws.begin(), ws.end());
-        int iw = (int)l;
-        do {
-            // co over {iw} + ws in this order, as a strict total order
-            std::vector<int> chain;
-            chain.push_back(iw);
-            chain.insert(chain.end(), ws.begin(), ws.end());
+    bool pick_co(int l) {
+        const std::vector<int>& ws = cos_[l];
+        // w must come before v in co: program order of one thread's
+        // writes, and the write an RMW's read reads before the RMW's write.
+        std::vector<std::vector<int>> before(ws.size());
+        for (size_t a = 0; a < ws.size(); a++)
+            for (size_t b = 0; b < ws.size(); b++) {
+                if (a == b) continue;
+                if (!prune()) continue;
+                if (same_thread_before(ws[a], ws[b])) before[b].push_back((int)a);
+                for (int r = 0; r < x_.n; r++)
+                    if (x_.rmw.has(r, ws[b]) && x_.rf.has(ws[a], r)) before[b].push_back((int)a);
+            }
+        std::vector<int> chain = {l};
+        std::vector<bool> used(ws.size(), false);
+        return extend(l, ws, before, chain, used);
+    }
+
+    bool extend(int l, const std::vector<int>& ws, const std::vector<std::vector<int>>& before, std::vector<int>& chain,
+                std::vector<bool>& used) {
+        if (chain.size() == ws.size() + 1) {
             for (size_t a = 0; a < chain.size(); a++)
                 for (size_t b = a + 1; b < chain.size(); b++) x_.co.add(chain[a], chain[b]);
-            bool ok = pick_co(l + 1);
+            bool ok = true;
+            if (lock_loc_[l] || !prune() || coherent(l)) ok = pick_rf(l + 1, 0);
             for (size_t a = 0; a < chain.size(); a++)
                 for (size_t b = a + 1; b < chain.size(); b++) x_.co.row(chain[a])[chain[b]] = false;
+            return ok;
+        }
+        for (size_t i = 0; i < ws.size(); i++) {
+            if (used[i]) continue;
+            bool ready = true;
+            for (int p : before[i]) ready = ready && used[p];
+            if (!ready) continue;
+            used[i] = true;
+            chain.push_back(ws[i]);
+            bool ok = extend(l, ws, before, chain, used);
+            chain.pop_back();
+            used[i] = false;
             if (!ok) return false;
-        } while (std::next_permutation(ws.begin(), ws.end()));
+        }
+        return true;
+    }
+
+    // acyclic po-loc | rf | co | fr, and empty rmw & (fre ; coe), on the
+    // accesses to location l.
+    bool coherent(int l) const {
+        Set at;
+        for (int i = 0; i < x_.n; i++)
+            if (x_.ev[i].loc == l && (x_.ev[i].kind == Kind::R || x_.ev[i].kind == Kind::W)) at[i] = true;
+        Rel rf = x_.rf.restrict(at, at), co = x_.co.restrict(at, at);
+        Rel fr = rf.inv().seq(co);
+        Rel com = rf | co | fr;
+        for (int i = 0; i < x_.n; i++)
+            if (at[i])
+                for (int j = 0; j < x_.n; j++)
+                    if (at[j] && same_thread_before(i, j)) com.add(i, j);
+        if (!com.acyclic()) return false;
+        for (int r = 0; r < x_.n; r++)
+            if (at[r])
+                for (int w = 0; w < x_.n; w++)
+                    if (x_.rmw.has(r, w))
+                        for (int v = 0; v < x_.n; v++)
+                            if (fr.has(r, v) && co.has(v, w) && x_.ev[v].thread != x_.ev[r].thread &&
+                                x_.ev[v].thread != x_.ev[w].thread)
+                                return false;
         return true;
     }
 
@@ -226,6 +289,12 @@ private:
         if (++out_.candidates > opt_.max_candidates) {
             out_.error = t_.file + ": more than " + std::to_string(opt_.max_candidates) +
                          " candidate executions; accepted: smaller tests (fewer writes to one location, fewer reads)";
+            return false;
+        }
+        if (out_.candidates % 4096 == 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count() > opt_.time_limit) {
+            out_.error = t_.file + ": not judged within " + std::to_string((int)opt_.time_limit) +
+                         " s; accepted: smaller tests (fewer reads, fewer values, fewer writes to one location)";
             return false;
         }
         Judgement j = judge(x_, opt_.mutation);
@@ -309,15 +378,50 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
     for (size_t p = 0; p < t.procs.size(); p++)
         for (const Run& r : runs[p])
             if (r.valid) valid[p].push_back(&r);
+    // Each run's values read and written, by location, as bits of the
+    // domain: a choice of runs where some read returns a value no chosen
+    // write (nor the initial state) writes has no candidate.
+    auto bits = [&](const Run& r, bool writes) {
+        std::vector<uint32_t> m(nl, 0);
+        for (const Event& e : r.events) {
+            if (e.lock != LockOp::None || (e.kind != (writes ? Kind::W : Kind::R))) continue;
+            const auto& d = dom[e.loc];
+            auto it = std::find(d.begin(), d.end(), e.value);
+            if (it != d.end()) m[e.loc] |= 1u << (it - d.begin());
+        }
+        return m;
+    };
+    std::vector<std::vector<std::vector<uint32_t>>> rbits(t.procs.size()), wbits(t.procs.size());
+    for (size_t p = 0; p < t.procs.size(); p++)
+        for (const Run* r : valid[p]) {
+            rbits[p].push_back(bits(*r, false));
+            wbits[p].push_back(bits(*r, true));
+        }
     std::map<std::vector<long>, std::pair<uint64_t, bool>> states;
     std::vector<size_t> idx(t.procs.size(), 0);
     bool any = true;
     for (const auto& v : valid) any = any && !v.empty();
+    uint64_t combos = 0;
     while (any) {
+        bool feasible = true;
+        for (int l = 0; l < nl && feasible; l++) {
+            uint32_t r = 0, w = 1;  // the initial value is the domain's first
+            for (size_t p = 0; p < idx.size(); p++) {
+                r |= rbits[p][idx[p]][l];
+                w |= wbits[p][idx[p]][l];
+            }
+            feasible = (r & ~w) == 0;
+        }
+        if (++combos % 4096 == 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > opt.time_limit) {
+            out.error = t.file + ": not judged within " + std::to_string((int)opt.time_limit) +
+                        " s; accepted: smaller tests (fewer reads, fewer values, fewer writes to one location)";
+            return out;
+        }
         std::vector<const Run*> pick;
         for (size_t p = 0; p < idx.size(); p++) pick.push_back(valid[p][idx[p]]);
-        Candidates c(t, pick, opt, out, states);
-        if (!c.run()) return out;
+        Candidates c(t, pick, opt, out, states, t0);
+        if (feasible && !c.run()) return out;
         size_t p = 0;
         for (; p < idx.size(); p++) {
             if (++idx[p] < valid[p].size()) break;

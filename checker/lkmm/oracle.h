@@ -18,6 +18,7 @@ namespace lkmm {
 struct OracleOptions {
     Mutation mutation = Mutation::None;
     uint64_t max_candidates = 50'000'000;  // beyond this the test is refused, not judged
+    double time_limit = 120;                // seconds; beyond this too
 };
 
 struct OracleState {
