@@ -429,18 +429,37 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
         }
         if (p == idx.size()) break;
     }
+    // herd7 prints a state's locations in its order of locations
+    // (registers by thread and name, then memory by name) and sorts the
+    // states by their values in that order.
+    std::vector<size_t> order(t.observed.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    auto obs_name = [&](const litmus::Observed& o) {
+        return o.proc >= 0 ? t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const auto &x = t.observed[a], &y = t.observed[b];
+        bool rx = x.proc >= 0, ry = y.proc >= 0;
+        if (rx != ry) return rx;
+        if (x.proc != y.proc) return x.proc < y.proc;
+        return obs_name(x) < obs_name(y);
+    });
+    std::vector<std::pair<std::vector<long>, OracleState>> sorted;
     for (const auto& kv : states) {
         OracleState st;
-        for (size_t i = 0; i < t.observed.size(); i++) {
+        std::vector<long> key;
+        for (size_t i : order) {
             const auto& o = t.observed[i];
-            std::string name = o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
-            st.text += (i ? " " : "") + name + "=" + value_text(t, kv.first[i]) + ";";
+            std::string name = (o.proc >= 0 ? std::to_string(o.proc) + ":" : "") + obs_name(o);
+            st.text += (st.text.empty() ? "" : " ") + name + "=" + value_text(t, kv.first[i]) + ";";
+            key.push_back(kv.first[i]);
         }
         st.executions = kv.second.first;
         st.satisfies = kv.second.second;
-        out.states.push_back(st);
+        sorted.push_back({key, st});
     }
-    std::sort(out.states.begin(), out.states.end(), [](const OracleState& a, const OracleState& b) { return a.text < b.text; });
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& kv : sorted) out.states.push_back(std::move(kv.second));
     uint64_t total = out.positive + out.negative;
     out.answer = out.positive == 0 ? Answer::Never : out.positive == total ? Answer::Always : Answer::Sometimes;
     switch (t.quant) {
@@ -466,7 +485,12 @@ std::string oracle_report(const Test& t, const OracleOutcome& o, bool stable) {
     for (const auto& st : o.states) s += st.text + "\n";
     s += o.validated ? "Ok\n" : "No\n";
     s += "Witnesses\n";
-    s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
+    // For ~exists herd7's witnesses are the executions that do not
+    // satisfy the proposition (the Observation line still counts those
+    // that do).
+    bool neg = t.quant == Quant::NotExists;
+    s += "Positive: " + std::to_string(neg ? o.negative : o.positive) + " Negative: " +
+         std::to_string(neg ? o.positive : o.negative) + "\n";
     for (const auto& f : flag_names(o.flags)) s += "Flag " + f + "\n";
     s += "Condition " + t.cond_text + "\n";
     s += "Observation " + t.name + " " + litmus::answer_name(o.answer) + " " + std::to_string(o.positive) + " " +

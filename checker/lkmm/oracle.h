@@ -32,7 +32,7 @@ struct OracleOutcome {
     bool validated = false;   // herd7's Ok/No: the quantifier holds
     uint64_t positive = 0;    // allowed executions whose final state satisfies the proposition
     uint64_t negative = 0;
-    std::vector<OracleState> states;  // sorted by text
+    std::vector<OracleState> states;  // in herd7's order
     uint32_t flags = 0;       // raised by some allowed execution
     uint64_t candidates = 0;  // candidate executions judged
     double seconds = 0;
