@@ -261,30 +261,30 @@ private:
                 return {};
             }
             case Fn::SpinTrylock: {
+                // herd7 returns a constant from each alternative, so the
+                // result carries no dependency on the lock's read.
                 Val a = arg(0);
                 int l = loc_of(a);
                 Val r;
                 if (choose(2) == 0) {
-                    int k = lock_event(LockOp::LKR, l, a.from, e);
+                    lock_event(LockOp::LKR, l, a.from, e);
                     lock_event(LockOp::LKW, l, a.from, e);
                     r.v = 1;
-                    r.from[k] = true;
                 } else {
-                    int k = lock_event(LockOp::LF, l, a.from, e);
+                    lock_event(LockOp::LF, l, a.from, e);
                     r.v = 0;
-                    r.from[k] = true;
                 }
                 return r;
             }
             case Fn::SpinIsLocked: {
-                // True is lock.cat's RL, which it treats as LF.
+                // True is lock.cat's RL, which it treats as LF; the result
+                // is a constant, as for spin_trylock().
                 Val a = arg(0);
                 int l = loc_of(a);
                 Val r;
                 bool locked = choose(2) == 0;
-                int k = lock_event(locked ? LockOp::LF : LockOp::RU, l, a.from, e);
+                lock_event(locked ? LockOp::LF : LockOp::RU, l, a.from, e);
                 r.v = locked;
-                r.from[k] = true;
                 return r;
             }
             case Fn::SrcuReadLock: {
