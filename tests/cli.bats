@@ -222,9 +222,9 @@ Observation MP+poonceonces Sometimes 1 3'
 }
 
 @test "litmus --oracle on a location with too many values: exit 2 and one line" {
-  { printf 'C many\n{}\nP0(int *x)\n{\n'; for i in $(seq 1 17); do printf '\tWRITE_ONCE(*x, %d);\n' "$i"; done; printf '}\nexists (x=1)\n'; } >"$tmp/many.litmus"
+  { printf 'C many\n{}\nP0(int *x)\n{\n'; for i in $(seq 1 65); do printf '\tWRITE_ONCE(*x, %d);\n' "$i"; done; printf '}\nexists (x=1)\n'; } >"$tmp/many.litmus"
   vf litmus --oracle "$tmp/many.litmus"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/many.litmus: location \`x\` may hold more than 16 values; accepted: "* ]] || {
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/many.litmus: location \`x\` may hold more than 64 values; accepted: "* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
 }
 

@@ -33,7 +33,7 @@ using litmus::VarType;
 
 namespace {
 
-constexpr size_t kMaxValues = 16;
+constexpr size_t kMaxValues = 64;
 constexpr size_t kMaxRuns = 100000;
 
 std::string value_text(const Test& t, long v) {
@@ -382,16 +382,16 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
     // domain: a choice of runs where some read returns a value no chosen
     // write (nor the initial state) writes has no candidate.
     auto bits = [&](const Run& r, bool writes) {
-        std::vector<uint32_t> m(nl, 0);
+        std::vector<uint64_t> m(nl, 0);
         for (const Event& e : r.events) {
             if (e.lock != LockOp::None || (e.kind != (writes ? Kind::W : Kind::R))) continue;
             const auto& d = dom[e.loc];
             auto it = std::find(d.begin(), d.end(), e.value);
-            if (it != d.end()) m[e.loc] |= 1u << (it - d.begin());
+            if (it != d.end()) m[e.loc] |= uint64_t(1) << (it - d.begin());
         }
         return m;
     };
-    std::vector<std::vector<std::vector<uint32_t>>> rbits(t.procs.size()), wbits(t.procs.size());
+    std::vector<std::vector<std::vector<uint64_t>>> rbits(t.procs.size()), wbits(t.procs.size());
     for (size_t p = 0; p < t.procs.size(); p++)
         for (const Run* r : valid[p]) {
             rbits[p].push_back(bits(*r, false));
@@ -405,7 +405,7 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
     while (any) {
         bool feasible = true;
         for (int l = 0; l < nl && feasible; l++) {
-            uint32_t r = 0, w = 1;  // the initial value is the domain's first
+            uint64_t r = 0, w = 1;  // the initial value is the domain's first
             for (size_t p = 0; p < idx.size(); p++) {
                 r |= rbits[p][idx[p]][l];
                 w |= wbits[p][idx[p]][l];
