@@ -36,8 +36,11 @@ std::vector<std::string> flag_names(uint32_t f) {
     // herd7 prints its flags in the order of their names.
     std::vector<std::string> out;
     if (f & FLAG_DATA_RACE) out.push_back("data-race");
+    if (f & FLAG_INVALID_SLEEP) out.push_back("invalid-sleep");
     if (f & FLAG_MIXED_ACCESSES) out.push_back("mixed-accesses");
+    if (f & FLAG_MIXED_LOCK_ACCESSES) out.push_back("mixed-lock-accesses");
     if (f & FLAG_MULTIPLE_SRCU_MATCHES) out.push_back("multiple-srcu-matches");
+    if (f & FLAG_SRCU_BAD_VALUE_MATCH) out.push_back("srcu-bad-value-match");
     if (f & FLAG_UNMATCHED_RCU_LOCK) out.push_back("unmatched-rcu-lock");
     if (f & FLAG_UNMATCHED_RCU_UNLOCK) out.push_back("unmatched-rcu-unlock");
     if (f & FLAG_UNMATCHED_SRCU_LOCK) out.push_back("unmatched-srcu-lock");
@@ -161,6 +164,12 @@ Judgement judge(const Execution& x, Mutation mut) {
     if ((SrcuUnlock & ~srcu_rscs.range()).any()) flags |= FLAG_UNMATCHED_SRCU_UNLOCK;
     // flag ~empty (srcu-rscs^-1 ; srcu-rscs) \ id as multiple-srcu-matches
     if (!(srcu_rscs.inv().seq(srcu_rscs) - id(all)).empty()) flags |= FLAG_MULTIPLE_SRCU_MATCHES;
+    // flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
+    if (!(rcu_rscs & po.to(SyncSrcu).seq(po)).empty()) flags |= FLAG_INVALID_SLEEP;
+    // flag ~empty different-values(srcu-rscs) as srcu-bad-value-match
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (srcu_rscs.has(i, j) && x.ev[i].value != x.ev[j].value) flags |= FLAG_SRCU_BAD_VALUE_MATCH;
     // let Marked = (~M) | IW | ONCE | RELEASE | ACQUIRE | MB | RMW |
     //         LKR | LKW | UL | LF | RL | RU | Srcu-lock | Srcu-unlock
     const Set Marked = ~Mb0 | IW | ONCEt | RELt | ACQt | MBt | RMWs | LKR | LKW | UL | LF | RU | SrcuLock | SrcuUnlock;
@@ -182,6 +191,12 @@ Judgement judge(const Execution& x, Mutation mut) {
     if (!(poloc.restrict(LKW, LKR) - poloc.to(UL).seq(poloc)).empty()) return fail("lock-nest");
     // empty ([LKW] ; po-loc ; [RU]) \ (po-loc ; [UL] ; po-loc) as nested-is-locked
     if (!(poloc.restrict(LKW, RU) - poloc.to(UL).seq(poloc)).empty()) return fail("nested-is-locked");
+    // let ALL-LOCKS = LKR | LKW | UL | LF | RU | Srcu-lock | Srcu-unlock | Sync-srcu
+    // flag ~empty [M \ IW \ ALL-LOCKS] ; loc ; [ALL-LOCKS] as mixed-lock-accesses
+    {
+        const Set all_locks = LKR | LKW | UL | LF | RU | SrcuLock | SrcuUnlock | SyncSrcu;
+        if (!loc.restrict(Mb0 & ~IW & ~all_locks, all_locks).empty()) flags |= FLAG_MIXED_LOCK_ACCESSES;
+    }
     // let R = R | LKR | LF | RU ;  let W = W | LKW
     const Set R = Rb | LKR | LF | RU;
     Set W = Wb | LKW | IW;

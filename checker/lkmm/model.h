@@ -53,6 +53,9 @@ enum Flag : uint32_t {
     FLAG_UNMATCHED_SRCU_LOCK = 1u << 5,
     FLAG_UNMATCHED_SRCU_UNLOCK = 1u << 6,
     FLAG_MULTIPLE_SRCU_MATCHES = 1u << 7,
+    FLAG_INVALID_SLEEP = 1u << 8,
+    FLAG_SRCU_BAD_VALUE_MATCH = 1u << 9,
+    FLAG_MIXED_LOCK_ACCESSES = 1u << 10,
 };
 std::vector<std::string> flag_names(uint32_t flags);
 
