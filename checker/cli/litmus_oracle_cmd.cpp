@@ -52,8 +52,9 @@ int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& 
         }
         lkmm::OracleOutcome o = lkmm::oracle_run(t);
         if (!o.error.empty()) {
-            errors++;
-            std::cout << "ERROR  " << o.error << "\n";
+            bool unsup = o.error.find("unsupported construct") != std::string::npos;
+            (unsup ? unsupported : errors)++;
+            std::cout << (unsup ? "UNSUP  " : "ERROR  ") << o.error << "\n";
             continue;
         }
         bool race = o.flags & lkmm::FLAG_DATA_RACE, want_race = lkmm::expects_data_race(text);

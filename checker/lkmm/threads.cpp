@@ -26,6 +26,13 @@ struct Val {
 
 struct InvalidPath {};
 
+// A construct of the syntax tree this interpreter does not know: an error,
+// never a silent guess.
+struct Unknown {
+    std::string what;
+    int line;
+};
+
 class Interp {
 public:
     Interp(const litmus::Test& t, int proc, const Domains& dom, std::vector<int>& choices, std::vector<int>& arity)
@@ -130,14 +137,14 @@ private:
 
     void exec(const Stmt& s) {
         switch (s.kind) {
-            case Stmt::Assign: regs_[s.reg] = eval(*s.value); break;
+            case Stmt::Assign: regs_[s.reg] = eval(*s.value); return;
             case Stmt::Store: {
                 Val a = eval(*s.addr);
                 Val v = eval(*s.value);
                 write(loc_of(a), 0, a.from, v, *s.value);
-                break;
+                return;
             }
-            case Stmt::Eval: eval(*s.value); break;
+            case Stmt::Eval: eval(*s.value); return;
             case Stmt::If: {
                 // herd7's ctrl reaches the events of the branch taken, not
                 // those after the if (litmus-tests.txt, LIMITATIONS 1).
@@ -147,12 +154,13 @@ private:
                 const Stmt* b = c.v ? s.body[0].get() : s.body[1].get();
                 if (b) exec(*b);
                 ctrl_ = outer;
-                break;
+                return;
             }
             case Stmt::Block:
                 for (const auto& k : s.body) exec(*k);
-                break;
+                return;
         }
+        throw Unknown{"a statement", s.line};
     }
 
     Val eval(const Expr& e) {
@@ -169,6 +177,7 @@ private:
                 if (e.op == "!") a.v = !a.v;
                 else if (e.op == "-") a.v = -a.v;
                 else if (e.op == "~") a.v = ~a.v;
+                else throw Unknown{e.op, e.line};
                 return a;
             }
             case Expr::Binary: {
@@ -197,11 +206,12 @@ private:
                 else if (op == "^") r.v = x ^ y;
                 else if (op == "<<") r.v = (y < 0 || y > 62) ? 0 : x << y;
                 else if (op == ">>") r.v = (y < 0 || y > 62) ? 0 : x >> y;
+                else throw Unknown{op, e.line};
                 return r;
             }
             case Expr::Call: return call(e);
         }
-        return {};
+        throw Unknown{"an expression", e.line};
     }
 
     // The ordering tag of an RMW's name suffix (linux-kernel.def).
@@ -354,7 +364,7 @@ private:
                 return old;
             }
         }
-        return {};
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
     }
 };
 
@@ -365,7 +375,13 @@ std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom
     std::vector<int> choices, arity;
     for (;;) {
         Interp in(t, proc, dom, choices, arity);
-        runs.push_back(in.run());
+        try {
+            runs.push_back(in.run());
+        } catch (const Unknown& u) {
+            error = t.file + ":" + std::to_string(u.line) + ": unsupported construct `" + u.what +
+                    "` in the LKMM oracle; accepted: the primitives of docs/lkmm-oracle.md";
+            return runs;
+        }
         if (runs.size() > max_runs) {
             error = t.file + ": P" + std::to_string(proc) + " has more than " + std::to_string(max_runs) +
                     " paths; accepted: tests whose threads have fewer reads of fewer values";
