@@ -116,7 +116,7 @@ Judgement judge(const Execution& x, Mutation mut) {
             }
             if (a.loc >= 0 && a.loc == b.loc) loc.add(i, j);
         }
-    const Rel ext = cross(all, all) - intr;
+    const Rel ext = cross(all, all) - intr - id(all);
     const Rel poloc = po & loc;
     auto fencerel = [&](const Set& s) { return po.to(s).seq(po); };  // fencerel(S) = (po & (_ * S)) ; po
 
