@@ -76,7 +76,7 @@ private:
     int emit(Event e, const Set& addr, const Set& data) {
         e.thread = proc_;
         int k = (int)out_.events.size();
-        if (k >= kMaxEvents) throw InvalidPath();
+        if (k >= kMaxEvents) throw Unknown{"a thread of more than " + std::to_string(kMaxEvents) + " events", e.line};
         out_.events.push_back(std::move(e));
         for (int r = 0; r < k; r++) {
             if (addr[r]) out_.addr.push_back({r, k});
