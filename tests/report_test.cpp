@@ -318,7 +318,7 @@ TEST_CASE("the JSON result carries its schema version and only fields docs/resul
             Report rep = report(s, stable);
             const json& j = rep.j;
             INFO(s.name << "\n" << j.dump(2));
-            CHECK(j["schema"] == "vfsmc-result/1");
+            CHECK(j["schema"] == "vfsmc-result/2");
             for (const char* k : {"scenario", "file", "model", "memory_model", "verdict", "expected", "as_expected",
                                   "search", "counts", "coverage"})
                 CHECK(j.contains(k));

@@ -98,6 +98,12 @@ struct EngineState {
     bool collect_outcomes = false;
     std::shared_ptr<ExecRecord> best;
     std::shared_ptr<ExecRecord> replayed;  // replay: the replayed execution, kept when it ends without a violation
+    // A search's sample (RunResult::sample): the first judged execution in
+    // which a thread was preempted, else the first judged one. Copied at
+    // most twice per search.
+    ExecRecord* sample = nullptr;
+    bool sample_kept = false;
+    int sample_preemptions = 0;
     uint64_t best_k = 0;
     int best_steps = 0;
 };
@@ -296,6 +302,19 @@ void engine_thread(unsigned i) {
     }
 }
 
+// A judged execution that ended without a violation: kept as the sample
+// while none is kept yet, or while the kept one has no preemption.
+void keep_sample() {
+    Runtime& r = rt();
+    if (!g.sample || g.rec->violation.set || r.pruned || g.rec->truncated) return;
+    if (g.sample_kept && g.sample_preemptions > 0) return;
+    int n = count_preemptions(*g.rec);
+    if (g.sample_kept && n == 0) return;
+    *g.sample = *g.rec;  // allocated before the search: no new in here
+    g.sample_kept = true;
+    g.sample_preemptions = n;
+}
+
 void engine_after() {
     Runtime& r = rt();
     g.in_after = true;
@@ -305,6 +324,7 @@ void engine_after() {
         r.duplicate_executions++;
     } else if (r.pruned) {
         r.pruned_executions++;
+        if (r.order_cut) r.order_pruned_executions++;
     } else {
         // The last thread is done: final invariants (balances, leaks).
         // No simulated thread runs now: what they peek is no read of the
@@ -314,6 +334,7 @@ void engine_after() {
         r.in_thread = false;
         if (g.collect_outcomes) record_outcome(nullptr);
         g.run->check_final();
+        keep_sample();
     }
     r.check_step = nullptr;
     destroy_run(g.run);
@@ -445,6 +466,7 @@ void setup_runtime(const Scenario& s, Model* m) {
     r.ncoverage = 0;
     r.executions = 0;
     r.pruned_executions = 0;
+    r.order_pruned_executions = 0;
     r.sleep_blocked_executions = 0;
     r.duplicate_executions = 0;
     g.sc = &s;
@@ -467,6 +489,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     // did not run.
     out.executions = g.sim_executions - (res == rl::test_result_until_condition_hit ? 1 : 0);
     out.pruned = r.pruned_executions;
+    out.pruned_by_order = r.order_pruned_executions;
     out.sleep_blocked = r.sleep_blocked_executions;
     out.duplicates = r.duplicate_executions;
     out.execs_per_sec = secs > 0 ? out.executions / secs : 0;
@@ -544,11 +567,21 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     } else {
         out.verdict = Verdict::holds;
     }
-    if (!failed && !g.collect && !g.replay && g.rec && g.rec->nevents > 0) {
-        // One execution that was checked, for the reports of a verdict
-        // without a counterexample: the last one explored.
+    if (!failed && !g.collect && !g.replay && g.sample_kept) {
+        // One execution that was judged, for the reports of a verdict
+        // without a counterexample.
+        out.sample = std::make_shared<ExecRecord>(*g.sample);
+        out.sample_preemptions = g.sample_preemptions;
+    } else if (!failed && !g.collect && !g.replay && g.rec && g.rec->nevents > 0) {
+        // None was judged: the last one explored, and what cut it.
         out.sample = std::make_shared<ExecRecord>(*g.rec);
-        out.sample_pruned = r.pruned;
+        out.sample_preemptions = count_preemptions(*out.sample);
+        out.sample_pruned = true;
+        out.sample_cut = r.sleep_blocked ? "abandoned as redundant (a dpor sleep set)"
+                         : r.duplicate ? "cut as a duplicate (a stale read another branch covers)"
+                         : r.order_cut ? "pruned by order"
+                         : r.pruned    ? "stopped at a check the scenario turned off"
+                                       : "stopped by the search limit before it ended";
     }
     return out;
 }
@@ -562,6 +595,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
     const bool replay = token != nullptr;
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
+    static ExecRecord sample_rec;
     g = EngineState();
     g.collect = !collect_inv.empty();
     g.collect_inv = collect_inv;
@@ -571,6 +605,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
     if (g.collect) g.best = std::make_shared<ExecRecord>();
     if (replay) g.replayed = std::make_shared<ExecRecord>();
     g.rec = &rec;
+    if (!replay && collect_inv.empty()) g.sample = &sample_rec;
     setup_runtime(s, m);
     rl::test_params p;
     p.output_stream = &null_stream();
@@ -645,6 +680,8 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         g.run = nullptr;
         rt().executions = 0;
         rt().pruned_executions = 0;
+        rt().order_pruned_executions = 0;
+        g.sample_kept = false;
         rt().sleep_blocked_executions = 0;
         rt().duplicate_executions = 0;
     }

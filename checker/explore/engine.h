@@ -41,7 +41,8 @@ struct RunResult {
     Scope scope = Scope::inconclusive;
     int preemption_bound = -1;
     uint64_t executions = 0;        // explored (pruned ones included)
-    uint64_t pruned = 0;            // cut by `order` constraints
+    uint64_t pruned = 0;            // stopped unjudged: cut by `order` constraints, or at a check the scenario turned off
+    uint64_t pruned_by_order = 0;   // of those, the ones cut by `order` constraints
     uint64_t sleep_blocked = 0;     // dpor: abandoned as redundant (not in `executions` - pruned)
     uint64_t duplicates = 0;        // full searches: cut at a stale read another branch covers (StaleCut)
     double seconds = 0;
@@ -52,8 +53,14 @@ struct RunResult {
     std::string completeness;       // a phrase for humans
     std::string token;              // replay token (violated)
     std::shared_ptr<ExecRecord> trace;  // the counterexample (violated)
-    std::shared_ptr<ExecRecord> sample; // holds/unsatisfiable: the last execution explored, as an example of what was checked
-    bool sample_pruned = false;         // that execution was pruned (order), not judged
+    // holds/unsatisfiable/inconclusive: one execution that was judged, as an
+    // example of what was checked: the first one in which a thread was
+    // preempted, else the first one judged. Where no execution was judged,
+    // the last one explored, and sample_pruned says so.
+    std::shared_ptr<ExecRecord> sample;
+    int sample_preemptions = 0;
+    bool sample_pruned = false;         // no execution was judged: the sample was cut, as sample_cut says
+    std::string sample_cut;             // "pruned by order", "a duplicate (stale read)", ...
     std::vector<std::string> thread_names;
     std::string final_state;
     std::vector<std::string> coverage;  // steps reached in at least one execution

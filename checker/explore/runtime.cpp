@@ -346,6 +346,7 @@ void Runtime::begin_execution(ExecRecord* r) {
     }
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
+    order_cut = false;
     sleep_blocked = false;
     duplicate = false;
     in_thread = false;
@@ -417,12 +418,25 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
         }
         va_end(ap);
     }
+    if (!r.defer_check) access_logged(kind);
+    return idx;
+}
+
+void access_logged(Ev kind) {
+    Runtime& r = g_runtime;
     if (checks_invariants(kind) && r.check_step && !r.in_check && !r.pruned) {
         r.in_check = true;
         r.check_step();
         r.in_check = false;
     }
-    return idx;
+}
+
+int log_access(int thread, Ev kind, int obj, const char* action, const char* field, int64_t before, int64_t after) {
+    Runtime& r = g_runtime;
+    r.defer_check = true;
+    int ev = log_event(thread, kind, obj, action, field, before, after, nullptr);
+    r.defer_check = false;
+    return ev;
 }
 
 int register_object(const char* kind, const char* fmt, ...) {

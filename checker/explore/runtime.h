@@ -73,6 +73,7 @@ struct Runtime {
     bool wait_order[kMaxThreads];          // waiting on an `order` constraint
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
+    bool order_cut = false;                // pruned by an `order` constraint
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
     bool duplicate = false;                // cut at a stale read another branch covers (StaleCut)
     // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a
@@ -83,6 +84,7 @@ struct Runtime {
     bool in_thread = false;                // the simulated threads are running (this_thread() is valid)
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged
+    bool defer_check = false;              // log_access(): the check waits for access_logged()
 
     // Across executions of one scenario.
     int ncoverage = 0;
@@ -96,7 +98,8 @@ struct Runtime {
     };
     CoverHint coverage_hint[1024];
     uint64_t executions = 0;
-    uint64_t pruned_executions = 0;        // cut by `order` constraints
+    uint64_t pruned_executions = 0;        // stopped unjudged: by `order` constraints, or at a check turned off
+    uint64_t order_pruned_executions = 0;  // of those, cut by `order` constraints
     uint64_t sleep_blocked_executions = 0; // dpor: redundant (every enabled thread asleep)
     uint64_t duplicate_executions = 0;     // cut at a stale read another branch covers (StaleCut)
     uint64_t sched_points = 0;             // scheduling points taken, never reset (bench: steps per execution)
@@ -113,6 +116,13 @@ inline Runtime& rt() { return g_runtime; }
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt = nullptr, ...)
     __attribute__((format(printf, 8, 9)));
+// An access of a shared word: logged as log_event() logs it, but the
+// every-step invariant check waits until the caller has filled in what the
+// access is (its word, order, lock or reference change, the write it read
+// from) and calls access_logged(): a violation found at this access is
+// then reported with the access complete.
+int log_access(int thread, Ev kind, int obj, const char* action, const char* field, int64_t before, int64_t after);
+void access_logged(Ev kind);
 // A step name "func:point" as its function and its point (a point of
 // nullptr: the name is a function's). Split once per name.
 void split_step(const char* step, const char** func, const char** point);

@@ -39,11 +39,16 @@ using no_preempt = sim::no_preempt;
 // ->open succeeding or failing): every value in [0, n) is tried.
 inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
 
-// Ends a thread that the `order` constraints cannot be satisfied in (the
-// execution is counted as pruned, not judged).
+// Ends an execution without judging it (counted as pruned): one that the
+// `order` constraints cannot be satisfied in, or one stopped at a check the
+// scenario turned off (a deadlock when `deadlock` is not checked).
 [[noreturn]] inline void prune_execution() {
     rt().pruned = true;
     throw Pruned();
+}
+[[noreturn]] inline void prune_execution_by_order() {
+    rt().order_cut = true;
+    prune_execution();
 }
 
 // Ends an execution that a full search has explored in another branch
@@ -190,7 +195,7 @@ struct kfunc_scope {
                         std::strcmp(r.order[i].after_step, n) == 0 &&
                         r.tstate[r.order[i].before_thread] != TState::Done)
                         blocked = false;
-                if (blocked) prune_execution();
+                if (blocked) prune_execution_by_order();
                 park_on(t, ws, RealCond());
                 read_global(t, kKeyOrder);
                 if (order_may_start(t, n)) break;

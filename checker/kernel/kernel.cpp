@@ -216,7 +216,7 @@ void wait_stuck_report(int t) {
             lost_thread = u;
         }
     }
-    if (order_wait) prune_execution();
+    if (order_wait) prune_execution_by_order();
     char buf[220];
     int n = 0;
     for (int u = 0; u < r.nthreads && n < (int)sizeof buf - 70; u++)
@@ -738,11 +738,12 @@ void rcu_read_lock() {
     if (g_ls.rcu_nest[t]++ == 0) {
         write_global(rcu_key(t));
         gp_rmw(Acc::RcuLock);
-        int ev = log_event(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0, nullptr);
+        int ev = log_access(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0);
         if (Event* e = event_at(ev)) {
             e->sync = Sync::Acquire;
             e->lock = LockClass::Rcu;
         }
+        if (ev >= 0) access_logged(Ev::Lock);
     }
 }
 void rcu_read_unlock() {
@@ -755,11 +756,12 @@ void rcu_read_unlock() {
         write_global(rcu_key(t));
         gp_rmw(Acc::RcuUnlock);
         g_ls.rcu_gen[t]++;
-        int ev = log_event(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0, nullptr);
+        int ev = log_access(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0);
         if (Event* e = event_at(ev)) {
             e->sync = Sync::Release;
             e->lock = LockClass::Rcu;
         }
+        if (ev >= 0) access_logged(Ev::Unlock);
         rcu_process(t);
     }
 }

@@ -234,7 +234,7 @@ public:
         if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
         T v = dec(w);
         uint32_t tag = tag_of(w);
-        int ev = log_event(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v, nullptr);
+        int ev = log_access(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v);
         if (marked(a)) {
             // Which marked store did this marked read read? (For the LKMM bound above.)
             int wev = ev_of_tag(tag);
@@ -256,6 +256,7 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
+        if (ev >= 0) access_logged(Ev::Read);
         // A marked load that read a value a newer store overwrote: under
         // dpor with the test-only StaleCut::reorder, a candidate for the
         // reorder cut (explore/stale_cut.h), from the first store it missed.
@@ -287,13 +288,14 @@ public:
         shadow_ = (int64_t)v;
         shadow_tag_ = tag;
         note_write(t, before);
-        int ev = log_event(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v, nullptr);
+        int ev = log_access(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v);
         if (Event* e = event_at(ev)) {
             e->marked = marked(a);
             e->word = word_;
             e->order = mo_name(mo_for(a));
             if (::vfsmc::counts_refs(word_) && ref_count_of(word_, before) != ref_count_of(word_, (int64_t)v)) e->sync = Sync::RefChange;
         }
+        if (ev >= 0) access_logged(Ev::Write);
         race_note(true, marked(a), ev, stamp);
         if (!marked(a)) note_plain(true, ev, stamp);
     }
@@ -396,8 +398,7 @@ public:
         } else {
             note_read(t, (int64_t)old);
         }
-        int ev = log_event(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old,
-                           (int64_t)(w ? nv : old), nullptr);
+        int ev = log_access(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old, (int64_t)(w ? nv : old));
         if (Event* e = event_at(ev)) {
             e->marked = 1;
             e->word = word_;
@@ -414,6 +415,7 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
+        if (ev >= 0) access_logged(w ? Ev::Rmw : Ev::Read);
         if (reorder_candidate >= 0 && ev >= 0) {
             Deps::StaleRead& sr = deps().stale_read;
             sr.thread = t;

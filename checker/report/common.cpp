@@ -83,12 +83,16 @@ std::string override_note(const ReportOptions& o) {
 
 std::string preemption_text(int n) { return std::to_string(n) + (n == 1 ? " preemption" : " preemptions"); }
 
-std::string pruned_label(const Scenario& s) {
-    // An execution is pruned when it cannot meet the `order` constraints
-    // (blocking waits replaced spinning, so nothing else prunes; dpor's
-    // redundant executions are counted apart, as sleep-blocked).
-    (void)s;
-    return "pruned by order";
+std::string pruned_label(const RunResult& r) {
+    // An execution is pruned, not judged, when it cannot meet the `order`
+    // constraints, or when it stops at a check the scenario turned off (a
+    // deadlock while `deadlock` is not checked). dpor's redundant executions
+    // and the duplicate cuts are counted apart.
+    uint64_t other = r.pruned - std::min(r.pruned, r.pruned_by_order);
+    if (other == 0) return "pruned by order";
+    if (r.pruned_by_order == 0) return "stopped at a check the scenario turned off";
+    return "pruned (" + std::to_string(r.pruned_by_order) + " by order, " + std::to_string(other) +
+           " stopped at a check the scenario turned off)";
 }
 
 std::string minimality_text(const RunResult& r) {

@@ -226,7 +226,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& w : wrap(line, W - 2, "  ")) os << "  " << w << "\n";
     os << "\n";
     std::string counts = "Counts: " + std::to_string(r.executions) + " executions";
-    if (r.pruned) counts += " (" + std::to_string(r.pruned) + " " + pruned_label(s) + ")";
+    if (r.pruned) counts += " (" + std::to_string(r.pruned) + " " + pruned_label(r) + ")";
     counts += "; " + r.completeness + "; memory model " + r.memory_model + ".";
     for (const auto& w : wrap(counts, W)) os << w << "\n";
     os << "\nReplay:\n";

@@ -79,21 +79,6 @@ std::string linked_text(const TraceLine& L) {
     return out;
 }
 
-// A step that does not bear on the conflict and can be folded away: rcu
-// lock/unlock, a store that leaves its value as it was, a load, a lock
-// taken or released, or a fence, of an object the conflict does not touch.
-// A wait is never folded: it is where a thread blocks.
-bool is_noise(const ExecRecord& rec, const TraceView& v, const TraceLine& L) {
-    const Event& e = rec.events[L.event];
-    if (L.conflict || L.stale || v.conflict_sources.count(L.event)) return false;
-    if (e.lock == LockClass::Rcu) return true;  // rcu_read_lock/unlock
-    if (e.obj >= 0 && v.conflict_objs.count(e.obj)) return false;
-    if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.before == e.after) return true;
-    if (e.kind == Ev::Read || e.kind == Ev::Fence) return true;
-    if (e.sync == Sync::Acquire || e.sync == Sync::Release) return true;
-    return false;
-}
-
 std::string thread_name(const RunResult& r, int t) {
     return t >= 0 && t < (int)r.thread_names.size() ? r.thread_names[t] : "?";
 }
@@ -101,14 +86,12 @@ std::string thread_name(const RunResult& r, int t) {
 // The swimlane of an execution: rows, lanes, folded runs, reads-from and
 // order marks, lock spans.
 void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, const TraceView& v) {
-    const ExecRecord& rec = *r.trace;
     const std::vector<TraceLine>& lines = v.lines;
     int nt = (int)r.thread_names.size();
     const auto& held = v.held;
     // Reads-from marks: a read of another thread's write gets a mark in the
     // writer's lane; the write, one in each reader's lane.
     std::map<size_t, std::map<int, std::string>> marks;  // line -> lane -> html
-    std::set<size_t> order_rows;  // rows with an `order` mark: never folded
     for (size_t i = 0; i < lines.size(); i++) {
         const TraceLine& L = lines[i];
         if (L.rf_line <= 0) continue;
@@ -123,8 +106,6 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
     for (const auto& om : v.order_marks) {
         const auto& oc = s.order[om.order];
         size_t last_before = om.last_before, first_after = om.first_after;
-        order_rows.insert(first_after);
-        order_rows.insert(last_before);
         marks[first_after][oc.after_t] += "<span class=\"order-mark\">order: " + esc(oc.after_step) + " starts after " +
             step_link(lines[last_before].number, esc(oc.before_thread) + " #" + std::to_string(lines[last_before].number)) +
             " ends " + esc(oc.before_step) + "</span>";
@@ -167,24 +148,21 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
     h << "<table class=\"swimlane\">" << colgroup() << "<thead><tr><th>#</th>";
     for (int t = 0; t < nt; t++) h << "<th class=\"lane\" data-thread=\"" << esc(r.thread_names[t]) << "\">" << esc(r.thread_names[t]) << "</th>";
     h << "</tr></thead><tbody>\n";
-    const size_t kMinFold = 3;
+    // Folded runs (TraceView::folds) may hold reads-from marks: a link into
+    // one opens it.
+    size_t next_fold = 0;
     for (size_t i = 0; i < lines.size();) {
-        size_t j = i;
-        // A fold may hold reads-from marks (a link into it opens it), but
-        // not an `order` mark.
-        while (j < lines.size() && !order_rows.count(j) && is_noise(rec, v, lines[j])) j++;
-        if (j - i >= kMinFold) {
-            h << "<tr class=\"collapsed\"><td class=\"num\"></td><td colspan=\"" << nt << "\"><details><summary>" << (j - i)
-              << " steps (" << lines[i].number << "&ndash;" << lines[j - 1].number
-              << ") that do not touch the conflict's objects: rcu_read_lock/unlock, stores that leave the value as it was, other loads"
+        if (next_fold < v.folds.size() && v.folds[next_fold].first == i) {
+            const Fold& f = v.folds[next_fold++];
+            h << "<tr class=\"collapsed\"><td class=\"num\"></td><td colspan=\"" << nt << "\"><details><summary>"
+              << (f.last - f.first + 1) << " steps (" << lines[f.first].number << "&ndash;" << lines[f.last].number
+              << ") that touch none of the conflict's objects: " << esc(f.label)
               << "</summary><table class=\"swimlane folded\">" << colgroup() << "<tbody>\n";
-            for (size_t k = i; k < j; k++) h << row(k);
+            for (size_t k = f.first; k <= f.last; k++) h << row(k);
             h << "</tbody></table></details></td></tr>\n";
-            i = j;
+            i = f.last + 1;
         } else {
-            j = std::max(j, i + 1);
-            for (size_t k = i; k < j; k++) h << row(k);
-            i = j;
+            h << row(i++);
         }
     }
     h << "</tbody></table>\n";
@@ -205,7 +183,7 @@ void legend(std::ostringstream& h) {
       << "<div><span class=\"key\">&larr; reads #n</span>this step read the value written at step n, in that thread's lane</div>\n"
       << "<div><span class=\"key\">&rarr; read by #n</span>this write was read at step n</div>\n"
       << "<div><span class=\"key\" style=\"color:#806\">order:</span>an <code>order</code> constraint of the scenario</div>\n"
-      << "<div><span class=\"key\" style=\"background:#f6f6f6\">&#9656;</span>folded steps that do not touch the conflict's objects (click to open)</div>\n"
+      << "<div><span class=\"key\" style=\"background:#f6f6f6\">&#9656;</span>folded steps that touch none of the conflict's objects, neither as the object accessed nor as a pointer's value; the fold says what it holds (click to open)</div>\n"
       << "</div>\n";
 }
 
@@ -246,7 +224,7 @@ void holds_page(std::ostringstream& h, const Scenario& s, const RunResult& r, co
       << "<li class=\"scope-kind\">Scope: <b>" << scope_name(r.scope)
       << "</b>: " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</li>\n"
       << "<li class=\"executions\">" << r.executions << " executions explored";
-    if (r.pruned) h << ", " << r.pruned << " of them " << esc(pruned_label(s));
+    if (r.pruned) h << ", " << r.pruned << " of them " << esc(pruned_label(r));
     if (!o.stable) h << strprintf(", in %.2f s", r.seconds);
     h << ".</li>\n<li class=\"invariants\">Invariants checked: ";
     for (size_t i = 0; i < s.invariants.size(); i++) h << (i ? ", " : "") << "<code>" << esc(s.invariants[i]) << "</code>";
@@ -271,9 +249,16 @@ void holds_page(std::ostringstream& h, const Scenario& s, const RunResult& r, co
         RunResult sr = r;
         sr.trace = r.sample;
         const TraceView v = TraceView::of(sr, &s);
-        h << "<h2 id=\"sample\">One execution that was checked</h2>\n<p class=\"sample-note\">The last execution explored, "
-          << v.lines.size() << " steps" << (r.sample_pruned ? "; it was " + esc(pruned_label(s)) + ", so not judged" : "; every invariant held in it")
-          << ".</p>\n";
+        std::string pre = preemption_text(r.sample_preemptions);
+        if (r.sample_pruned)
+            h << "<h2 id=\"sample\">The last execution explored</h2>\n<p class=\"sample-note\">No execution was judged: every one "
+                 "was stopped before its end. The last one explored, " << v.lines.size() << " steps and " << pre << ", was "
+              << esc(r.sample_cut) << ", so not judged.</p>\n";
+        else
+            h << "<h2 id=\"sample\">One execution that was checked</h2>\n<p class=\"sample-note\">"
+              << (r.sample_preemptions > 0 ? "The first judged execution in which a thread was preempted"
+                                           : "The first judged execution (no judged execution preempted a thread)")
+              << ": " << v.lines.size() << " steps and " << pre << ", every thread ran to its end, and every invariant held in it.</p>\n";
         legend(h);
         swimlane(h, s, sr, v);
     }
@@ -321,7 +306,7 @@ std::string html_report(const Scenario& s, const RunResult& r, const ReportOptio
     references(h, r, v);
     h << "<h2 id=\"final-state\">Final state</h2>\n<pre class=\"final-state\">" << esc(r.final_state) << "</pre>\n";
     h << "<p class=\"counts\">" << r.executions << " executions";
-    if (r.pruned) h << " (" << r.pruned << " " << esc(pruned_label(s)) << ")";
+    if (r.pruned) h << " (" << r.pruned << " " << esc(pruned_label(r)) << ")";
     h << "; " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</p>\n";
     h << "<h2 id=\"replay\">Replay</h2>\n<pre class=\"replay\">" << esc(o.replay.text()) << "</pre>\n</body></html>\n";
     return h.str();

@@ -58,11 +58,25 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
                 st["stale"] = (bool)e.stale;
                 if (e.stale) st["latest_write"] = L.latest;
             }
+            // A pointer word's values are objects: named, never their ids.
+            bool ptr = e.word == Word::Pointer;
+            auto object = [&](int64_t id) -> json {
+                if (id < 0 || id >= r.trace->nobjects) return nullptr;
+                return r.trace->objects[id].name;
+            };
             if (e.kind == Ev::Write || e.kind == Ev::Rmw) {
-                st["before"] = e.before;
-                st["after"] = e.after;
+                if (ptr) {
+                    st["before_object"] = object(e.before);
+                    st["after_object"] = object(e.after);
+                } else {
+                    st["before"] = e.before;
+                    st["after"] = e.after;
+                }
             }
-            if (e.kind == Ev::Read) st["value"] = e.before;
+            if (e.kind == Ev::Read) {
+                if (ptr) st["value_object"] = object(e.before);
+                else st["value"] = e.before;
+            }
             if (e.sync == Sync::Acquire || e.sync == Sync::Release) {
                 json lk;
                 lk["op"] = e.sync == Sync::Acquire ? "acquire" : "release";
@@ -93,6 +107,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     json counts;
     counts["executions"] = r.executions;
     counts["pruned"] = r.pruned;
+    counts["pruned_by_order"] = r.pruned_by_order;
     counts["sleep_blocked"] = r.sleep_blocked;
     counts["duplicates"] = r.duplicates;
     if (!o.stable) {

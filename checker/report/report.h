@@ -12,7 +12,7 @@
 
 namespace vfsmc {
 
-constexpr const char* kResultSchema = "vfsmc-result/1";
+constexpr const char* kResultSchema = "vfsmc-result/2";
 
 // The command that replays a counterexample, in its parts: a renderer
 // puts another token in (the first counterexample's) or wraps the token,
@@ -53,8 +53,8 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 std::string strprintf(const char* f, ...) __attribute__((format(printf, 1, 2)));
 // "1 preemption", "2 preemptions".
 std::string preemption_text(int n);
-// What a pruned execution was pruned by, for this scenario.
-std::string pruned_label(const Scenario& s);
+// What r's pruned executions were stopped by (RunResult::pruned).
+std::string pruned_label(const RunResult& r);
 // The minimal-counterexample sentence(s), in shown steps.
 std::string minimality_text(const RunResult& r);
 

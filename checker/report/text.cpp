@@ -11,7 +11,7 @@ namespace vfsmc {
 std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
     std::string head = r.verdict == Verdict::violated ? std::string("violated ") + r.invariant : verdict_with_scope(r);
     std::string counts = strprintf("%llu executions", (unsigned long long)r.executions);
-    if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(s).c_str());
+    if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(r).c_str());
     if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
     if (r.duplicates) counts += strprintf(", %llu duplicate (stale read)", (unsigned long long)r.duplicates);
     if (!stable) counts += strprintf(", %.0f/s, %.2fs", r.execs_per_sec, r.seconds);
@@ -72,7 +72,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
         while (std::getline(fs, line)) os << "  " << line << "\n";
     }
     os << "\nCounts: " << r.executions << " executions";
-    if (r.pruned) os << " (" << r.pruned << " " << pruned_label(s) << ")";
+    if (r.pruned) os << " (" << r.pruned << " " << pruned_label(r) << ")";
     if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "report/detail.h"
 #include "report/report.h"
@@ -37,7 +38,83 @@ std::string lock_name(const ExecRecord& rec, const Event& e) {
     return field_name(rec, e);
 }
 
+// A line that does not bear on the conflict: rcu_read_lock/unlock, a store
+// that leaves its value as it was, a load, a lock taken or released, or a
+// fence, touching no object of the conflict. A wait is never foldable: it
+// is where a thread blocks.
+bool foldable(const ExecRecord& rec, const TraceView& v, const TraceLine& L) {
+    const Event& e = rec.events[L.event];
+    if (L.conflict || L.stale || v.conflict_sources.count(L.event)) return false;
+    if (e.lock == LockClass::Rcu) return true;
+    for (int o : TraceView::touched(rec, e))
+        if (v.conflict_objs.count(o)) return false;
+    if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.before == e.after) return true;
+    if (e.kind == Ev::Read || e.kind == Ev::Fence) return true;
+    if (e.sync == Sync::Acquire || e.sync == Sync::Release) return true;
+    return false;
+}
+
+std::string count_of(size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// What a run of folded lines holds, in words.
+std::string fold_label(const ExecRecord& rec, const TraceView& v, size_t first, size_t last) {
+    size_t rcu = 0, loads = 0, same = 0, fences = 0;
+    std::vector<std::string> locks;  // lock words taken or released, first seen first
+    for (size_t i = first; i <= last; i++) {
+        const Event& e = rec.events[v.lines[i].event];
+        if (e.lock == LockClass::Rcu) rcu++;
+        else if (e.sync == Sync::Acquire || e.sync == Sync::Release) {
+            std::string l = lock_name(rec, e);
+            if (std::find(locks.begin(), locks.end(), l) == locks.end()) locks.push_back(l);
+        } else if (e.kind == Ev::Read) loads++;
+        else if (e.kind == Ev::Fence) fences++;
+        else same++;
+    }
+    std::vector<std::string> parts;
+    if (loads) parts.push_back(count_of(loads, "load", "loads"));
+    if (!locks.empty()) {
+        std::string l = "locks taken or released: ";
+        for (size_t k = 0; k < locks.size(); k++) l += (k ? ", " : "") + locks[k];
+        parts.push_back(l);
+    }
+    if (rcu) parts.push_back(count_of(rcu, "rcu_read_lock/unlock", "rcu_read_lock/unlocks"));
+    if (same) parts.push_back(count_of(same, "store that leaves the value as it was", "stores that leave the value as it was"));
+    if (fences) parts.push_back(count_of(fences, "fence", "fences"));
+    std::string t;
+    for (size_t k = 0; k < parts.size(); k++) t += (k ? "; " : "") + parts[k];
+    return t;
+}
+
+std::vector<Fold> folds_of(const ExecRecord& rec, const TraceView& v) {
+    std::set<size_t> order_rows;  // rows with an `order` mark: never folded
+    for (const auto& om : v.order_marks) {
+        order_rows.insert(om.first_after);
+        order_rows.insert(om.last_before);
+    }
+    std::vector<Fold> out;
+    for (size_t i = 0; i < v.lines.size();) {
+        size_t j = i;
+        while (j < v.lines.size() && !order_rows.count(j) && foldable(rec, v, v.lines[j])) j++;
+        if (j - i >= TraceView::kMinFold) out.push_back({i, j - 1, fold_label(rec, v, i, j - 1)});
+        i = std::max(j, i + 1);
+    }
+    return out;
+}
+
 }  // namespace
+
+std::vector<int> TraceView::touched(const ExecRecord& rec, const Event& e) {
+    std::vector<int> out;
+    if (e.obj >= 0) out.push_back(e.obj);
+    bool access = e.kind == Ev::Read || e.kind == Ev::Write || e.kind == Ev::Rmw;
+    if (access && e.word == Word::Pointer) {
+        for (int64_t val : {e.before, e.after})
+            if (val >= 0 && val < rec.nobjects) out.push_back((int)val);
+    }
+    return out;
+}
 
 int TraceView::line_of(int event) const {
     return event >= 0 && event < (int)line_of_event_.size() ? line_of_event_[event] : 0;
@@ -132,7 +209,16 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
         if (e.kind == Ev::Step) v.named_steps++;
         if (e.kind == Ev::Step || e.kind == Ev::Violation || L.conflict) v.in_short.push_back(i);
         if (!L.conflict) continue;
-        if (e.obj >= 0) v.conflict_objs.insert(e.obj);
+        for (int o : touched(rec, e)) v.conflict_objs.insert(o);
+        // The access at which the violation was found (an every-step check
+        // runs after each access) touches the conflict's objects too.
+        if (e.kind == Ev::Violation)
+            for (int k = L.event - 1; k >= 0; k--) {
+                const Event& a = rec.events[k];
+                if (a.thread != e.thread || a.kind == Ev::Enter) continue;
+                for (int o : touched(rec, a)) v.conflict_objs.insert(o);
+                break;
+            }
         if (e.rf >= 0) v.conflict_sources.insert(e.rf);
         if (e.latest >= 0) v.conflict_sources.insert(e.latest);
     }
@@ -223,6 +309,7 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
             if (last_before >= 0 && first_after >= 0) v.order_marks.push_back({k, (size_t)last_before, (size_t)first_after});
         }
     }
+    v.folds = folds_of(rec, v);
     return v;
 }
 

@@ -74,6 +74,16 @@ struct OrderMark {
     size_t last_before = 0, first_after = 0;
 };
 
+// A run of consecutive lines that a renderer may fold away: none of them
+// touches an object of the conflict (as the object accessed, or as the
+// object a pointer value names), is a conflict, a stale read, a write a
+// conflicting read read from, a wait or an `order` mark. `label` says what
+// the run holds ("2 loads, spin_lock/spin_unlock of dentry_hashtable[\"foo\"].bit_lock").
+struct Fold {
+    size_t first = 0, last = 0;  // indices into lines, inclusive
+    std::string label;
+};
+
 struct TraceView {
     std::vector<TraceLine> lines;
     // held[i][t]: the locks thread t holds after line i, sorted by name.
@@ -83,16 +93,21 @@ struct TraceView {
     std::vector<RefCount> refs;        // in the order first touched
     std::vector<size_t> in_short;      // lines of the In-short summary: named steps and the conflict
     int named_steps = 0;               // how many of them are the model's named steps
-    std::set<int> conflict_objs;       // objects the conflicting lines touch
+    std::set<int> conflict_objs;       // objects the conflicting lines touch (accessed, or named by a pointer value)
     std::set<int> conflict_sources;    // events the conflicting reads read from (or their latest writes)
     std::vector<OrderMark> order_marks;
+    std::vector<Fold> folds;           // at least kMinFold lines each, in order
     bool any_stale = false;
+    static constexpr size_t kMinFold = 3;
 
     // The view of r's trace (r.trace may be null: an empty view). The
     // scenario gives the `order` marks.
     static TraceView of(const RunResult& r, const Scenario* s = nullptr);
     // The line an event is shown as, or 0.
     int line_of(int event) const;
+    // The objects an event touches: the one it accesses, and for a pointer
+    // word the objects its values name.
+    static std::vector<int> touched(const ExecRecord& rec, const Event& e);
 
 private:
     std::vector<int> line_of_event_;
