@@ -12,7 +12,7 @@ cmake --build "$build" --target vfsmc vfsmc_man >/dev/null
 cmake --install "$build" --prefix "$prefix" >/dev/null
 [ -x "$prefix/bin/vfsmc" ] || fail "no bin/vfsmc"
 version=$("$prefix/bin/vfsmc" --version)
-[[ $version =~ ^vfsmc\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "vfsmc --version: $version"
+[[ $version =~ ^vfsmc\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ [0-9a-z-]+\)$ ]] || fail "vfsmc --version: $version"
 (cd "$src" && "$prefix/bin/vfsmc" run --no-progress --first scenarios/dcache/broken-double-dput.json >/dev/null) ||
   fail "the installed vfsmc does not run a scenario"
 page=$prefix/share/man/man1/vfsmc.1
@@ -20,7 +20,8 @@ page=$prefix/share/man/man1/vfsmc.1
 man_out=$(MANPATH=$prefix/share/man MANPAGER=cat man -P cat vfsmc 2>/dev/null || man -l "$page" 2>/dev/null | cat)
 grep -q "vfsmc" <<<"$man_out" || fail "man vfsmc shows nothing"
 grep -qi "run" <<<"$man_out" || fail "man vfsmc does not describe the subcommands"
-grep -q "${version#vfsmc }" "$page" || fail "the man page does not carry the version"
+number=${version#vfsmc }
+grep -q "${number%% *}" "$page" || fail "the man page does not carry the version"
 for f in share/doc/vfsmc/README.md share/doc/vfsmc/result-format.md share/vfsmc/scenario.schema.json; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
 done

@@ -24,10 +24,13 @@ copy_scenario() {
   echo "$d/$(basename "$1")"
 }
 
-@test "--version prints the project version" {
+@test "--version prints the project version and the commit it was built from" {
   run "$VFSMC" --version
   [ "$status" -eq 0 ]
-  [[ $output =~ ^vfsmc\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+  [[ $output =~ ^vfsmc\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{12}(-dirty)?|unknown)\)$ ]]
+  if git -C "$SRC" rev-parse HEAD >/dev/null 2>&1; then
+    [[ $output == *"(commit $(git -C "$SRC" rev-parse --short=12 HEAD)"* ]]
+  fi
 }
 
 @test "--help shows examples and the exit codes" {
@@ -189,4 +192,52 @@ copy_scenario() {
   [[ $output =~ vfsmc:\ three-shared-d-splice-alias:\ [0-9]+\ executions,\ [0-9]+/s,\ [0-9.]+s\ elapsed,\ [0-9]+%,\ about\ [0-9]+s\ left ]]
   run script -qec "'$VFSMC' run --no-progress --strategy exhaustive --time-limit 3.5 $f" /dev/null
   [[ $output != *"elapsed"* ]]
+}
+
+@test "issue 35: a new scenario without a recorded count is named as new, and --update-counts records it" {
+  mkdir -p "$tmp/m"
+  sed 's/"name": "broken-double-dput"/"name": "my-new-scenario"/' "$small" > "$tmp/m/my-new-scenario.json"
+  echo '{}' > "$tmp/m/explorations.lock"
+  run "$VFSMC" check "$tmp/m"
+  [ "$status" -eq 1 ]
+  [[ $output == *"new scenario: no recorded count in $tmp/m/explorations.lock"* ]]
+  [[ $output == *"vfsmc check --update-counts\` records it"* ]]
+  [[ $output != *"count changed"* ]]
+  run "$VFSMC" check --update-counts "$tmp/m"
+  [ "$status" -eq 0 ]
+  grep -q '"my-new-scenario"' "$tmp/m/explorations.lock"
+  run "$VFSMC" check "$tmp/m"
+  [ "$status" -eq 0 ]
+  # A count that moved is told apart from a new one.
+  python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["my-new-scenario"]+=1; json.dump(j,open(p,"w"))' "$tmp/m/explorations.lock"
+  run "$VFSMC" check "$tmp/m"
+  [ "$status" -eq 1 ]
+  [[ $output == *"exploration count changed"* ]]
+  [[ $output != *"new scenario"* ]]
+}
+
+@test "issue 35: list --model shows one model, list --json all of them, and no text line is wider than 79 columns but the docs" {
+  run "$VFSMC" list --model chrdev
+  [ "$status" -eq 0 ]
+  [[ $output == *"model chrdev:"* ]]
+  [[ $output != *"model dcache:"* ]]
+  run "$VFSMC" list --model dcach
+  [ "$status" -eq 2 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ $output == *'--model: bad value "dcach"; did you mean "dcache"? accepted: chrdev, dcache, openref'* ]]
+  "$VFSMC" list --json > "$tmp/list.json"
+  python3 - "$tmp/list.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+names = [m["name"] for m in j["models"]]
+assert {"chrdev", "dcache", "openref"} <= set(names), names
+for m in j["models"]:
+    assert m["steps"] and m["ops"] and m["invariants"] and m["threads"]["max"] >= 1, m["name"]
+assert "deadlock" in j["engine_invariants"]
+PY
+  "$VFSMC" list --model dcache --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert [m["name"] for m in j["models"]] == ["dcache"]'
+  # The invariants and steps lines wrap.
+  "$VFSMC" list > "$tmp/list.txt"
+  ! grep -E '^  (steps|invariants):' "$tmp/list.txt" | awk 'length > 79' | grep -q .
+  ! awk '/^  (steps|invariants):/,/^  [a-z]|^$/' "$tmp/list.txt" | awk 'length > 79' | grep -q .
 }

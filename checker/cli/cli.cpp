@@ -27,6 +27,7 @@
 #include "kernel/invariants.h"
 #include "report/report.h"
 #include "scenario/printable.h"
+#include "commit.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 
@@ -654,7 +655,8 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
             std::string lock_path = printable((fs::path(file).parent_path() / "explorations.lock").string(), kMaxShownFile);
             if (!update_counts) {
                 if (!lock.contains(name)) {
-                    mark_failed("no recorded exploration count (record it with `vfsmc check --update-counts`)");
+                    mark_failed("new scenario: no recorded count in " + lock_path + " (" + std::to_string(count) +
+                                " executions now); `vfsmc check --update-counts` records it");
                 } else if (!lock_count(lock[name], want)) {
                     std::string v = lock[name].dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
                     mark_failed(lock_path + ": " + name + ": bad value " + printable(v, kMaxShownValue) +
@@ -853,13 +855,13 @@ std::string type_text(const FieldSpec& f) {
     return "?";
 }
 
-int cmd_list(bool memory_model, bool mutations);  // list.cpp
+int cmd_list(bool memory_model, bool mutations, const std::string& only, bool json);  // list.cpp
 
 
 int cli_main(int argc, char** argv) {
     CLI::App app{"vfsmc: a concurrency model checker for Linux VFS locking and reference counting"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", std::string("vfsmc ") + VFSMC_VERSION);
+    app.set_version_flag("--version", std::string("vfsmc ") + VFSMC_VERSION + " (commit " + VFSMC_COMMIT + ")");
     app.footer(
         "Examples:\n"
         "  vfsmc run scenarios/dcache/shared-d-rehash-notes-race.json\n"
@@ -925,6 +927,10 @@ int cli_main(int argc, char** argv) {
     list->add_flag("--memory-model", mm, "print the memory-model table (docs/memory-model.md)");
     bool mutations = false;
     list->add_flag("--mutations", mutations, "print the deletions scripts/mutate selects with VFSMC_MUTATION");
+    std::string list_model;
+    bool list_json = false;
+    list->add_option("--model", list_model, "only this model");
+    list->add_flag("--json", list_json, "the models as one JSON object: ops, knobs, init fields, invariants, steps");
 
     auto* validate = app.add_subcommand("validate", "check scenario files without running them");
     validate->add_option("files", validate_files, "scenario files or directories")->required();
@@ -993,7 +999,7 @@ int cli_main(int argc, char** argv) {
     if (*run) rc = cmd_run(run_files, rf);
     else if (*check) rc = cmd_check(check_paths, jobs, update_counts, junit, check_format);
     else if (*replay) rc = cmd_replay(replay_file, replay_token, rf, replay_config);
-    else if (*list) rc = cmd_list(mm, mutations);
+    else if (*list) rc = cmd_list(mm, mutations, list_model, list_json);
     else if (*lit) rc = cmd_litmus(litmus_paths, lf);
     else if (*schema) {
         out_text(scenario_schema_text(models()));

@@ -1,8 +1,13 @@
 // vfsmc list: the models with their ops, knobs, init fields, invariants and
-// steps; and the memory-model table of the kernel-vocabulary layer.
+// steps (as text or JSON, all models or one); and the memory-model table of
+// the kernel-vocabulary layer.
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli.h"
+#include "scenario/printable.h"
+#include "scenario/scenario.h"
 #include "kernel/invariants.h"
 #include "kernel/memory_model.h"
 #include "kernel/mutations.h"
@@ -17,7 +22,33 @@ static void print_fields(const char* title, const std::vector<FieldSpec>& fs) {
                   << (f.required ? ", required" : "") << "): " << f.doc << "\n";
 }
 
-int cmd_list(bool memory_model, bool mutations) {
+// Words after a label, wrapped at 79 columns with the continuation lines
+// indented under the first word.
+static void print_wrapped(const std::string& label, const std::vector<std::string>& words) {
+    const size_t width = 79, indent = label.size() + 1;
+    std::string line = label;
+    for (const auto& w : words) {
+        if (line.size() > indent - 1 && line.size() + 1 + w.size() > width) {
+            std::cout << line << "\n";
+            line = std::string(indent - 1, ' ');
+        }
+        line += " " + w;
+    }
+    std::cout << line << "\n";
+}
+
+static nlohmann::json fields_json(const std::vector<FieldSpec>& fs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& f : fs) {
+        nlohmann::json j = {{"name", f.name}, {"type", type_text(f)}, {"required", f.required}, {"doc", f.doc}};
+        if (!f.def.empty()) j["default"] = f.def;
+        if (!f.allowed.empty()) j["values"] = f.allowed;
+        out.push_back(j);
+    }
+    return out;
+}
+
+int cmd_list(bool memory_model, bool mutations, const std::string& only, bool json) {
     if (mutations) {
         // One per line, tab-separated: name, model, what it deletes (scripts/mutate reads this).
         for (const auto& m : kMutations) std::cout << m.name << "\t" << m.model << "\t" << m.doc << "\n";
@@ -30,7 +61,43 @@ int cmd_list(bool memory_model, bool mutations) {
                       << r.why << " |\n";
         return 0;
     }
+    std::vector<Model*> shown;
+    std::vector<std::string> names;
     for (Model* m : models()) {
+        names.push_back(m->spec().name);
+        if (only.empty() || m->spec().name == only) shown.push_back(m);
+    }
+    if (shown.empty()) {
+        std::string hint = suggest_name(only, names), acc;
+        for (const auto& n : names) acc += (acc.empty() ? "" : ", ") + n;
+        throw LoadError("vfsmc list: --model: bad value \"" + printable(only, kMaxShownValue) + "\"; " +
+                        (hint.empty() ? "" : "did you mean \"" + hint + "\"? ") + "accepted: " + acc);
+    }
+    std::vector<std::string> engine;
+    for (const auto& i : kInvariants)
+        if (std::string(i.owner) == "engine") engine.push_back(i.name);
+    if (json) {
+        nlohmann::json out;
+        out["models"] = nlohmann::json::array();
+        for (Model* m : shown) {
+            const ModelSpec& s = m->spec();
+            nlohmann::json ops = nlohmann::json::array();
+            for (const auto& o : s.ops) ops.push_back({{"name", o.name}, {"doc", o.doc}, {"args", fields_json(o.args)}});
+            out["models"].push_back({{"name", s.name},
+                                     {"doc", s.doc},
+                                     {"follows", s.follows},
+                                     {"threads", {{"min", s.min_threads}, {"max", s.max_threads}}},
+                                     {"ops", ops},
+                                     {"knobs", fields_json(s.knobs)},
+                                     {"init", fields_json(s.init)},
+                                     {"invariants", s.invariants},
+                                     {"steps", s.steps}});
+        }
+        out["engine_invariants"] = engine;
+        std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        return 0;
+    }
+    for (Model* m : shown) {
         const ModelSpec& s = m->spec();
         std::cout << "model " << s.name << ": " << s.doc << "\n";
         std::cout << "  follows: " << s.follows << "\n";
@@ -48,16 +115,11 @@ int cmd_list(bool memory_model, bool mutations) {
         }
         print_fields("knobs (config)", s.knobs);
         print_fields("init", s.init);
-        std::cout << "  invariants:";
-        for (const auto& i : s.invariants) std::cout << " " << i;
-        std::cout << "\n  steps:";
-        for (const auto& st : s.steps) std::cout << " " << st;
-        std::cout << "\n\n";
+        print_wrapped("  invariants:", s.invariants);
+        print_wrapped("  steps:", s.steps);
+        std::cout << "\n";
     }
-    std::cout << "engine invariants (every model):";
-    for (const auto& i : kInvariants)
-        if (std::string(i.owner) == "engine") std::cout << " " << i.name;
-    std::cout << "\n";
+    print_wrapped("engine invariants (every model):", engine);
     return 0;
 }
 
