@@ -312,7 +312,7 @@ TEST_CASE("a mistyped field names its path, its value and the accepted type", "[
     j = base();
     j["expected"] = "holds";
     CHECK_ERROR(error_of(j), "t.json: expected: unknown field; did you mean \"expect\"? accepted: $schema, name, doc, model, memory_model, config, "
-                             "init, threads, invariants, search, order, expect");
+                             "init, threads, invariants, without, search, order, expect");
 }
 
 TEST_CASE("an unknown model is named with the models there are", "[loader]") {
@@ -592,4 +592,26 @@ TEST_CASE("issue 11 item 14: an order on a step logged after the access it repor
           "read of the main-hash bucket): the constraint holds P1 back from the step on, not that access; to hold the access "
           "back too, name \"__d_lookup_rcu\"");
     CHECK(load("__d_lookup_rcu").warnings.empty());
+}
+
+TEST_CASE("issue 35: a scenario's without leaves invariants out, as run --without does", "[loader]") {
+    json j = base();
+    j.erase("invariants");
+    j["without"] = {"data-race"};
+    Scenario s = parse_scenario("t.json", j.dump());
+    CHECK(std::find(s.invariants.begin(), s.invariants.end(), "data-race") == s.invariants.end());
+    CHECK(std::find(s.invariants.begin(), s.invariants.end(), "deadlock") != s.invariants.end());
+    CHECK(std::find(s.invariants.begin(), s.invariants.end(), "toy-mutual-exclusion") != s.invariants.end());
+    // A name it does not check: one line, with what it checks.
+    j["without"] = {"data-rase"};
+    std::string e = error_of(j);
+    CHECK_THAT(e, Catch::StartsWith("t.json: without[0]: "));
+    CHECK_THAT(e, Catch::Contains("did you mean \"data-race\"?"));
+    CHECK(e.find('\n') == std::string::npos);
+    j["without"] = json::array();
+    CHECK_THAT(error_of(j), Catch::StartsWith("t.json: without: bad value []; accepted: a non-empty array of invariant names to leave out"));
+    // Leaving out every invariant checked is refused.
+    j["invariants"] = {"toy-mutual-exclusion"};
+    j["without"] = {"toy-mutual-exclusion"};
+    CHECK_THAT(error_of(j), Catch::Contains("accepted: a list that leaves at least one invariant checked"));
 }

@@ -420,3 +420,22 @@ TEST_CASE("issue 35: a fold of the swimlane holds no step that touches the confl
     CHECK_THAT(html, !Catch::Contains("do not touch the conflict's objects: rcu_read_lock/unlock, stores"));
     CHECK_THAT(html, Catch::Contains("that touch none of the conflict's objects: "));
 }
+
+TEST_CASE("issue 35: a call the doc denies (\"does not call consume()\") is no claim that the step runs", "[review]") {
+    for (const char* doc : {"P1 does not call consume()", "only producers, never consume()", "produce() twice, without consume()",
+                            "no consumer calls consume()"}) {
+        INFO(doc);
+        Scenario s = parse_scenario("mp.json", std::string("{\"name\":\"mp\",\"doc\":\"") + doc + "\",\"model\":\"toy-mp\","
+                                               "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"produce\"]}],"
+                                               "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
+        RunResult r = run_scenario(s, RunOptions());
+        REQUIRE(r.verdict == Verdict::holds);
+        CHECK(vacuous_steps(s, r).empty());
+    }
+    // A claim after a denial in another clause is still a claim.
+    Scenario s = parse_scenario("mp.json", "{\"name\":\"mp\",\"doc\":\"P0 does not wait, and P1 runs consume()\",\"model\":\"toy-mp\","
+                                           "\"threads\":[{\"name\":\"P0\",\"ops\":[\"produce\"]},{\"name\":\"P1\",\"ops\":[\"produce\"]}],"
+                                           "\"search\":{\"strategy\":\"exhaustive\"},\"expect\":\"holds\"}");
+    RunResult r = run_scenario(s, RunOptions());
+    CHECK(vacuous_steps(s, r) == std::vector<std::string>{"consume"});
+}

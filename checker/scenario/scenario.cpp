@@ -31,7 +31,7 @@ using json = nlohmann::json;
 namespace {
 
 const char* kTopFields[] = {"$schema", "name", "doc", "model", "memory_model", "config", "init", "threads",
-                            "invariants", "search", "order", "expect"};
+                            "invariants", "without", "search", "order", "expect"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string out;
@@ -251,11 +251,11 @@ std::string closest(const std::string& got, const std::vector<std::string>& name
 }
 
 // "accepted: ..." for a name list: with a close match, the suggestion, and
-// the list only when it is short.
-std::string did_you_mean(const json& got, const std::vector<std::string>& names, const std::string& what) {
+// the list only when it is short (at most `listed` names).
+std::string did_you_mean(const json& got, const std::vector<std::string>& names, const std::string& what, size_t listed = 12) {
     std::string hint = got.is_string() ? closest(got.get<std::string>(), names) : "";
     if (hint.empty()) return "; accepted: " + (names.empty() ? std::string("none") : join(names));
-    std::string list = names.size() > 12 ? "one of " + std::to_string(names.size()) + " " + what + " (`vfsmc list` shows them)"
+    std::string list = names.size() > listed ? "one of " + std::to_string(names.size()) + " " + what + " (`vfsmc list` shows them)"
                                          : join(names);
     return "; did you mean \"" + hint + "\"? accepted: " + list;
 }
@@ -282,11 +282,13 @@ struct Ctx {
         if (!j.is_string()) bad(path, j, accepted);
         return j.get<std::string>();
     }
+    // An unknown field: the accepted fields are listed in full (`vfsmc list`
+    // does not show a scenario's fields; there are 13 at the top level).
     void only(const json& obj, const std::string& path, const std::vector<std::string>& keys) const {
         for (auto it = obj.begin(); it != obj.end(); ++it) {
             bool ok = false;
             for (const auto& k : keys) ok |= (k == it.key());
-            if (!ok) fail(member(path, it.key()), "unknown field" + did_you_mean(json(it.key()), keys, "fields"));
+            if (!ok) fail(member(path, it.key()), "unknown field" + did_you_mean(json(it.key()), keys, "fields", 16));
         }
     }
 };
@@ -571,11 +573,7 @@ void parse_threads(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s
 }
 
 // `invariants`: a subset of the model's invariants; all of them when absent.
-void parse_invariants(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
-    if (!j.contains("invariants")) {
-        s.invariants = accepted_inv;
-        return;
-    }
+void parse_invariant_list(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
     const json& ji = j["invariants"];
     if (!ji.is_array() || ji.empty()) c.bad("invariants", ji, "a non-empty array of invariant names");
     for (size_t k = 0; k < ji.size(); k++) {
@@ -586,6 +584,27 @@ void parse_invariants(const Ctx& c, const json& j, const std::vector<std::string
         if (!ok) c.bad_name(p, ji[k], accepted_inv, "invariants");
         s.invariants.push_back(n);
     }
+}
+
+// `without`: invariants left out of those (every one of the model's and the
+// engine's when `invariants` is absent), as `run --without` does.
+void parse_invariants(const Ctx& c, const json& j, const std::vector<std::string>& accepted_inv, Scenario& s) {
+    if (!j.contains("invariants")) {
+        s.invariants = accepted_inv;
+    } else {
+        parse_invariant_list(c, j, accepted_inv, s);
+    }
+    if (!j.contains("without")) return;
+    const json& jw = j["without"];
+    if (!jw.is_array() || jw.empty()) c.bad("without", jw, "a non-empty array of invariant names to leave out");
+    for (size_t k = 0; k < jw.size(); k++) {
+        std::string p = "without[" + std::to_string(k) + "]";
+        std::string n = c.str(jw[k], p, join(s.invariants));
+        auto it = std::find(s.invariants.begin(), s.invariants.end(), n);
+        if (it == s.invariants.end()) c.bad_name(p, jw[k], s.invariants, "invariants the scenario checks");
+        s.invariants.erase(it);
+    }
+    if (s.invariants.empty()) c.bad("without", jw, "a list that leaves at least one invariant checked");
 }
 
 // `search`: the strategy and its parameters; each parameter only with the

@@ -122,6 +122,7 @@ oj model_schema(const ModelSpec& m) {
     props["threads"] = threads;
     oj inv = {{"enum", strings(scenario_invariants(m))}};
     props["invariants"] = {{"items", inv}};
+    props["without"] = {{"items", inv}};
     oj step = {{"properties", {{"step", {{"enum", strings(m.steps)}}}}}};
     props["order"] = {{"items", {{"properties", {{"before", step}, {"after", step}}}}}};
     props["expect"] = {{"properties", {{"invariant", inv}}}};
@@ -247,6 +248,10 @@ oj scenario_schema(const std::vector<Model*>& ms) {
                        {"type", "array"},
                        {"minItems", 1},
                        {"items", {{"type", "string"}}}};
+    p["without"] = {{"description", "invariants left out of those checked (of `invariants`, or of all when it is absent), as `vfsmc run --without` does"},
+                    {"type", "array"},
+                    {"minItems", 1},
+                    {"items", {{"type", "string"}}}};
     p["search"] = {{"$ref", "#/$defs/search"}};
     p["order"] = {{"description",
                    "explore only executions in which each before-step completes before the after-step starts; "
