@@ -32,6 +32,20 @@ for d, files in sorted(on_disk.items()):
 for d, files in sorted(named.items()):
     for f in sorted(files - on_disk.get(d, set())):
         failures.append(f"scenarios/README.md, section {d}: entry `{f}` names a file that does not exist (scenarios/{d}/{f})")
+# The example in docs/scenario-format.md is the scenario file it names, as
+# it is (a reader copies it).
+fmt = (src / "docs" / "scenario-format.md").read_text()
+m = re.search(r"## An example\n\n```json\n(.*?)```", fmt, re.S)
+if not m:
+    failures.append("docs/scenario-format.md: no ```json example under `## An example`")
+else:
+    import json
+    example = json.loads(m.group(1))
+    file = scen / example.get("model", "?") / (example.get("name", "?") + ".json")
+    if not file.exists():
+        failures.append(f"docs/scenario-format.md: the example names {file.relative_to(src)}, which does not exist")
+    elif json.loads(file.read_text()) != example:
+        failures.append(f"docs/scenario-format.md: the example differs from {file.relative_to(src)}")
 for msg in failures:
     print("FAIL:", msg)
 total = sum(len(v) for v in on_disk.values())
