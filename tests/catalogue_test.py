@@ -34,9 +34,12 @@ for d, files in sorted(named.items()):
         failures.append(f"scenarios/README.md, section {d}: entry `{f}` names a file that does not exist (scenarios/{d}/{f})")
 # The example in docs/scenario-format.md is the scenario file it names, as
 # it is (a reader copies it).
-fmt = (src / "docs" / "scenario-format.md").read_text()
-m = re.search(r"## An example\n\n```json\n(.*?)```", fmt, re.S)
-if not m:
+fmt_file = src / "docs" / "scenario-format.md"
+fmt = fmt_file.read_text() if fmt_file.exists() else None
+m = re.search(r"## An example\n\n```json\n(.*?)```", fmt, re.S) if fmt else None
+if fmt is None:
+    pass  # a tree without the docs (the test's own test)
+elif not m:
     failures.append("docs/scenario-format.md: no ```json example under `## An example`")
 else:
     import json

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -140,6 +141,8 @@ struct RunFlags {
     std::string html;
     std::string email;        // also write the email form to this file
     bool estimate = false;    // a dpor probe of --time-limit seconds (default 10): the search's size
+    std::string dot;          // also write the reported execution as a Graphviz graph to this file
+    bool source = false;      // text: each step's model source location
 };
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`
@@ -223,11 +226,21 @@ void out_text(const std::string& text) {
     if (!std::cout) write_failed("stdout", errno);
 }
 
+// The model's steps that no explored execution reached (run --coverage).
+std::vector<std::string> never_reached(const Scenario& s, const RunResult& r) {
+    std::vector<std::string> missing;
+    if (Model* m = find_model(s.model))
+        for (const auto& st : m->spec().steps)
+            if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
+    return missing;
+}
+
 void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
                   const std::vector<std::string>& overrides = {}) {
     ReportOptions o;
     o.stable = f.stable;
     o.brief = f.brief;
+    o.source = f.source;
     o.overrides = overrides;
     o.replay = replay_command(s, r);
     // Terminal text (text and email) is made printable line by line: names,
@@ -235,10 +248,13 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     // escape for themselves.
     if (!f.html.empty()) write_file(f.html, html_report(s, r, o));
     if (!f.email.empty()) write_file(f.email, printable_lines(email_report(s, r, o)));
+    if (!f.dot.empty()) write_file(f.dot, dot_report(s, r, o));
     std::vector<std::string> vac = vacuous_steps(s, r);
     if (!overrides.empty() && !(f.json || f.format == "json")) out_text(printable_lines(override_note(o) + "\n\n"));
     if (f.json || f.format == "json") {
-        out_text(json_report(s, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        nlohmann::json j = json_report(s, r, o);
+        if (f.coverage) j["never_reached"] = never_reached(s, r);
+        out_text(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else if (f.format == "email") {
         out_text(printable_lines(email_report(s, r, o)));
     } else {
@@ -339,11 +355,11 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.stale_cut = test_stale_cut();
     RunResult r = run_scenario(s, opt);
     print_result(s, r, f, overrides);
-    if (f.coverage) {
+    // With --json the coverage is in the JSON object (never_reached): one
+    // JSON document on stdout.
+    if (f.coverage && !(f.json || f.format == "json")) {
         Model* m = find_model(s.model);
-        std::vector<std::string> missing;
-        for (const auto& st : m->spec().steps)
-            if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
+        std::vector<std::string> missing = never_reached(s, r);
         std::string text = "coverage: " + std::to_string(m->spec().steps.size() - missing.size()) + " of " +
                            std::to_string(m->spec().steps.size()) + " model steps reached\n";
         for (const auto& st : missing) text += "  never reached: " + st + "\n";
@@ -575,11 +591,36 @@ std::string gh_escape(const std::string& s, bool property) {
     return o;
 }
 
+// The line of the file a bad-input message points at: "line N, column M"
+// for invalid JSON, else the first line holding the top-level field its
+// path starts with ("threads[0].ops" -> "threads"); 1 for a verdict, or
+// when neither is found.
+int annotation_line(const CheckRecord& r, const std::string& text) {
+    if (r.status != "error") return 1;
+    std::smatch m;
+    if (std::regex_search(text, m, std::regex("line ([0-9]+), column [0-9]+"))) return std::stoi(m[1]);
+    std::string prefix = r.file + ": ";
+    size_t at = text.find(prefix);
+    if (at == std::string::npos) return 1;
+    std::string path = text.substr(at + prefix.size());
+    path = path.substr(0, path.find_first_of(":.[ "));
+    if (path.empty()) return 1;
+    std::ifstream in(r.file);
+    int n = 0;
+    for (std::string l; std::getline(in, l);) {
+        n++;
+        if (l.find("\"" + path + "\"") != std::string::npos) return n;
+    }
+    return 1;
+}
+
 std::string github_annotation(const CheckRecord& r) {
     std::string text = r.text;
     while (!text.empty() && text.back() == '\n') text.pop_back();
-    std::string title = "vfsmc: " + (r.name != "-" ? r.name : fs::path(r.file).stem().string());
-    return "::error file=" + gh_escape(r.file, true) + ",line=1,title=" + gh_escape(title, true) + "::" + gh_escape(text, false);
+    std::string name = r.name.empty() || r.name == "-" ? fs::path(r.file).stem().string() : r.name;
+    std::string title = "vfsmc: " + name;
+    return "::error file=" + gh_escape(r.file, true) + ",line=" + std::to_string(annotation_line(r, text)) +
+           ",title=" + gh_escape(title, true) + "::" + gh_escape(text, false);
 }
 
 // A recorded count: a whole number (nlohmann keeps non-negative integers
@@ -594,6 +635,12 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
               const std::string& format) {
     std::vector<ScenarioEntry> files = find_scenarios(paths);
     if (files.empty()) throw LoadError("check: no scenario files (*.json) found; accepted: a directory of scenarios");
+    if (!junit.empty()) {
+        // An unwritable --junit path is an error before the run, not after it.
+        errno = 0;
+        std::ofstream probe(junit, std::ios::app);
+        if (!probe) write_failed(junit, errno);
+    }
     if (jobs < 1) jobs = 1;
     CountLocks locks, fresh_locks;
     for (const auto& f : files) {
@@ -862,18 +909,24 @@ int cli_main(int argc, char** argv) {
     CLI::App app{"vfsmc: a concurrency model checker for Linux VFS locking and reference counting"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("vfsmc ") + VFSMC_VERSION + " (commit " + VFSMC_COMMIT + ")");
-    app.footer(
+    // The man page (cmake/man.cmake) has its own EXAMPLES, with the
+    // installed scenarios' paths: help2man reads `--help-man`, the help
+    // without the examples.
+    const std::string examples =
         "Examples:\n"
         "  vfsmc run scenarios/dcache/shared-d-rehash-notes-race.json\n"
         "  vfsmc run --format email --brief FILE      # In short, for a review email\n"
         "  vfsmc run --html page.html FILE            # the swimlane page\n"
         "  vfsmc run --strategy bounded --bound 1 FILE\n"
-        "  vfsmc replay FILE TOKEN --config variant=pre_seed\n"
+        "  vfsmc replay FILE TOKEN --config publish=d_splice_alias   # a dcache schedule against the fix\n"
+        "  vfsmc run --source --dot graph.dot FILE    # source lines; the execution as a graph\n"
         "  vfsmc check scenarios/ -j2 --junit results.xml\n"
-        "  vfsmc list\n"
-        "\n"
+        "  vfsmc list\n";
+    const std::string exit_docs =
         "Exit codes: 0 as expected, 1 a verdict differs, 2 bad input, 3 internal error.\n"
-        "Docs: README.md, docs/scenario-format.md, docs/result-format.md; man vfsmc.");
+        "Docs: README.md, docs/scenario-format.md, docs/result-format.md; man vfsmc.";
+    bool for_man = argc == 2 && std::strcmp(argv[1], "--help-man") == 0;
+    app.footer(for_man ? exit_docs : examples + "\n" + exit_docs);
     RunFlags rf;
     std::vector<std::string> run_files, check_paths, validate_files;
     int jobs = 2;
@@ -885,11 +938,14 @@ int cli_main(int argc, char** argv) {
     run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
     run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
     run->add_flag("--coverage", rf.coverage, "list the model steps never reached");
-    run->add_flag("!--no-progress", rf.progress, "no progress lines on stderr");
+    bool no_progress = false;
+    run->add_flag("--no-progress", no_progress, "no progress lines on stderr");
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
     auto* run_html = run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
     auto* run_email = run->add_option("--email", rf.email, "also write the 72-column email form to this file");
+    auto* run_dot = run->add_option("--dot", rf.dot, "also write the reported execution as a Graphviz graph to this file (steps as nodes; po, rf, the conflict as edges)");
+    run->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
     run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
     run->add_flag("--estimate", rf.estimate,
                   "estimate the size of the dpor search from a probe of --time-limit seconds (default 10)");
@@ -918,6 +974,8 @@ int cli_main(int argc, char** argv) {
     replay->add_flag("--stable", rf.stable, "leave out timings");
     replay->add_option("--format", rf.format, "text, email or json")->check(CLI::IsMember({"text", "email", "json"}));
     auto* replay_html = replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file");
+    auto* replay_dot = replay->add_option("--dot", rf.dot, "also write the execution as a Graphviz graph to this file");
+    replay->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
     replay->add_flag("--brief", rf.brief, "leave out the full interleaving");
     std::vector<std::string> replay_config;
     replay->add_option("--config", replay_config,
@@ -952,6 +1010,10 @@ int cli_main(int argc, char** argv) {
 
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 
+    if (for_man) {
+        out_text(app.help());
+        return 0;
+    }
     // An unknown command: say which one was meant.
     if (argc > 1 && argv[1][0] != '-') {
         std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema", "litmus"};
@@ -991,11 +1053,12 @@ int cli_main(int argc, char** argv) {
         throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
     }
 
-    for (auto* o : {run_html, run_email, replay_html})
+    for (auto* o : {run_html, run_email, run_dot, replay_html, replay_dot})
         if (o->count() && o->as<std::string>().empty())
             throw LoadError(o->get_name() + ": empty file name; accepted: a writable file path");
 
     int rc = 2;
+    rf.progress = !no_progress;
     if (*run) rc = cmd_run(run_files, rf);
     else if (*check) rc = cmd_check(check_paths, jobs, update_counts, junit, check_format);
     else if (*replay) rc = cmd_replay(replay_file, replay_token, rf, replay_config);

@@ -848,10 +848,17 @@ namespace {
 RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds);
 }
 
-RunResult replay_scenario(const Scenario& s, const std::string& token) { return replay_impl(s, s, token, false); }
+// A replay explores no interleavings: its scope is the one execution the
+// token records.
+static RunResult replayed(RunResult r) {
+    r.completeness = "the one execution its replay token records (from a " + r.strategy + " search)";
+    return r;
+}
+
+RunResult replay_scenario(const Scenario& s, const std::string& token) { return replayed(replay_impl(s, s, token, false)); }
 
 RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token) {
-    return replay_impl(checked, run_on, token, true);
+    return replayed(replay_impl(checked, run_on, token, true));
 }
 
 namespace {

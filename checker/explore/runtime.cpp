@@ -343,6 +343,8 @@ void Runtime::begin_execution(ExecRecord* r) {
         wait_cond_true[t] = false;
         wait_order[t] = false;
         lock_next[t] = 0;
+        src_file[t] = nullptr;
+        src_line[t] = 0;
     }
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
@@ -402,6 +404,9 @@ int log_event(int thread, Ev kind, int obj, const char* action, const char* fiel
     e.after = after;
     e.rf = -1;
     e.latest = -1;
+    bool known = thread >= 0 && thread < kMaxThreads;
+    e.src_file = known ? r.src_file[thread] : nullptr;
+    e.src_line = known ? r.src_line[thread] : 0;
     e.text[0] = 0;
     e.fmt = nullptr;
     if (fmt) {

@@ -85,6 +85,10 @@ struct Runtime {
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged
     bool defer_check = false;              // log_access(): the check waits for access_logged()
+    // Per thread: the model source line of its latest call into the
+    // vocabulary (kernel/core.h, here()); each event logged takes it.
+    const char* src_file[kMaxThreads] = {};
+    int src_line[kMaxThreads] = {};
 
     // Across executions of one scenario.
     int ncoverage = 0;

@@ -87,6 +87,10 @@ struct Event {
     int64_t after;         // value after (writes, rmw)
     int32_t rf;            // reads: index of the event it read from; -1 = initial value
     int32_t latest;        // stale reads: index of the latest write; -1 = initial value
+    // Where the model made the call that logged it (the file as compiled,
+    // absolute; reports show it relative to the source tree), or null.
+    const char* src_file;
+    int32_t src_line;
     // The narrative. With `fmt` null, `text` is it. Otherwise it is not
     // formatted yet: `fmt` (static storage) with its arguments in `args`,
     // the strings among them copied into `text` (an argument is their

@@ -20,20 +20,22 @@ struct atomic_t {
         return *this;
     }
 };
-inline int atomic_read(atomic_t& a) { return a.counter.load(Acc::AtomicRead); }
-inline void atomic_set(atomic_t& a, int v) { a.counter.store(v, Acc::AtomicSet); }
-inline void atomic_inc(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_inc", [](int& v) { v++; return true; }); }
-inline void atomic_dec(atomic_t& a) { a.counter.rmw(Acc::AtomicRmwVoid, "atomic_dec", [](int& v) { v--; return true; }); }
-inline int atomic_inc_return(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
-inline bool atomic_dec_and_test(atomic_t& a) { return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
+inline int atomic_read(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.load(Acc::AtomicRead); }
+inline void atomic_set(atomic_t& a, int v, SrcLoc at = SrcLoc()) { here(at); a.counter.store(v, Acc::AtomicSet); }
+inline void atomic_inc(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.rmw(Acc::AtomicRmwVoid, "atomic_inc", [](int& v) { v++; return true; }); }
+inline void atomic_dec(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.rmw(Acc::AtomicRmwVoid, "atomic_dec", [](int& v) { v--; return true; }); }
+inline int atomic_inc_return(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
+inline bool atomic_dec_and_test(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
 // atomic_add_unless(v, a, u): add a unless the value is u; true if added.
-inline bool atomic_add_unless(atomic_t& at, int a, int u) {
+inline bool atomic_add_unless(atomic_t& at, int a, int u, SrcLoc loc = SrcLoc()) {
+    here(loc);
     bool w = false;
     at.counter.rmw(Acc::AtomicRmwFull, "atomic_add_unless", [&](int& v) { if (v == u) return false; v += a; return true; }, &w);
     return w;
 }
 // cmpxchg: returns the old value; stores new only if old == expected.
-inline int atomic_cmpxchg(atomic_t& at, int expected, int nv) {
+inline int atomic_cmpxchg(atomic_t& at, int expected, int nv, SrcLoc loc = SrcLoc()) {
+    here(loc);
     return at.counter.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) { if (v != expected) return false; v = nv; return true; });
 }
 

@@ -9,12 +9,12 @@ namespace vfsmc {
 // ------------------------------------------------------------------------
 // <asm/barrier.h>
 // ------------------------------------------------------------------------
-template <class T> inline T smp_load_acquire(kfield<T>& f) { return f.load(Acc::LoadAcquire); }
-template <class T, class V> inline void smp_store_release(kfield<T>& f, V v) { f.store((T)v, Acc::StoreRelease); }
+template <class T> inline T smp_load_acquire(kfield<T>& f, SrcLoc at = SrcLoc()) { here(at); return f.load(Acc::LoadAcquire); }
+template <class T, class V> inline void smp_store_release(kfield<T>& f, V v, SrcLoc at = SrcLoc()) { here(at); f.store((T)v, Acc::StoreRelease); }
 void fence(Acc a, const char* name);
-inline void smp_mb() { fence(Acc::FenceMb, "smp_mb"); }
-inline void smp_rmb() { fence(Acc::FenceRmb, "smp_rmb"); }
-inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
+inline void smp_mb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb"); }
+inline void smp_rmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceRmb, "smp_rmb"); }
+inline void smp_wmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceWmb, "smp_wmb"); }
 // The LKMM's special-purpose full barriers, which order only in
 // combination with the access they name. The lock ones are full fences here
 // (stronger than the LKMM when no lock operation is next to them).
@@ -23,9 +23,9 @@ inline void smp_wmb() { fence(Acc::FenceWmb, "smp_wmb"); }
 // (atomic_rmw_hook), and with none it orders nothing. smp_mb__after_atomic
 // is a full fence when the thread has done an atomic RMW before it, and
 // nothing otherwise.
-void smp_mb__before_atomic();
-void smp_mb__after_atomic();
-inline void smp_mb__after_spinlock() { fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
-inline void smp_mb__after_unlock_lock() { fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
+void smp_mb__before_atomic(SrcLoc at = SrcLoc());
+void smp_mb__after_atomic(SrcLoc at = SrcLoc());
+inline void smp_mb__after_spinlock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
+inline void smp_mb__after_unlock_lock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
 
 }  // namespace vfsmc

@@ -17,6 +17,29 @@ namespace vfsmc {
 // ------------------------------------------------------------------------
 inline int this_thread() { return sim::thread_index(); }
 
+// A place in the source: every vocabulary function the models call takes
+// one as its last parameter, defaulted to the place of the call
+// (`SrcLoc at = SrcLoc()`: GCC evaluates __builtin_FILE and __builtin_LINE
+// in a default argument at the caller), and passes it to here().
+struct SrcLoc {
+    const char* file;
+    int line;
+    SrcLoc(const char* f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
+};
+
+// Records `at` as the running thread's current model source line, which
+// the events logged from now on carry (Event::src_file). A call made from
+// inside the vocabulary or the litmus interpreter keeps the model's line:
+// the location shown is the model's call, not the layer's.
+inline void here(const SrcLoc& at) {
+    Runtime& r = rt();
+    if (!r.in_thread || !at.file || std::strstr(at.file, "checker/kernel/") || std::strstr(at.file, "checker/litmus/")) return;
+    int t = this_thread();
+    if (t < 0 || t >= kMaxThreads) return;
+    r.src_file[t] = at.file;
+    r.src_line[t] = at.line;
+}
+
 // What a model may ask of the run, without reaching into the runtime:
 // a thread's name as the scenario gives it, whether it has finished, the
 // index of the last event logged (for a report that points back at a step).
@@ -171,7 +194,8 @@ public:
 struct kfunc_scope {
     int t;
     const char* name;
-    explicit kfunc_scope(const char* n) : t(this_thread()), name(n) {
+    explicit kfunc_scope(const char* n, SrcLoc at = SrcLoc()) : t(this_thread()), name(n) {
+        here(at);
         Runtime& r = rt();
         if (r.norder) read_global(t, kKeyOrder);
         if (r.norder && !order_may_start(t, n)) {

@@ -134,7 +134,8 @@ void mark_static(int id) {
     if (id >= 0 && id < kMaxObjects) g_ls.freeable[id] = false;
 }
 
-void kfree_id(int id) {
+void kfree_id(int id, SrcLoc at) {
+    here(at);
     ExecRecord* rec = rt().rec;
     if (id < 0 || id >= rec->nobjects) return;
     ObjInfo& o = rec->objects[id];
@@ -180,13 +181,15 @@ void fence(Acc a, const char* name) {
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
 
-void smp_mb__before_atomic() {
+void smp_mb__before_atomic(SrcLoc at) {
+    here(at);
     int t = this_thread();
     g_ls.before_atomic[t] = true;
     int ev = log_event(t, Ev::Fence, -1, "smp_mb__before_atomic", nullptr, 0, 0, "full fence at the next atomic RMW");
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
-void smp_mb__after_atomic() {
+void smp_mb__after_atomic(SrcLoc at) {
+    here(at);
     int t = this_thread();
     if (g_ls.did_atomic[t]) {
         fence(Acc::FenceMb, "smp_mb__after_atomic");
@@ -371,17 +374,20 @@ void layer_thread_exit(int t) {
 // Orders as Documentation/core-api/refcount-vs-atomic.rst gives them: inc
 // and inc_not_zero unordered, dec and dec_and_test RELEASE, dec_and_test
 // ACQUIRE as well when it returns true.
-void refcount_inc(refcount_t& r) {
+void refcount_inc(refcount_t& r, SrcLoc at) {
+    here(at);
     int old = r.refs.rmw(Acc::RefcountInc, "refcount_inc", [](int& v) { v++; return true; });
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_inc on %s.%s = %d: addition on 0; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
 }
-bool refcount_inc_not_zero(refcount_t& r) {
+bool refcount_inc_not_zero(refcount_t& r, SrcLoc at) {
+    here(at);
     bool w = false;
     r.refs.rmw(Acc::RefcountInc, "refcount_inc_not_zero", [](int& v) { if (v <= 0) return false; v++; return true; }, &w);
     return w;
 }
-bool refcount_dec_and_test(refcount_t& r) {
+bool refcount_dec_and_test(refcount_t& r, SrcLoc at) {
+    here(at);
     int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec_and_test", [](int& v) { v--; return true; });
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_dec_and_test on %s.%s = %d: underflow; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
@@ -392,7 +398,8 @@ bool refcount_dec_and_test(refcount_t& r) {
     }
     return old == 1;
 }
-void refcount_dec(refcount_t& r) {
+void refcount_dec(refcount_t& r, SrcLoc at) {
+    here(at);
     int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec", [](int& v) { v--; return true; });
     KWARN_ON(old <= 1, r.underflow_inv, "refcount_dec on %s.%s = %d: decrement hit 0; leaking memory",
              object_name(r.refs.owner()), r.refs.name(), old);
@@ -421,18 +428,19 @@ static void unlock_word(kfield<int>& w, int& holder, const char* what, LockClass
     holder = -1;
     w.rmw(Acc::LockRelease, what, [](int& v) { v = 0; return true; }, nullptr, lc);
 }
-void spin_lock(spinlock_t& l) { lock_word(l.word, l.holder, "spin_lock", false, LockClass::Spinlock); }
-void spin_unlock(spinlock_t& l) { unlock_word(l.word, l.holder, "spin_unlock", LockClass::Spinlock); }
-bool spin_trylock(spinlock_t& l) {
+void spin_lock(spinlock_t& l, SrcLoc at) { here(at); lock_word(l.word, l.holder, "spin_lock", false, LockClass::Spinlock); }
+void spin_unlock(spinlock_t& l, SrcLoc at) { here(at); unlock_word(l.word, l.holder, "spin_unlock", LockClass::Spinlock); }
+bool spin_trylock(spinlock_t& l, SrcLoc at) {
+    here(at);
     bool got = false;
     l.word.rmw(Acc::LockAcquire, "spin_trylock", [](int& v) { if (v != 0) return false; v = -1; return true; }, &got,
                LockClass::Spinlock);
     if (got) l.holder = this_thread();
     return got;
 }
-bool spin_is_locked(spinlock_t& l) { return l.word.load(Acc::ReadOnce) != 0; }
-void mutex_lock(mutex& m) { lock_word(m.word, m.holder, "mutex_lock", true, LockClass::Mutex); }
-void mutex_unlock(mutex& m) { unlock_word(m.word, m.holder, "mutex_unlock", LockClass::Mutex); }
+bool spin_is_locked(spinlock_t& l, SrcLoc at) { here(at); return l.word.load(Acc::ReadOnce) != 0; }
+void mutex_lock(mutex& m, SrcLoc at) { here(at); lock_word(m.word, m.holder, "mutex_lock", true, LockClass::Mutex); }
+void mutex_unlock(mutex& m, SrcLoc at) { here(at); unlock_word(m.word, m.holder, "mutex_unlock", LockClass::Mutex); }
 
 // <linux/rwsem.h>
 // The arrival order and the writers' tickets are layer state outside any
@@ -457,7 +465,8 @@ static bool writer_queued_before(const rw_semaphore& s, unsigned mine) {
         if (w && w < mine) return true;
     return false;
 }
-void down_read(rw_semaphore& s) {
+void down_read(rw_semaphore& s, SrcLoc at) {
+    here(at);
     unsigned mine = rwsem_arrive(s, false);
     wait_until("down_read", s.count.owner(), true, [&]() {
         if (writer_queued_before(s, mine)) return false;  // queued behind a waiting writer
@@ -467,13 +476,15 @@ void down_read(rw_semaphore& s) {
         return got;
     });
 }
-void up_read(rw_semaphore& s) {
+void up_read(rw_semaphore& s, SrcLoc at) {
+    here(at);
     int old = s.count.rmw(Acc::LockRelease, "up_read", [](int& v) { v--; return true; }, nullptr, LockClass::RwsemShared);
     if (old <= 0)
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_read on %s.%s not held shared",
                 object_name(s.count.owner()), s.count.name());
 }
-void down_write(rw_semaphore& s) {
+void down_write(rw_semaphore& s, SrcLoc at) {
+    here(at);
     int t = this_thread();
     unsigned mine = rwsem_arrive(s, true);
     s.writer_ticket[t] = mine;
@@ -488,7 +499,8 @@ void down_write(rw_semaphore& s) {
     write_global(rwsem_queue_key(s));
     s.writer = t;
 }
-void up_write(rw_semaphore& s) {
+void up_write(rw_semaphore& s, SrcLoc at) {
+    here(at);
     if (s.writer != this_thread())
         violate(this_thread(), "lock-misuse", nullptr, 0, "up_write on %s.%s not held exclusive by this thread",
                 object_name(s.count.owner()), s.count.name());
@@ -497,7 +509,8 @@ void up_write(rw_semaphore& s) {
 }
 
 // <linux/seqlock.h>
-unsigned read_seqcount_begin(seqcount_t& s) {
+unsigned read_seqcount_begin(seqcount_t& s, SrcLoc at) {
+    here(at);
     unsigned v = 0;
     wait_until("read_seqcount_begin", s.sequence.owner(), false, [&]() {
         v = (unsigned)s.sequence.load(Acc::LoadAcquire);
@@ -505,20 +518,24 @@ unsigned read_seqcount_begin(seqcount_t& s) {
     });
     return v;
 }
-unsigned raw_read_seqcount(seqcount_t& s) { return (unsigned)s.sequence.load(Acc::LoadAcquire); }
-bool read_seqcount_retry(seqcount_t& s, unsigned start) {
+unsigned raw_read_seqcount(seqcount_t& s, SrcLoc at) { here(at); return (unsigned)s.sequence.load(Acc::LoadAcquire); }
+bool read_seqcount_retry(seqcount_t& s, unsigned start, SrcLoc at) {
+    here(at);
     smp_rmb();
     return (unsigned)s.sequence.load(Acc::ReadOnce) != start;
 }
-void write_seqcount_begin(seqcount_t& s) {
+void write_seqcount_begin(seqcount_t& s, SrcLoc at) {
+    here(at);
     s.sequence.store(s.sequence.load(Acc::Plain) + 1, Acc::WriteOnce);
     smp_wmb();
 }
-void write_seqcount_end(seqcount_t& s) {
+void write_seqcount_end(seqcount_t& s, SrcLoc at) {
+    here(at);
     smp_wmb();
     s.sequence.store(s.sequence.load(Acc::Plain) + 1, Acc::WriteOnce);
 }
-void write_seqcount_invalidate(seqcount_t& s) {
+void write_seqcount_invalidate(seqcount_t& s, SrcLoc at) {
+    here(at);
     if (MUTATION("no-write-seqcount-invalidate")) return;
     smp_wmb();
     s.sequence.store(s.sequence.load(Acc::Plain) + 2, Acc::WriteOnce);
@@ -529,7 +546,8 @@ static bool lr_locked(int v) { return v & 1; }
 static int lr_count(int v) { return v >> 1; }
 static int lr_make(int count, bool locked) { return count * 2 + (locked ? 1 : 0); }
 
-void lockref_lock(lockref& l) {
+void lockref_lock(lockref& l, SrcLoc at) {
+    here(at);
     int t = this_thread();
     wait_until("spin_lock", l.lock_count.owner(), false, [&]() {
         bool got = false;
@@ -539,7 +557,8 @@ void lockref_lock(lockref& l) {
     });
     l.holder = t;
 }
-void lockref_unlock(lockref& l) {
+void lockref_unlock(lockref& l, SrcLoc at) {
+    here(at);
     int t = this_thread();
     if (l.holder != t)
         violate(t, "lock-misuse", nullptr, 0, "spin_unlock of %s.d_lock by a thread that does not hold it",
@@ -547,8 +566,9 @@ void lockref_unlock(lockref& l) {
     l.holder = -1;
     l.lock_count.rmw(Acc::LockRelease, "spin_unlock", [](int& v) { v &= ~1; return true; }, nullptr, LockClass::Lockref);
 }
-int lockref_count_locked(lockref& l) { return lr_count(l.lock_count.load(Acc::Plain)); }
-void lockref_set_count_locked(lockref& l, int count) {
+int lockref_count_locked(lockref& l, SrcLoc at) { here(at); return lr_count(l.lock_count.load(Acc::Plain)); }
+void lockref_set_count_locked(lockref& l, int count, SrcLoc at) {
+    here(at);
     int old = lr_count(l.lock_count.load(Acc::Plain));
     if (old < 0 && count > old && l.revive_inv)
         violate(this_thread(), l.revive_inv, nullptr, 0, "%s gets a reference while dead (count %d)",
@@ -575,7 +595,8 @@ static int lockref_fast(lockref& l, const char* what, Op op, bool* done) {
     return old;
 }
 
-void lockref_get(lockref& l) {
+void lockref_get(lockref& l, SrcLoc at) {
+    here(at);
     bool done;
     int old = lockref_fast(l, "lockref_get", [](int& c) { c++; return true; }, &done);
     if (done) {
@@ -588,7 +609,8 @@ void lockref_get(lockref& l) {
     lockref_set_count_locked(l, lockref_count_locked(l) + 1);
     lockref_unlock(l);
 }
-bool lockref_get_not_zero(lockref& l) {
+bool lockref_get_not_zero(lockref& l, SrcLoc at) {
+    here(at);
     bool done;
     int old = lockref_fast(l, "lockref_get_not_zero", [](int& c) { if (c <= 0) return false; c++; return true; }, &done);
     if (done) return true;
@@ -603,7 +625,8 @@ bool lockref_get_not_zero(lockref& l) {
     lockref_unlock(l);
     return ok;
 }
-bool lockref_get_not_dead(lockref& l) {
+bool lockref_get_not_dead(lockref& l, SrcLoc at) {
+    here(at);
     bool done;
     // The dead test: a count below zero (LOCKREF_DEAD) is never revived.
     bool dead_test = !MUTATION("lockref-get-not-dead-no-dead-test");
@@ -625,13 +648,15 @@ bool lockref_get_not_dead(lockref& l) {
     lockref_unlock(l);
     return ok;
 }
-int lockref_put_return(lockref& l) {
+int lockref_put_return(lockref& l, SrcLoc at) {
+    here(at);
     bool done;
     int old = lockref_fast(l, "lockref_put_return", [](int& c) { if (c <= 0) return false; c--; return true; }, &done);
     if (!done) return -1;
     return lr_count(old) - 1;
 }
-bool lockref_put_or_lock(lockref& l) {
+bool lockref_put_or_lock(lockref& l, SrcLoc at) {
+    here(at);
     bool done;
     lockref_fast(l, "lockref_put_or_lock", [](int& c) { if (c <= 1) return false; c--; return true; }, &done);
     if (done) return true;
@@ -642,10 +667,11 @@ bool lockref_put_or_lock(lockref& l) {
     lockref_unlock(l);
     return true;
 }
-void lockref_mark_dead(lockref& l) {
+void lockref_mark_dead(lockref& l, SrcLoc at) {
+    here(at);
     l.lock_count.store(lr_make(LOCKREF_DEAD, true), Acc::Plain);
 }
-bool lockref_is_dead_locked(lockref& l) { return lockref_count_locked(l) < 0; }
+bool lockref_is_dead_locked(lockref& l, SrcLoc at) { here(at); return lockref_count_locked(l) < 0; }
 
 // <linux/rcupdate.h>
 // For DPOR and blocking, each thread's read-side state is a key of its own
@@ -733,7 +759,8 @@ static void gp_end(int waited) {
         }
 }
 void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
-void rcu_read_lock() {
+void rcu_read_lock(SrcLoc at) {
+    here(at);
     int t = this_thread();
     if (g_ls.rcu_nest[t]++ == 0) {
         write_global(rcu_key(t));
@@ -746,7 +773,8 @@ void rcu_read_lock() {
         if (ev >= 0) access_logged(Ev::Lock);
     }
 }
-void rcu_read_unlock() {
+void rcu_read_unlock(SrcLoc at) {
+    here(at);
     int t = this_thread();
     if (g_ls.rcu_nest[t] <= 0) {
         violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
@@ -766,7 +794,8 @@ void rcu_read_unlock() {
     }
 }
 bool rcu_read_lock_held() { return g_ls.rcu_nest[this_thread()] > 0; }
-void call_rcu_free(int id) {
+void call_rcu_free(int id, SrcLoc at) {
+    here(at);
     int t = this_thread();
     gp_fence();
     rcu_read_all(t);
@@ -783,7 +812,8 @@ void call_rcu_free(int id) {
     rt().rec->objects[id].rcu_pending = true;
     g_ls.pending[g_ls.npending++] = {id, readers, readers};
 }
-void synchronize_rcu() {
+void synchronize_rcu(SrcLoc at) {
+    here(at);
     int t = this_thread();
     gp_fence();
     rcu_read_all(t);
@@ -829,14 +859,16 @@ void rcu_thread_exit(int t) {
 // can only come after it (the kernel's wq_head->lock, which the layer does
 // not model, keeps a waker out until both are done); the list add then
 // carries set_current_state()'s full barrier.
-void prepare_to_wait(wait_queue_head& wq) {
+void prepare_to_wait(wait_queue_head& wq, SrcLoc at) {
+    here(at);
     int me = 1 << this_thread();
     wq.woken.rmw(Acc::AtomicRmwRelaxed, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
     wq.waiters.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v |= me; return true; });
 }
 // finish_wait: __set_current_state(TASK_RUNNING) (no barrier), then
 // list_del_init() under wq_head->lock: an ACQUIRE and a RELEASE, no fence.
-void finish_wait(wait_queue_head& wq) {
+void finish_wait(wait_queue_head& wq, SrcLoc at) {
+    here(at);
     int me = 1 << this_thread();
     wq.waiters.rmw(Acc::WaitQueueLock, "finish_wait", [&](int& v) { v &= ~me; return true; });
 }
@@ -844,10 +876,11 @@ void finish_wait(wait_queue_head& wq) {
 // try_to_wake_up() takes p->pi_lock and issues smp_mb__after_spinlock()
 // before it reads the task state (the full barrier), then stores
 // TASK_RUNNING and unlocks (a RELEASE the woken task acquires).
-void wake_up_all(wait_queue_head& wq) {
+void wake_up_all(wait_queue_head& wq, SrcLoc at) {
+    here(at);
     int w = wq.waiters.rmw(Acc::AtomicRmwFull, "wake_up_all", [](int& v) { v = 0; return true; });
     wq.woken.rmw(Acc::AtomicRmwRelease, "wake_up_all", [&](int& v) { v |= w; return true; });
 }
-bool waitqueue_active(wait_queue_head& wq) { return wq.waiters.load(Acc::ReadOnce) != 0; }
+bool waitqueue_active(wait_queue_head& wq, SrcLoc at) { here(at); return wq.waiters.load(Acc::ReadOnce) != 0; }
 
 }  // namespace vfsmc

@@ -24,16 +24,16 @@ struct lockref {
     bool peek_locked() const { return lock_count.peek() & 1; }
 };
 constexpr int LOCKREF_DEAD = -128;
-void lockref_lock(lockref& l);     // spin_lock(&lockref->lock)
-void lockref_unlock(lockref& l);
-void lockref_get(lockref& l);
-bool lockref_get_not_zero(lockref& l);
-bool lockref_get_not_dead(lockref& l);
-int lockref_put_return(lockref& l);          // -1 when the fast path cannot
-bool lockref_put_or_lock(lockref& l);        // false: returns with the lock held, count <= 1
-void lockref_mark_dead(lockref& l);          // lock held
-bool lockref_is_dead_locked(lockref& l);     // lock held
-int lockref_count_locked(lockref& l);        // lock held: the count
-void lockref_set_count_locked(lockref& l, int count);  // lock held: count++ / count-- as in dget_dlock
+void lockref_lock(lockref& l, SrcLoc at = SrcLoc());     // spin_lock(&lockref->lock)
+void lockref_unlock(lockref& l, SrcLoc at = SrcLoc());
+void lockref_get(lockref& l, SrcLoc at = SrcLoc());
+bool lockref_get_not_zero(lockref& l, SrcLoc at = SrcLoc());
+bool lockref_get_not_dead(lockref& l, SrcLoc at = SrcLoc());
+int lockref_put_return(lockref& l, SrcLoc at = SrcLoc());          // -1 when the fast path cannot
+bool lockref_put_or_lock(lockref& l, SrcLoc at = SrcLoc());        // false: returns with the lock held, count <= 1
+void lockref_mark_dead(lockref& l, SrcLoc at = SrcLoc());          // lock held
+bool lockref_is_dead_locked(lockref& l, SrcLoc at = SrcLoc());     // lock held
+int lockref_count_locked(lockref& l, SrcLoc at = SrcLoc());        // lock held: the count
+void lockref_set_count_locked(lockref& l, int count, SrcLoc at = SrcLoc());  // lock held: count++ / count-- as in dget_dlock
 
 }  // namespace vfsmc

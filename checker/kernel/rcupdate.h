@@ -22,19 +22,19 @@ namespace vfsmc {
 // of different threads do not synchronize with each other (nor do they in
 // the LKMM), and their RCU steps commute for DPOR. Under `sc` none of this
 // is needed.
-void rcu_read_lock();
-void rcu_read_unlock();
+void rcu_read_lock(SrcLoc at = SrcLoc());
+void rcu_read_unlock(SrcLoc at = SrcLoc());
 // For a model's own grace-period bookkeeping (openref's synchronize_rcu).
 void rcu_gp_order(const char* why);
 // Free `id` after a grace period: once every thread that was inside an RCU
 // read-side section when call_rcu() ran has left it.
-void call_rcu_free(int id);
+void call_rcu_free(int id, SrcLoc at = SrcLoc());
 bool rcu_read_lock_held();
 // Wait for a grace period: until every thread that was inside a read-side
 // section when it started has left that section.
-void synchronize_rcu();
+void synchronize_rcu(SrcLoc at = SrcLoc());
 // Publish and read an RCU-protected pointer (a kfield that holds object ids).
-template <class T> inline T rcu_dereference(kfield<T>& p) { return p.load(Acc::RcuDereference); }
-template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v) { p.store((T)v, Acc::RcuAssignPointer); }
+template <class T> inline T rcu_dereference(kfield<T>& p, SrcLoc at = SrcLoc()) { here(at); return p.load(Acc::RcuDereference); }
+template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v, SrcLoc at = SrcLoc()) { here(at); p.store((T)v, Acc::RcuAssignPointer); }
 
 }  // namespace vfsmc

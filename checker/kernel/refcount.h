@@ -20,11 +20,11 @@ struct refcount_t {
     }
     int peek() const { return refs.peek(); }
 };
-inline int refcount_read(refcount_t& r) { return r.refs.load(Acc::AtomicRead); }
+inline int refcount_read(refcount_t& r, SrcLoc at = SrcLoc()) { here(at); return r.refs.load(Acc::AtomicRead); }
 // refcount_inc: "addition on 0; use-after-free" when it was 0.
-void refcount_inc(refcount_t& r);
-bool refcount_inc_not_zero(refcount_t& r);
-bool refcount_dec_and_test(refcount_t& r);
-void refcount_dec(refcount_t& r);
+void refcount_inc(refcount_t& r, SrcLoc at = SrcLoc());
+bool refcount_inc_not_zero(refcount_t& r, SrcLoc at = SrcLoc());
+bool refcount_dec_and_test(refcount_t& r, SrcLoc at = SrcLoc());
+void refcount_dec(refcount_t& r, SrcLoc at = SrcLoc());
 
 }  // namespace vfsmc

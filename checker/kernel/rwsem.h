@@ -21,10 +21,10 @@ struct rw_semaphore {
     rw_semaphore(const kobj* o, const char* name) : count(o, name, 0) {}
     int peek() const { return count.peek(); }
 };
-void down_read(rw_semaphore& s);
-void up_read(rw_semaphore& s);
-void down_write(rw_semaphore& s);
-void up_write(rw_semaphore& s);
+void down_read(rw_semaphore& s, SrcLoc at = SrcLoc());
+void up_read(rw_semaphore& s, SrcLoc at = SrcLoc());
+void down_write(rw_semaphore& s, SrcLoc at = SrcLoc());
+void up_write(rw_semaphore& s, SrcLoc at = SrcLoc());
 // inode_lock / inode_lock_shared spell these for an inode's i_rwsem.
 
 }  // namespace vfsmc

@@ -13,11 +13,11 @@ struct seqcount_t {
     kfield<int> sequence;
     seqcount_t(const kobj* o, const char* name) : sequence(o, name, 0) {}
 };
-unsigned read_seqcount_begin(seqcount_t& s);      // waits while odd; acquire
-unsigned raw_read_seqcount(seqcount_t& s);        // no wait; acquire
-bool read_seqcount_retry(seqcount_t& s, unsigned start);  // smp_rmb; re-read
-void write_seqcount_begin(seqcount_t& s);         // caller holds the writer lock
-void write_seqcount_end(seqcount_t& s);
-void write_seqcount_invalidate(seqcount_t& s);    // +2 under the writer lock
+unsigned read_seqcount_begin(seqcount_t& s, SrcLoc at = SrcLoc());      // waits while odd; acquire
+unsigned raw_read_seqcount(seqcount_t& s, SrcLoc at = SrcLoc());        // no wait; acquire
+bool read_seqcount_retry(seqcount_t& s, unsigned start, SrcLoc at = SrcLoc());  // smp_rmb; re-read
+void write_seqcount_begin(seqcount_t& s, SrcLoc at = SrcLoc());         // caller holds the writer lock
+void write_seqcount_end(seqcount_t& s, SrcLoc at = SrcLoc());
+void write_seqcount_invalidate(seqcount_t& s, SrcLoc at = SrcLoc());    // +2 under the writer lock
 
 }  // namespace vfsmc

@@ -114,10 +114,10 @@ T* kalloc_static(A&&... a) {
 }
 
 // kfree: destroys the object now (its Relacy atomics die with it).
-void kfree_id(int id);
+void kfree_id(int id, SrcLoc at = SrcLoc());
 template <class T>
-void kfree(T* p) {
-    if (p) kfree_id(p->id);
+void kfree(T* p, SrcLoc at = SrcLoc()) {
+    if (p) kfree_id(p->id, at);
 }
 
 }  // namespace vfsmc

@@ -17,7 +17,7 @@ struct wait_queue_head {
     wait_queue_head(const kobj* o, const char* name) : waiters(o, name, 0), woken(o, "woken", 0) {}
 };
 // prepare_to_wait: put the current thread on the queue (under the caller's lock).
-void prepare_to_wait(wait_queue_head& wq);
+void prepare_to_wait(wait_queue_head& wq, SrcLoc at = SrcLoc());
 // schedule() after prepare_to_wait: sleep until woken. `cond` is the wait
 // condition, used only to tell a lost wakeup from a deadlock.
 template <class Cond>
@@ -31,8 +31,8 @@ void schedule_on(wait_queue_head& wq, const char* what, int obj, Cond cond) {
     wait_until(what, obj, true, [&]() { return (wq.woken.peek() & me) != 0; }, cond);
     wq.woken.rmw(Acc::AtomicRmwAcquire, "schedule", [&](int& v) { v &= ~me; return true; });
 }
-void finish_wait(wait_queue_head& wq);
-void wake_up_all(wait_queue_head& wq);
-bool waitqueue_active(wait_queue_head& wq);
+void finish_wait(wait_queue_head& wq, SrcLoc at = SrcLoc());
+void wake_up_all(wait_queue_head& wq, SrcLoc at = SrcLoc());
+bool waitqueue_active(wait_queue_head& wq, SrcLoc at = SrcLoc());
 
 }  // namespace vfsmc

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 
 #include "kernel/invariants.h"
 #include "report/detail.h"
@@ -94,7 +95,20 @@ std::string override_note(const ReportOptions& o) {
            "; the scenario's expect was written for its own search and config.";
 }
 
+std::string source_location(const Event& e) {
+    if (!e.src_file || !*e.src_file) return "";
+#ifdef VFSMC_SOURCE_ROOT
+    const char* root = VFSMC_SOURCE_ROOT;
+    size_t n = std::strlen(root);
+    const char* f = std::strncmp(e.src_file, root, n) == 0 ? e.src_file + n : e.src_file;
+#else
+    const char* f = e.src_file;
+#endif
+    return std::string(f) + ":" + std::to_string(e.src_line);
+}
+
 std::string preemption_text(int n) { return std::to_string(n) + (n == 1 ? " preemption" : " preemptions"); }
+std::string executions_text(uint64_t n) { return std::to_string(n) + (n == 1 ? " execution" : " executions"); }
 
 std::string pruned_label(const RunResult& r) {
     // An execution is pruned, not judged, when it cannot meet the `order`

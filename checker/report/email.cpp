@@ -178,7 +178,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         os << "In short (the model's named steps; >> marks the conflict):\n";
         if (dropped)
             os << "  (" << dropped << " earlier named step" << (dropped == 1 ? "" : "s")
-               << " left out here: see the interleaving)\n";
+               << " left out here: " << (o.brief ? "the full report has them" : "see the interleaving") << ")\n";
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
@@ -225,7 +225,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     while (std::getline(fs, line))
         for (const auto& w : wrap(line, W - 2, "  ")) os << "  " << w << "\n";
     os << "\n";
-    std::string counts = "Counts: " + std::to_string(r.executions) + " executions";
+    std::string counts = "Counts: " + executions_text(r.executions);
     if (r.pruned) counts += " (" + std::to_string(r.pruned) + " " + pruned_label(r) + ")";
     counts += "; " + r.completeness + "; memory model " + r.memory_model + ".";
     for (const auto& w : wrap(counts, W)) os << w << "\n";

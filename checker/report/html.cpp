@@ -125,7 +125,7 @@ void swimlane(std::ostringstream& h, const Scenario& s, const RunResult& r, cons
             std::string mk = marks.count(i) && marks[i].count(t) ? marks[i][t] : "";
             if (t == L.thread) {
                 o << "<td class=\"step" << (L.stale ? " stale" : "") << (holding ? " holding" : "") << "\" data-thread=\""
-                  << esc(r.thread_names[t]) << "\">";
+                  << esc(r.thread_names[t]) << "\"" << (L.source.empty() ? "" : " title=\"" + esc(L.source) + "\"") << ">";
                 if (L.conflict) o << "<span class=\"badge conflict\">CONFLICT</span>";
                 if (L.stale) o << "<span class=\"badge stale\">STALE READ</span>";
                 if (!L.func.empty()) o << "<span class=\"func\">" << esc(L.func) << "()</span> ";
@@ -180,6 +180,7 @@ void legend(std::ostringstream& h) {
       << "<div><span class=\"key\" style=\"background:#fbb;outline:2px solid #c00\">&nbsp;</span>a conflicting step: the violation and the steps it conflicts with</div>\n"
       << "<div><span class=\"key\" style=\"background:#ffd27f\">&nbsp;</span>a stale read: it did not see the latest write</div>\n"
       << "<div><span class=\"key\" style=\"border-left:6px solid #2a8a5a;background:#eef8f1\">&nbsp;</span>the thread holds a lock (named under the step; hover an empty cell)</div>\n"
+      << "<div><span class=\"key\">file:line</span>hover a step for the model source line that made it</div>\n"
       << "<div><span class=\"key\">&larr; reads #n</span>this step read the value written at step n, in that thread's lane</div>\n"
       << "<div><span class=\"key\">&rarr; read by #n</span>this write was read at step n</div>\n"
       << "<div><span class=\"key\" style=\"color:#806\">order:</span>an <code>order</code> constraint of the scenario</div>\n"
@@ -223,7 +224,7 @@ void holds_page(std::ostringstream& h, const Scenario& s, const RunResult& r, co
     h << "<h2 id=\"scope\">What was checked</h2>\n<ul class=\"scope\">\n"
       << "<li class=\"scope-kind\">Scope: <b>" << scope_name(r.scope)
       << "</b>: " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</li>\n"
-      << "<li class=\"executions\">" << r.executions << " executions explored";
+      << "<li class=\"executions\">" << executions_text(r.executions) << " explored";
     if (r.pruned) h << ", " << r.pruned << " of them " << esc(pruned_label(r));
     if (!o.stable) h << strprintf(", in %.2f s", r.seconds);
     h << ".</li>\n<li class=\"invariants\">Invariants checked: ";
@@ -305,7 +306,7 @@ std::string html_report(const Scenario& s, const RunResult& r, const ReportOptio
     h << "</table>\n";
     references(h, r, v);
     h << "<h2 id=\"final-state\">Final state</h2>\n<pre class=\"final-state\">" << esc(r.final_state) << "</pre>\n";
-    h << "<p class=\"counts\">" << r.executions << " executions";
+    h << "<p class=\"counts\">" << executions_text(r.executions);
     if (r.pruned) h << " (" << r.pruned << " " << esc(pruned_label(r)) << ")";
     h << "; " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</p>\n";
     h << "<h2 id=\"replay\">Replay</h2>\n<pre class=\"replay\">" << esc(o.replay.text()) << "</pre>\n</body></html>\n";

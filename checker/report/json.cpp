@@ -90,6 +90,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
                 rc["after"] = ref_count_of(e.word, e.after);
                 st["refcount"] = rc;
             }
+            if (!L.source.empty()) st["source"] = L.source;
             st["text"] = L.text;
             st["conflict"] = L.conflict;
             steps.push_back(st);

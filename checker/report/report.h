@@ -29,6 +29,7 @@ struct ReportOptions {
     bool stable = false;       // leave out timings and rates (golden files)
     ReplayCommand replay;      // the command that replays it
     bool brief = false;        // leave out the full interleaving (email, text)
+    bool source = false;       // text, DOT: each step's model source location (JSON and HTML always carry it)
     // Command-line changes to the scenario's search or config ("--bound 1"):
     // the result is then not the scenario's own, and every report says so.
     std::vector<std::string> overrides;
@@ -43,6 +44,12 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
 // One self-contained HTML page: a lane per thread, time flowing down.
 std::string html_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
 nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
+// The reported execution (the counterexample, or a holds verdict's sample)
+// as a Graphviz digraph: steps as nodes, po, rf and the conflict as edges.
+std::string dot_report(const Scenario& s, const RunResult& r, const ReportOptions& o);
+// "models/dcache/dcache.cpp:160": where the model made the call that logged
+// e, relative to the source tree; "" when not known.
+std::string source_location(const Event& e);
 
 // A `holds` verdict is vacuous when the scenario names a model step that no
 // explored execution reached: in a config value, or in the doc as a call
@@ -53,6 +60,8 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 std::string strprintf(const char* f, ...) __attribute__((format(printf, 1, 2)));
 // "1 preemption", "2 preemptions".
 std::string preemption_text(int n);
+// "1 execution", "2 executions".
+std::string executions_text(uint64_t n);
 // What r's pruned executions were stopped by (RunResult::pruned).
 std::string pruned_label(const RunResult& r);
 // The minimal-counterexample sentence(s), in shown steps.

@@ -10,7 +10,7 @@ namespace vfsmc {
 
 std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
     std::string head = r.verdict == Verdict::violated ? std::string("violated ") + r.invariant : verdict_with_scope(r);
-    std::string counts = strprintf("%llu executions", (unsigned long long)r.executions);
+    std::string counts = executions_text(r.executions);
     if (r.pruned) counts += strprintf(", %llu %s", (unsigned long long)r.pruned, pruned_label(r).c_str());
     if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
     if (r.duplicates) counts += strprintf(", %llu duplicate (stale read)", (unsigned long long)r.duplicates);
@@ -60,7 +60,9 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
         for (const auto& L : all) {
             std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";
             os << (L.conflict ? ">>" : "  ") << strprintf("%4d", L.number) << " [" << tn << "] "
-               << (L.func.empty() ? "" : L.func + "(): ") << L.text << "\n";
+               << (L.func.empty() ? "" : L.func + "(): ") << L.text;
+            if (o.source && !L.source.empty()) os << "  at " << L.source;
+            os << "\n";
         }
     }
     if (r.trace && r.trace->truncated) os << "  (the trace was truncated at " << kMaxEvents << " events)\n";
@@ -71,7 +73,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
         std::string line;
         while (std::getline(fs, line)) os << "  " << line << "\n";
     }
-    os << "\nCounts: " << r.executions << " executions";
+    os << "\nCounts: " << executions_text(r.executions);
     if (r.pruned) os << " (" << r.pruned << " " << pruned_label(r) << ")";
     if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";

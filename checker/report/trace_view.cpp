@@ -147,6 +147,7 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
         L.func = e.func && *e.func ? e.func : "";
         L.point = e.point ? e.point : "";
         L.stale = e.stale;
+        L.source = source_location(e);
         L.conflict = (i == viol.event);
         for (int c : viol.conflict) L.conflict |= (c == i && c >= 0);
         auto add = [&](const std::string& t, int line = 0) { L.parts.push_back({t, line}); };

@@ -40,6 +40,7 @@ struct TraceLine {
     std::string latest;  // stale reads: the latest write
     int rf_line = 0;     // the line of the write it read from; 0 = the initial state, none, or not shown
     int latest_line = 0; // stale reads: the line of the latest write
+    std::string source;  // the model source location of the call ("models/dcache/dcache.cpp:160"), or ""
 };
 
 // A lock held by a thread from one line to another.
