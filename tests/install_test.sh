@@ -22,7 +22,32 @@ grep -q "vfsmc" <<<"$man_out" || fail "man vfsmc shows nothing"
 grep -qi "run" <<<"$man_out" || fail "man vfsmc does not describe the subcommands"
 number=${version#vfsmc }
 grep -q "${number%% *}" "$page" || fail "the man page does not carry the version"
-for f in share/doc/vfsmc/README.md share/doc/vfsmc/result-format.md share/vfsmc/scenario.schema.json; do
+# The man page's examples run as written, from anywhere: their scenarios
+# are installed under share/vfsmc/scenarios.
+examples=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$page" | grep '^vfsmc ' || true)
+[ -n "$examples" ] || fail "the man page has no EXAMPLES section with commands"
+grep -q "^vfsmc run $prefix/share/vfsmc/scenarios/" <<<"$examples" || fail "the man page's examples do not use the installed scenarios"
+grep -q '^\.SS run' "$page" || fail "the man page does not cover the subcommands' options"
+grep -q 'preemption bound' "$page" || fail "the man page does not show run's options"
+work=$(mktemp -d)
+while read -r cmd; do
+  [ -n "$cmd" ] || continue
+  set +e
+  out=$(cd "$work" && PATH=$prefix/bin:$PATH eval "$cmd" 2>&1)
+  rc=$?
+  set -e
+  [ $rc -le 1 ] || { rm -rf "$work"; fail "man page example exits $rc: $cmd: $out"; }
+  case $cmd in
+    "vfsmc run $prefix"*) grep -q '^\[counterexample\] shared-d-rehash-notes-race' <<<"$out" || fail "$cmd: no counterexample: $out" ;;
+    *--brief*) grep -q 'In short' <<<"$out" || fail "$cmd: $out" ;;
+    *--html*) grep -q '<!DOCTYPE html>' "$work/page.html" || fail "$cmd: no page" ;;
+    *--junit*) grep -q '<testsuite' "$work/results.xml" || fail "$cmd: no JUnit XML" ;;
+    *list*) grep -q '^model dcache' <<<"$out" || fail "$cmd: $out" ;;
+  esac
+done <<<"$examples"
+rm -rf "$work"
+for f in share/doc/vfsmc/README.md share/doc/vfsmc/result-format.md share/vfsmc/scenario.schema.json \
+         share/vfsmc/scenarios/dcache/shared-d-rehash-notes-race.json share/vfsmc/scenarios/chrdev/explorations.lock; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
 done
 comp=$prefix/share/bash-completion/completions/vfsmc
