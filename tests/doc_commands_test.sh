@@ -3,7 +3,8 @@
 # what it is shown for. (The man page's own examples, with the installed
 # scenario paths, are run by tests/install_test.sh.) Placeholders are
 # filled in: FILE is the flagship scenario, TOKEN its counterexample's
-# token, FILE.litmus a litmus test; output files go to a temporary
+# token (for --estimate, a dpor scenario), FILE.litmus a litmus test;
+# output files go to a temporary
 # directory; `check scenarios/` runs on scenarios/chrdev/ to keep the suite
 # short (the whole tree is the "scenario:" tests' job).
 #   tests/doc_commands_test.sh VFSMC SOURCE_DIR
@@ -16,6 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 file=scenarios/dcache/shared-d-rehash-notes-race.json
 token=$("$vfsmc" run --json --no-progress "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["replay_token"])') ||
   { echo "FAIL: no token from $file" >&2; exit 1; }
+dpor_file=scenarios/chrdev/v2-opener-with-inode-ref.json
 litmus_file=litmus/MP+pooncerelease+poacquireonce.litmus
 [ -f "$litmus_file" ] || litmus_file=$(ls litmus/*.litmus | head -1)
 
@@ -32,6 +34,9 @@ fails=0
 fail() { echo "FAIL: $where: $cmd: $*" >&2; fails=$((fails + 1)); }
 while IFS=$'\t' read -r where cmd; do
   run=${cmd#vfsmc }
+  # --estimate probes a dpor search: a scenario whose search is dpor (and
+  # ends within the probe).
+  case $run in *--estimate*) run=${run//FILE/$dpor_file} ;; esac
   run=${run//FILE.litmus/$litmus_file}
   run=${run//FILE.../$file}
   run=${run//FILE/$file}
@@ -64,6 +69,7 @@ while IFS=$'\t' read -r where cmd; do
     *--brief*) expect='In short' ;;
     *"--format email"*) expect='In short' ;;
     *--coverage*) expect='^coverage: [0-9]+ of [0-9]+ model steps reached' ;;
+    *--estimate*) expect='^(estimate: |holds \(complete\): v2-opener-with-inode-ref)' ;;
     *--source*) expect='  at models/dcache/' ;;
     *"--strategy"* | *--memory-model* | *--bound*) expect="not the scenario's own result" ;;
     run*) expect='^\[counterexample\] shared-d-rehash-notes-race: one-hashed-dentry-per-name violated' ;;
