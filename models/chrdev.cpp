@@ -30,9 +30,11 @@
 // Jan Kara's review (reference C6) points out cdev_purge().
 //
 // Left out, and what that could hide:
-// - One device node: one inode, one cdev, one device number, one owner
-//   module. Two inodes on one cdev's list (a devtmpfs node and a mknod copy)
-//   would exercise cdev_purge's loop more than once; each is the same step.
+// - One device node: one inode, one device number, one owner module, one
+//   fops. At most two cdevs: the one the scenario starts with and one the
+//   driver registers again on the same device number (`cdev_add`). Two
+//   inodes on one cdev's list (a devtmpfs node and a mknod copy) would
+//   exercise cdev_purge's loop more than once; each is the same step.
 // - The inode reference an opener holds is modelled as one i_count
 //   reference per opening thread (`opener_holds_inode_ref`); in the kernel it
 //   is the positive dentry's single reference, pinned by the opener's path
@@ -54,10 +56,10 @@
 // - The driver's ->release and file->f_mapping; the driver ->open is one
 //   nondeterministic step.
 // Engine notes:
-// - The v2 fast path has an explicit scheduling point between
-//   READ_ONCE(inode->i_cdev) and cdev_get()'s plain load of p->owner: the
-//   layer glues a plain load to the step before it (right under a lock),
-//   which would hide the free landing just before that load.
+// - The v2 fast path's READ_ONCE(inode->i_cdev) and cdev_get()'s plain load
+//   of p->owner run in one step; a cdev_purge + kfree that the load does
+//   not happen before is reported by the free (kfree's race check), so no
+//   scheduling point between them is needed.
 // - The race check is C++11 happens-before plus one LKMM rule (kernel.h,
 //   kfield::race_check): a plain read after a marked read of the same
 //   store and a barrier is ordered after that store. A v2 fast-path opener
@@ -96,6 +98,7 @@ enum Op : int {
     OP_DELETE_MODULE,
     OP_DRIVER_FREE,
     OP_CD_FORGET,
+    OP_CDEV_ADD,
 };
 
 // The deliberately broken variants a scenario can select (broken()).
@@ -109,6 +112,9 @@ enum DriverOpen : int { OPEN_SUCCEED, OPEN_FAIL, OPEN_EITHER };
 
 constexpr int kMaxOps = 8;
 constexpr int kMaxFiles = 8;
+constexpr int kMaxCdevs = 2;  // the initial cdev and one cdev_add
+// A thread opens at most once per op: its files fit in kMaxFiles.
+static_assert(kMaxFiles >= kMaxOps, "one file slot per op of a thread");
 
 struct ChrdevCfg {
     // knobs
@@ -155,13 +161,25 @@ struct Cdev : kobj {
     kfield<int> owner;
     kfield<int> ops;
     kfield<int> list;
-    // list.next is given by the caller once the inode exists (kfield::init).
-    Cdev(int refs, int owner_id, int ops_id)
-        : kobj("cdev", "cdev#1"),
+    // The scenario's cdev: list.next is given by the caller once the inode
+    // exists (kfield::init).
+    Cdev(int n, int refs, int owner_id, int ops_id)
+        : kobj("cdev", "cdev#%d", n),
           kref(this, "kobj.kref", refs, "kref-underflow"),
           owner(this, "owner", owner_id),
           ops(this, "ops", ops_id),
           list(this, "list.next", deferred_init) {
+        owner.pointer();
+        ops.pointer();
+        list.pointer();
+    }
+    // A cdev allocated during the run (cdev_alloc): its list is empty.
+    Cdev(int n, int refs, int owner_id, int ops_id, int list_next)
+        : kobj("cdev", "cdev#%d", n),
+          kref(this, "kobj.kref", refs, "kref-underflow"),
+          owner(this, "owner", owner_id),
+          ops(this, "ops", ops_id),
+          list(this, "list.next", list_next) {
         owner.pointer();
         ops.pointer();
         list.pointer();
@@ -204,17 +222,27 @@ struct ChrdevRun : ModelRun {
     kfield<int> probe;  // probes[MAJOR(dev)]: the cdev mapped for the device number
     Module* mod = nullptr;
     Fops* fops = nullptr;
-    Cdev* cdev = nullptr;
+    Cdev* cdev = nullptr;      // cdev#1, the cdev the scenario starts with
+    Cdev* drv_cdev = nullptr;  // the driver's cdev (what its cdev_del names)
     Inode* inode = nullptr;
+    // Every cdev of the run, to find one by the id a pointer field holds.
+    Cdev* cdevs[kMaxCdevs] = {};
+    int ncdevs = 0;
+
+    // Each thread's open files as chrdev_open left them: the f_op
+    // replace_fops installed (fops_get's result, or NULL for def_chr_fops,
+    // which has no owner). Thread-local, like the struct file.
+    Fops* file_fop[kMaxThreads][kMaxFiles] = {};
 
     // Ghost state: what the checker knows, never read by the kernel code.
-    bool registered = false;        // the registration reference is still held
+    bool registered[kMaxCdevs] = {};  // the registration reference is still held
     bool module_loaded = true;      // MODULE_REF_BASE still held
-    bool cdev_freed = false;
+    bool cdev_freed[kMaxCdevs] = {};
     bool inode_freed = false;
     int pre_files = 0;              // initial open files not closed yet
     int nfiles[kMaxThreads] = {};   // files opened (FMODE_OPENED) by each thread
-    bool file_fops_ref[kMaxThreads][kMaxFiles] = {};  // the file's f_op holds a module ref
+    int file_cdev[kMaxThreads][kMaxFiles] = {};  // index in cdevs of the cdev each file holds a reference on
+    int opened_cdev[kMaxThreads] = {};  // the cdev a successful chrdev_open took its reference on
     int list_add_ev = -1;           // the event that put the inode on the list
     int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
 
@@ -222,13 +250,35 @@ struct ChrdevRun : ModelRun {
     // their pointer fields get their first values once all three exist.
     bool broken(ChrdevBug b) const { return cfg.broken.has(b); }
 
+    // The cdev a pointer field's value names (NULL for NONE).
+    Cdev* C(int id) const {
+        for (int i = 0; i < ncdevs; i++)
+            if (cdevs[i]->id == id) return cdevs[i];
+        return nullptr;
+    }
+    int cdev_index(const Cdev* p) const {
+        for (int i = 0; i < ncdevs; i++)
+            if (cdevs[i] == p) return i;
+        return 0;
+    }
+    // The cdev a load of a pointer field returned. Under the mutation
+    // chrdev-ignore-value-read it is the cdev the scenario started with,
+    // whatever the load returned: a model that uses what it assumes
+    // instead of what it read.
+    Cdev* cdev_read(int id) const {
+        if (MUTATION("chrdev-ignore-value-read") && id != NONE) return cdev;
+        return C(id);
+    }
+
     explicit ChrdevRun(const ChrdevCfg& c) : cfg(c), probe(&cdev_map, "probes[dev]", deferred_init) {
         probe.pointer();
         int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);
         mod = kalloc_static<Module>(MODULE_REF_BASE + cfg.open_files * per_file);
         fops = kalloc_static<Fops>(cfg.fops_owner ? (int)mod->id : NONE);
         int refs = (cfg.registered ? 1 : 0) + cfg.open_files;
-        cdev = kalloc<Cdev>(refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id);
+        cdev = kalloc<Cdev>(1, refs, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id);
+        cdevs[ncdevs++] = cdev;
+        drv_cdev = cdev;
         int total = cfg.i_count;
         if (cfg.opener_ref)
             for (int t = 0; t < cfg.nthreads; t++)
@@ -240,7 +290,7 @@ struct ChrdevRun : ModelRun {
         inode = kalloc<Inode>(total, cfg.installed ? (int)cdev->id : NONE, cfg.i_nlink, total == 0);
         cdev->list.init(cfg.installed ? (int)inode->id : NONE);
         probe.init(cfg.registered ? (int)cdev->id : NONE);
-        registered = cfg.registered;
+        registered[0] = cfg.registered;
         pre_files = cfg.open_files;
     }
 
@@ -264,36 +314,36 @@ struct ChrdevRun : ModelRun {
     // ---- lib/kobject.c on the cdev's kobject ------------------------------------
     // cdev_dynamic_release (cdev_alloc'ed cdevs) or cdev_default_release
     // (cdevs embedded in a driver structure, which the driver frees itself).
-    void kobject_release() {
+    void kobject_release(Cdev* p) {
         KFUNC("kobject_release");
         if (!cfg.embedded) {
             KFUNC("cdev_dynamic_release");
-            cdev_purge();
-            kfree_cdev();
+            cdev_purge(p);
+            kfree_cdev(p);
             // kobject_put(parent): no parent in the model.
         } else {
             KFUNC("cdev_default_release");
-            cdev_purge();
+            cdev_purge(p);
         }
     }
-    void kobject_put() {
+    void kobject_put(Cdev* p) {
         KFUNC("kobject_put");
         // kref_put(&kobj->kref, kobject_release): the last reference runs the
         // release, which purges i_cdev back-pointers and frees the cdev.
-        if (refcount_dec_and_test(cdev->kref)) kobject_release();
+        if (refcount_dec_and_test(p->kref)) kobject_release(p);
     }
 
     // The checker's free of a cdev: no inode may still be on its list (an
     // inode's i_cdev would then point to freed memory).
-    void kfree_cdev() {
-        if (cdev->list.peek() != NONE) {
+    void kfree_cdev(Cdev* p) {
+        if (p->list.peek() != NONE) {
             int c[1] = {list_add_ev};
             violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
-                    "%s is freed while %s is still on its list (i_cdev = %s)", cdev->name(),
-                    object_name(cdev->list.peek()), object_name(inode->i_cdev.peek()));
+                    "%s is freed while %s is still on its list (i_cdev = %s)", p->name(),
+                    object_name(p->list.peek()), object_name(inode->i_cdev.peek()));
         }
-        cdev_freed = true;
-        kfree(cdev);
+        cdev_freed[cdev_index(p)] = true;
+        kfree(p);
     }
 
     // ---- fs/char_dev.c -------------------------------------------------------------
@@ -322,7 +372,7 @@ struct ChrdevRun : ModelRun {
         if (!p) return;
         // Read the owner first: after kobject_put the cdev may be gone.
         int owner = plain_load(p->owner);
-        kobject_put();
+        kobject_put(p);
         module_put(owner);
     }
 
@@ -331,7 +381,7 @@ struct ChrdevRun : ModelRun {
     void list_del_init_i_devices() {
         int on = plain_load(inode->i_devices);
         if (on == NONE) return;
-        plain_store(cdev->list, NONE);
+        plain_store(C(on)->list, NONE);
         plain_store(inode->i_devices, NONE);
     }
     void clear_i_cdev() {
@@ -346,11 +396,12 @@ struct ChrdevRun : ModelRun {
     // off the list and clear its back-pointer, so no inode keeps pointing at
     // the cdev about to be freed. Before the seed every reader of i_cdev held
     // cdev_lock, so a reader either saw NULL or pinned the cdev first.
-    void cdev_purge() {
+    void cdev_purge(Cdev* p) {
         KFUNC("cdev_purge");
         spin_lock(cdev_lock);
-        while (plain_load(cdev->list) != NONE) {
-            kstep("cdev_purge:unlink", inode->id, "%s off %s's list; i_cdev = NULL", inode->name(), cdev->name());
+        // The model's one inode is the only one a cdev's list can hold.
+        while (plain_load(p->list) != NONE) {
+            kstep("cdev_purge:unlink", inode->id, "%s off %s's list; i_cdev = NULL", inode->name(), p->name());
             list_del_init_i_devices();
             clear_i_cdev();
         }
@@ -390,12 +441,12 @@ struct ChrdevRun : ModelRun {
     Cdev* kobj_lookup() {
         KFUNC("kobj_lookup");
         mutex_lock(chrdevs_lock);
-        int p = plain_load(probe);
+        Cdev* p = cdev_read(plain_load(probe));
         Cdev* got = nullptr;
         // try_module_get(probe->owner): cdev_add maps with a NULL owner.
-        if (p != NONE) {
+        if (p) {
             KFUNC("exact_lock");
-            if (cdev_get(cdev)) got = cdev;
+            if (cdev_get(p)) got = p;
             // A failed exact_lock: `continue` to the base probe, whose
             // request_module is not modelled: NULL.
         }
@@ -408,23 +459,46 @@ struct ChrdevRun : ModelRun {
         plain_store(probe, NONE);
         mutex_unlock(chrdevs_lock);
     }
+    // kobj_map (cdev_add's): the device number's probe now gives p.
+    void kobj_map(Cdev* p) {
+        KFUNC("kobj_map");
+        mutex_lock(chrdevs_lock);
+        plain_store(probe, p->id);
+        mutex_unlock(chrdevs_lock);
+    }
 
     // cdev_del: no new lookups, then drop the registration reference. Open
     // files and inodes on the list may still point at the cdev.
     void cdev_del() {
         KFUNC("cdev_del");
+        Cdev* p = drv_cdev;
         kobj_unmap();
-        registered = false;
-        kobject_put();
+        registered[cdev_index(p)] = false;
+        kobject_put(p);
+    }
+    // The driver registers its device number again with a new cdev
+    // (cdev_alloc, then cdev_add): kref 1, the registration's reference.
+    // kobj_map publishes it under chrdevs_lock, which orders its
+    // initialization before any kobj_lookup that finds it.
+    void cdev_add() {
+        KFUNC("cdev_add");
+        Cdev* p = kalloc<Cdev>(ncdevs + 1, 1, cfg.cdev_owner ? (int)mod->id : NONE, (int)fops->id, NONE);
+        registered[ncdevs] = true;
+        cdevs[ncdevs++] = p;
+        drv_cdev = p;
+        kobj_map(p);
     }
 
-    // fops_get(p->ops): pins the fops owner module.
-    bool fops_get(Cdev* p) {
+    // fops_get(p->ops): pins the fops owner module; NULL when it cannot.
+    Fops* fops_get(Cdev* p) {
         KFUNC("fops_get");
         int ops = plain_load(p->ops);
-        int owner = plain_load(fops->owner);
-        (void)ops;
-        return try_module_get(owner);
+        // The model's one struct file_operations is the only one a cdev's
+        // ops can name.
+        Fops* f = ops == fops->id ? fops : nullptr;
+        if (!f) return nullptr;
+        int owner = plain_load(f->owner);
+        return try_module_get(owner) ? f : nullptr;
     }
 
     // The driver's ->open.
@@ -443,9 +517,9 @@ struct ChrdevRun : ModelRun {
     // driver's (holding a module reference). The read of inode->i_cdev and
     // cdev_get() happen under cdev_lock, and cdev_purge needs that lock
     // before the cdev can be freed, so p is valid memory for cdev_get.
-    int chrdev_open_pre_seed(bool* fops_ref) {
+    int chrdev_open_pre_seed(Fops** f_op) {
         KFUNC("chrdev_open");
-        *fops_ref = false;
+        *f_op = nullptr;
         Cdev* p = nullptr;
         int ret = 0;
         spin_lock(cdev_lock);
@@ -464,28 +538,32 @@ struct ChrdevRun : ModelRun {
                 install_list_add(p);
                 nw = nullptr;  // the lookup reference becomes the file's
             } else {
-                p = cdev;
-                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                p = cdev_read(cur);
+                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", p->name());
                 if (!cdev_get(p)) ret = -ENXIO;
             }
             spin_unlock(cdev_lock);
             cdev_put_new(nw);  // drop the lookup reference if we lost the race
         } else {
-            p = cdev;
+            p = cdev_read(cur);
             if (!cdev_get(p)) ret = -ENXIO;
             spin_unlock(cdev_lock);
         }
         if (ret) return ret;
 
         ret = -ENXIO;  // fops_get failing below is -ENXIO
-        if (!fops_get(p)) {
-            kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
-            goto out_cdev_put;
+        {
+            Fops* fops = fops_get(p);
+            if (!fops) {
+                kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
+                goto out_cdev_put;
+            }
+            // replace_fops(filp, fops)
+            *f_op = fops;
         }
-        // replace_fops(filp, fops)
-        *fops_ref = cfg.fops_owner;
         ret = drv_open();
         if (ret) goto out_cdev_put;
+        opened_cdev[this_thread()] = cdev_index(p);
         return 0;
     out_cdev_put:
         cdev_put(p);
@@ -495,9 +573,9 @@ struct ChrdevRun : ModelRun {
     // chrdev_open of seed 002 v2: a READ_ONCE fast path without cdev_lock,
     // and the install with WRITE_ONCE under it. v1 is this function without
     // `new = NULL` after the install (marked below with broken()).
-    int chrdev_open_v2(bool* fops_ref) {
+    int chrdev_open_v2(Fops** f_op) {
         KFUNC("chrdev_open");
-        *fops_ref = false;
+        *f_op = nullptr;
         Cdev* p = nullptr;
         int ret = 0;
         // icount >= 1 means evict (and so inode_cdev_forget) cannot run;
@@ -520,8 +598,8 @@ struct ChrdevRun : ModelRun {
                 if (!broken(V1_NO_NEW_NULL)) nw = nullptr;
                 else kstep("chrdev_open:v1-no-new-null", inode->id, "v1: new still points to %s after the install", p->name());
             } else {
-                p = cdev;
-                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", cdev->name());
+                p = cdev_read(cur);
+                kstep("chrdev_open:lost-race", inode->id, "i_cdev = %s installed by another opener", p->name());
                 if (!cdev_get(p)) ret = -ENXIO;
             }
             spin_unlock(cdev_lock);
@@ -532,25 +610,29 @@ struct ChrdevRun : ModelRun {
             // and a cdev that cdev_purge + kfree may already have freed.
             kstep("chrdev_open:fast-path", inode->id,
                   "p = %s read by READ_ONCE(inode->i_cdev), no cdev_lock, no reference", object_name(cur));
-            p = cdev;
+            p = cdev_read(cur);
             // cdev_get's first access, p->owner, is a plain load of
             // memory nothing pins: the release may purge and free p
             // before it. The load runs in one step with the READ_ONCE
             // above; a free it does not happen before is reported by the
-            // free (kfree_id, issue 11 item 13).
+            // free (kfree's race check).
             if (!cdev_get(p)) ret = -ENXIO;
         }
         if (ret) return ret;
 
         // The seed dropped `ret = -ENXIO;` here: ret stays 0 (reference C3).
-        if (!fops_get(p)) {
-            kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
-            goto out_cdev_put;
+        {
+            Fops* fops = fops_get(p);
+            if (!fops) {
+                kstep("chrdev_open:no-fops", inode->id, "fops_get fails (owner module going): return %d", ret);
+                goto out_cdev_put;
+            }
+            // replace_fops(filp, fops)
+            *f_op = fops;
         }
-        // replace_fops(filp, fops)
-        *fops_ref = cfg.fops_owner;
         ret = drv_open();
         if (ret) goto out_cdev_put;
+        opened_cdev[this_thread()] = cdev_index(p);
         return 0;
     out_cdev_put:
         cdev_put(p);
@@ -585,24 +667,28 @@ struct ChrdevRun : ModelRun {
     // ---- fs/open.c, fs/file_table.c ------------------------------------------------
     void do_dentry_open(int t) {
         KFUNC("do_dentry_open");
-        // f->f_op = fops_get(inode->i_fop): def_chr_fops, no owner.
-        bool fops_ref = false;
-        // def_chr_fops.open: the chrdev_open of the scenario's version.
-        int err = cfg.v2 ? chrdev_open_v2(&fops_ref) : chrdev_open_pre_seed(&fops_ref);
+        // f->f_op = fops_get(inode->i_fop): def_chr_fops, no owner (NULL
+        // here: fops_put of it does nothing).
+        Fops* f_op = nullptr;
+        // def_chr_fops.open: the chrdev_open of the scenario's version,
+        // which replaces f_op with the driver's.
+        int err = cfg.v2 ? chrdev_open_v2(&f_op) : chrdev_open_pre_seed(&f_op);
         if (err) {
             // cleanup_all: fops_put(f->f_op), the driver's if it was swapped in.
-            if (fops_ref) fops_put();
+            fops_put(f_op);
             kstep("do_dentry_open:failed", inode->id, "open fails: %d", err);
             return;
         }
         // FMODE_OPENED: the file now holds whatever chrdev_open left it.
-        if (nfiles[t] < kMaxFiles) file_fops_ref[t][nfiles[t]] = fops_ref;
+        // prepare() keeps the opens of a thread within kMaxFiles.
+        file_fop[t][nfiles[t]] = f_op;
+        file_cdev[t][nfiles[t]] = opened_cdev[t];
         nfiles[t]++;
         kstep("do_dentry_open:opened", inode->id, "file opened on %s", inode->name());
     }
-    void fops_put() {
+    void fops_put(Fops* f) {
         KFUNC("fops_put");
-        module_put(plain_load(fops->owner));
+        if (f) module_put(plain_load(f->owner));
     }
     // __fput (the deferred final fput) of the thread's last file, or of one
     // of the files open before the scenario.
@@ -618,13 +704,13 @@ struct ChrdevRun : ModelRun {
             smp_mb();
         }
         KFUNC("__fput");
-        bool fops_ref;
+        Fops* f_op;
         if (nfiles[t] > 0) {
             nfiles[t]--;
-            fops_ref = nfiles[t] < kMaxFiles ? file_fops_ref[t][nfiles[t]] : false;
+            f_op = file_fop[t][nfiles[t]];
         } else if (pre_files > 0) {
             pre_files--;
-            fops_ref = cfg.fops_owner;
+            f_op = fops;
         } else {
             // The open failed: no FMODE_OPENED, __fput skips the release.
             kstep("__fput:not-opened", inode->id, "no open file: nothing to release");
@@ -633,12 +719,8 @@ struct ChrdevRun : ModelRun {
         // f_op->release: the driver's, not modelled.
         // The file's cdev reference is found through inode->i_cdev, read
         // without cdev_lock: the reference keeps it stable (reference C7).
-        if (plain_load(inode->i_cdev) != NONE) {
-            int p = plain_load(inode->i_cdev);
-            (void)p;
-            cdev_put(cdev);
-        }
-        if (fops_ref) fops_put();
+        if (plain_load(inode->i_cdev) != NONE) cdev_put(cdev_read(plain_load(inode->i_cdev)));
+        fops_put(f_op);
         // dput/mntput: the path's references are the `iput` op.
     }
 
@@ -745,7 +827,7 @@ struct ChrdevRun : ModelRun {
     // cdevs): correct only once the kobject release has run.
     void driver_free() {
         KFUNC("drv_free");
-        kfree_cdev();
+        kfree_cdev(drv_cdev);
     }
 
     void thread(int t) override {
@@ -759,6 +841,7 @@ struct ChrdevRun : ModelRun {
                 case OP_DELETE_MODULE: delete_module(); break;
                 case OP_DRIVER_FREE: driver_free(); break;
                 case OP_CD_FORGET: forget_cdev(); break;
+                case OP_CDEV_ADD: cdev_add(); break;
             }
         }
     }
@@ -768,28 +851,39 @@ struct ChrdevRun : ModelRun {
         for (int t = 0; t < cfg.nthreads; t++) n += nfiles[t];
         return n;
     }
+    // Open files holding a reference on cdevs[c].
+    int open_files_on(int c) const {
+        int n = c == 0 ? pre_files : 0;
+        for (int t = 0; t < cfg.nthreads; t++)
+            for (int i = 0; i < nfiles[t]; i++) n += file_cdev[t][i] == c ? 1 : 0;
+        return n;
+    }
     int open_fops_refs() const {
         int n = cfg.fops_owner ? pre_files : 0;
         for (int t = 0; t < cfg.nthreads; t++)
-            for (int i = 0; i < nfiles[t] && i < kMaxFiles; i++) n += file_fops_ref[t][i] ? 1 : 0;
+            for (int i = 0; i < nfiles[t]; i++) n += file_fop[t][i] && cfg.fops_owner ? 1 : 0;
         return n;
     }
 
     void check_final() override {
         int files = open_files();
-        int want = files + (registered ? 1 : 0);
-        if (cdev_freed) {
-            if (want != 0)
-                violate(this_thread(), "kref-balance", nullptr, 0,
-                        "%s was freed but %d open file(s)%s still count on a reference", cdev->name(), files,
-                        registered ? " and the registration" : "");
-        } else {
-            int kref = cdev->kref.peek();
-            int c[1] = {skipped_put_ev};
-            if (kref != want)
-                violate(this_thread(), "kref-balance", c, skipped_put_ev >= 0 ? 1 : 0,
-                        "%s.kobj.kref ends at %d, expected %d (%d open file(s)%s)", cdev->name(), kref, want, files,
-                        registered ? " + the registration" : "");
+        for (int i = 0; i < ncdevs; i++) {
+            Cdev* p = cdevs[i];
+            int on = open_files_on(i);
+            int want = on + (registered[i] ? 1 : 0);
+            if (cdev_freed[i]) {
+                if (want != 0)
+                    violate(this_thread(), "kref-balance", nullptr, 0,
+                            "%s was freed but %d open file(s)%s still count on a reference", p->name(), on,
+                            registered[i] ? " and the registration" : "");
+            } else {
+                int kref = p->kref.peek();
+                int c[1] = {skipped_put_ev};
+                if (kref != want)
+                    violate(this_thread(), "kref-balance", c, skipped_put_ev >= 0 ? 1 : 0,
+                            "%s.kobj.kref ends at %d, expected %d (%d open file(s)%s)", p->name(), kref, want, on,
+                            registered[i] ? " + the registration" : "");
+            }
         }
         if (cfg.cdev_owner || cfg.fops_owner) {
             int mwant = (module_loaded ? MODULE_REF_BASE : 0) + (cfg.cdev_owner ? files : 0) + open_fops_refs();
@@ -814,13 +908,16 @@ struct ChrdevRun : ModelRun {
                           inode->i_lru.peek() ? "on the LRU" : "not on the LRU");
             out += buf;
         }
-        if (cdev_freed) {
-            out += std::string(cdev->name()) + ": freed\n";
-        } else {
-            std::snprintf(buf, sizeof buf, "%s: kobj.kref %d, %s, list %s\n", cdev->name(), cdev->kref.peek(),
-                          registered ? "registered" : "not registered (cdev_del'ed)",
-                          cdev->list.peek() == NONE ? "empty" : object_name(cdev->list.peek()));
-            out += buf;
+        for (int i = 0; i < ncdevs; i++) {
+            const Cdev* p = cdevs[i];
+            if (cdev_freed[i]) {
+                out += std::string(p->name()) + ": freed\n";
+            } else {
+                std::snprintf(buf, sizeof buf, "%s: kobj.kref %d, %s, list %s\n", p->name(), p->kref.peek(),
+                              registered[i] ? "registered" : "not registered (cdev_del'ed)",
+                              p->list.peek() == NONE ? "empty" : object_name(p->list.peek()));
+                out += buf;
+            }
         }
         if (cfg.cdev_owner || cfg.fops_owner) {
             std::snprintf(buf, sizeof buf, "%s: %s, refcnt %d\n", mod->name(),
@@ -897,7 +994,7 @@ const ModelDecl<ChrdevCfg> kDecl = {
      "__fput", "__fput:not-opened", "iput", "iput_final", "iput_final:cached", "iput_final:I_FREEING",
      "prune_icache_sb", "inode_lru_isolate:I_FREEING", "evict", "cd_forget", "inode_cdev_forget",
      "destroy_inode", "try_module_get", "module_put", "delete_module", "try_stop_module",
-     "try_stop_module:busy", "drv_exit", "drv_free"}
+     "try_stop_module:busy", "drv_exit", "drv_free", "cdev_add", "kobj_map"}
 };
 
 struct ChrdevModel : Model {
@@ -920,6 +1017,7 @@ struct ChrdevModel : Model {
             {"delete_module", "rmmod of the owner module: try_stop_module (refused while referenced), GOING, then the module's exit calls cdev_del", {}},
             {"driver_free", "the driver kfree()s the structure its cdev is embedded in (cdev_alloc: embedded only)", {}},
             {"inode_cdev_forget", "mutation: a caller of cd_forget/inode_cdev_forget other than evict", {}},
+            {"cdev_add", "the driver registers the device number again with a new cdev (cdev_alloc + cdev_add: kobj_map under chrdevs_lock); after a cdev_del in the same thread, or with init.registered false; once per scenario", {}},
         };
         kDecl.declare(s);
         s.min_threads = 1;
@@ -936,7 +1034,9 @@ struct ChrdevModel : Model {
         if (!cfg.registered && !cfg.installed && cfg.open_files == 0)
             throw ModelError("init.registered", "false with no i_cdev and no open file means the cdev is already gone; accepted: registered true, or i_cdev true");
         cfg.nthreads = (int)sc.threads.size();
+        int adds = 0;
         for (int t = 0; t < cfg.nthreads; t++) {
+            bool unmapped = !cfg.registered;
             const ThreadSpec& th = sc.threads[t];
             if ((int)th.ops.size() > kMaxOps)
                 throw ModelError("threads[" + std::to_string(t) + "].ops", "too many ops; accepted: at most " +
@@ -947,7 +1047,16 @@ struct ChrdevModel : Model {
                 int op = n == "open" ? OP_OPEN : n == "close" ? OP_CLOSE : n == "iput" ? OP_IPUT
                        : n == "prune_icache_sb" ? OP_PRUNE_ICACHE : n == "cdev_del" ? OP_CDEV_DEL
                        : n == "delete_module" ? OP_DELETE_MODULE : n == "driver_free" ? OP_DRIVER_FREE
-                       : OP_CD_FORGET;
+                       : n == "cdev_add" ? OP_CDEV_ADD : OP_CD_FORGET;
+                std::string where = "threads[" + std::to_string(t) + "].ops[" + std::to_string(k) + "]";
+                if (op == OP_CDEV_DEL) unmapped = true;
+                if (op == OP_CDEV_ADD) {
+                    if (!unmapped)
+                        throw ModelError(where, "cdev_add while the device number is still mapped; accepted: cdev_add after a cdev_del in the same thread, or with init.registered false");
+                    if (++adds > kMaxCdevs - 1)
+                        throw ModelError(where, "a second cdev_add; accepted: at most " + std::to_string(kMaxCdevs - 1) + " cdev_add per scenario");
+                    unmapped = false;
+                }
                 if (op == OP_DRIVER_FREE && !cfg.embedded)
                     throw ModelError("threads[" + std::to_string(t) + "].ops[" + std::to_string(k) + "]",
                                      "driver_free with config.cdev_alloc dynamic (the release frees a cdev_alloc'ed cdev); accepted: cdev_alloc embedded");

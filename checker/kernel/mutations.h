@@ -37,8 +37,9 @@ inline constexpr MutationInfo kMutations[] = {
     {"v5-no-mntget", "openref", "do_open v5: the mntget(mnt) for O_TRUNC (and its mntput)"},
     {"lockref-get-not-dead-no-dead-test", "layer", "lockref_get_not_dead: the dead test (it takes a reference from a dead count)"},
     {"waiter-no-dput-new", "dcache", "d_alloc_parallel: the waiter's dput(new) after it found the in-lookup dentry"},
-    {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match (issue 11 item 6)"},
-    {"no-free-race-check", "layer", "kfree: no check that every other thread's plain access to the object happens before the free (issue 11 item 13)"},
+    {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match"},
+    {"no-free-race-check", "layer", "kfree: no check that every other thread's plain access to the object happens before the free"},
+    {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };
 
 // The mutation this process runs with, or nullptr. Bad input (a name not in
