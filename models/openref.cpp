@@ -55,7 +55,12 @@
 // per-CPU as in the kernel (one slot per thread), summed by
 // mntput_no_expire under mount_lock. With `init.pwd_in_mnt` the threads
 // share an fs_struct whose pwd is inside mnt: a walk then starts in mnt
-// (no mount crossing) and `chdir` drops pwd's mount reference.
+// (no mount crossing) and `chdir` drops pwd's mount reference. With
+// `init.fd_mount: bind` the file open before the scenario was opened
+// through "mnt2", a bind mount of the same superblock elsewhere in
+// init_mnt_ns that no walk of the scenario reaches. A struct path holds the
+// mount and dentry objects its pointers were loaded as, and path_get,
+// path_put and __fput act on those.
 //
 // Left out, and what that could hide:
 // - The walk above "f": the root, the cwd, the mountpoint and the directory
@@ -192,6 +197,7 @@ struct OpenrefCfg {
     int mnt_extra = 0;
     int fd_thread = NONE;
     int fd_flags = O_RDONLY_;
+    bool fd_bind = false;
     bool pwd_in_mnt = false;
     // threads
     int nthreads = 0;
@@ -234,8 +240,8 @@ struct Mount : kobj {
     kfield<int> mnt_ns;
     kfield<int> mnt_flags;
     kfield<int> mnt_sb;
-    Mount(int count, int ns, int sb)
-        : kobj("mount", "mnt"),
+    Mount(const char* name, int count, int ns, int sb)
+        : kobj("mount", "%s", name),
           mnt_pcp{{this, kPcpCountName[0], count}, {this, kPcpCountName[1], 0}, {this, kPcpCountName[2], 0},
                   {this, kPcpCountName[3], 0}},
           mnt_writers(this, "mnt_writers", 0),
@@ -334,12 +340,15 @@ struct File : kobj {
     }
 };
 
-// struct path, thread-local. dentry/mnt are the kernel's pointers; own_d
-// and own_m are ghost state: whether this copy owns the references it
-// points at (what path_put would be entitled to drop).
+// struct path, thread-local: the kernel's {mnt, dentry} pointers (NULL or
+// the object loaded from shared state). own_d and own_m are ghost state:
+// whether this copy owns the references it points at (what path_put would
+// be entitled to drop).
+struct Mount;
+struct Dentry;
 struct Path {
-    bool dentry = false;
-    bool mnt = false;
+    Mount* mnt = nullptr;
+    Dentry* dentry = nullptr;
     bool own_d = false;
     bool own_m = false;
 };
@@ -382,7 +391,7 @@ struct ThreadState {
 };
 
 constexpr int kNsOwner = -2;      // the namespace holds the mount's reference
-constexpr int kWorkCleanupMnt = -2;
+constexpr int kWorkCleanupMnt = -2;  // cleanup_mnt of mnt; -3 of mnt2
 
 struct OpenrefRun : ModelRun {
     const OpenrefCfg& cfg;
@@ -390,6 +399,7 @@ struct OpenrefRun : ModelRun {
     MountLock* mount_lock = nullptr;
     SuperBlock* sb = nullptr;
     Mount* mnt = nullptr;
+    Mount* mnt2 = nullptr;  // init.fd_mount bind: a second mount of sb, elsewhere in init_mnt_ns
     MountHash* mount_hash = nullptr;
     Inode* inode = nullptr;
     Dentry* dentry = nullptr;
@@ -421,7 +431,11 @@ struct OpenrefRun : ModelRun {
         sb = kalloc_static<SuperBlock>();
         bool fd = cfg.fd_thread != NONE;
         int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0) + (cfg.pwd_in_mnt ? 1 : 0);
-        mnt = kalloc<Mount>(mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
+        bool fd_bind = fd && cfg.fd_bind;
+        if (fd_bind) mcount--;
+        mnt = kalloc<Mount>("mnt", mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
+        // The bind mount: the namespace's reference and the file's.
+        if (fd_bind) mnt2 = kalloc<Mount>("mnt2", 2, (int)ns->id, (int)sb->id);
         mount_hash = kalloc_static<MountHash>(cfg.attached ? (int)mnt->id : NONE);
         inode = kalloc<Inode>();
         dentry = kalloc<Dentry>(cfg.dentry_extra + (fd ? 1 : 0), cfg.hashed,
@@ -434,7 +448,7 @@ struct OpenrefRun : ModelRun {
             // A file opened before the scenario, holding one reference on
             // each of mnt and dentry "f".
             int fmode = FMODE_OPENED | (cfg.fd_flags == O_PATH_ ? FMODE_PATH : FMODE_READ);
-            int i = new_file(cfg.fd_thread, fmode, cfg.fd_flags, mnt->id, dentry->id);
+            int i = new_file(cfg.fd_thread, fmode, cfg.fd_flags, fd_bind ? mnt2->id : mnt->id, dentry->id);
             files[i].own_d = files[i].own_m = true;
             ThreadState& ts = th[cfg.fd_thread];
             ts.fds[ts.nfds++] = i;
@@ -449,6 +463,15 @@ struct OpenrefRun : ModelRun {
         return i;
     }
     FileGhost& ghost(File* f) { return files[f->idx]; }
+    // The objects a pointer field's value names (NULL for NONE).
+    Mount* M(int id) const { return id == NONE ? nullptr : mnt2 && id == mnt2->id ? mnt2 : mnt; }
+    Dentry* D(int id) const { return id == NONE ? nullptr : dentry; }
+    // What path_get, path_put and __fput act on: the object the path
+    // names, or, under the mutation openref-ignore-value-read, mnt and
+    // dentry "f" whatever it names (a model that uses what it assumes
+    // instead of what it read).
+    Mount* path_mnt(Mount* m) const { return m && MUTATION("openref-ignore-value-read") ? mnt : m; }
+    Dentry* path_dentry(Dentry* d) const { return d && MUTATION("openref-ignore-value-read") ? dentry : d; }
     bool freed(const kobj* o) const { return o->is_freed(); }
     // The metric counts the updates made by open and by the close of what
     // it opened, not unlink's, nor the close of a file opened before.
@@ -549,7 +572,7 @@ struct OpenrefRun : ModelRun {
         // return to user space.
         kstep("mntput_no_expire:doomed", m->id, "%s is MNT_DOOMED; cleanup_mnt queued as task_work", m->name());
         ThreadState& ts = th[this_thread()];
-        ts.work[ts.nwork++] = kWorkCleanupMnt;
+        ts.work[ts.nwork++] = m == mnt2 ? kWorkCleanupMnt - 1 : kWorkCleanupMnt;
     }
     void cleanup_mnt(Mount* m) {
         KFUNC("cleanup_mnt");
@@ -589,18 +612,18 @@ struct OpenrefRun : ModelRun {
         return false;
     }
     // lookup_mnt: the mount on the mountpoint, with a reference (ref-walk).
-    bool lookup_mnt() {
+    Mount* lookup_mnt() {
         KFUNC("lookup_mnt");
         rcu_read_lock();
         Mount* m;
         do {
             unsigned seq = read_seqcount_begin(mount_lock->seqcount);  // read_seqbegin(&mount_lock)
-            // __lookup_mnt: is "mnt" still in the mount hash?
-            m = READ_ONCE(mount_hash->first) == mnt->id ? mnt : nullptr;
+            // __lookup_mnt: the mount hashed on the mountpoint, if any.
+            m = M(READ_ONCE(mount_hash->first));
             if (legitimize_mnt(m, seq)) break;
         } while (true);
         rcu_read_unlock();
-        return m != nullptr;
+        return m;
     }
 
     // mnt_want_write: freeze protection, then a writer on the mount. It
@@ -873,15 +896,16 @@ struct OpenrefRun : ModelRun {
         KFUNC("__d_lookup");
         rcu_read_lock();
         Dentry* found = nullptr;
-        if (READ_ONCE(bucket->first) == dentry->id) {  // hlist_bl_for_each_entry_rcu
-            lockref_lock(dentry->d_lockref);
-            if (plain_load(dentry->d_hash)) {  // !d_unhashed: unhashed (and dead) ones are skipped
+        Dentry* d = D(READ_ONCE(bucket->first));  // hlist_bl_for_each_entry_rcu
+        if (d) {
+            lockref_lock(d->d_lockref);
+            if (plain_load(d->d_hash)) {  // !d_unhashed: unhashed (and dead) ones are skipped
                 // dget_dlock: count++ under d_lock.
-                lockref_set_count_locked(dentry->d_lockref, lockref_count_locked(dentry->d_lockref) + 1);
+                lockref_set_count_locked(d->d_lockref, lockref_count_locked(d->d_lockref) + 1);
                 lockref_updated();
-                found = dentry;
+                found = d;
             }
-            lockref_unlock(dentry->d_lockref);
+            lockref_unlock(d->d_lockref);
         }
         rcu_read_unlock();
         return found;
@@ -889,33 +913,34 @@ struct OpenrefRun : ModelRun {
     // __d_lookup_rcu(): no reference; the d_seq sample validates it later.
     Dentry* d_lookup_rcu_(unsigned* seqp) {
         KFUNC("__d_lookup_rcu");
-        if (READ_ONCE(bucket->first) != dentry->id) return nullptr;
+        Dentry* d = D(READ_ONCE(bucket->first));
+        if (!d) return nullptr;
         // Ghost: the version the walk is looking at. A chain read that
         // returned "f" after it left the chain sees it as it was before.
-        bool chain_stale = bucket->first.peek() != dentry->id;
-        unsigned seq = raw_read_seqcount(dentry->d_seq) & ~1u;  // raw_seqcount_begin
+        bool chain_stale = bucket->first.peek() != d->id;
+        unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
         th[this_thread()].dver_sample = chain_stale ? dver_unhashed : dver;
         // d_unhashed() after the name match: a chain read may still return
         // a dentry __d_drop took off the chain; if the d_seq sample is the
         // invalidated one, only this test (ordered by __d_drop's smp_wmb
         // and the sample's acquire) keeps the walk off it.
-        if (!MUTATION("d-lookup-rcu-no-unhashed-test") && !READ_ONCE(dentry->d_hash)) return nullptr;
+        if (!MUTATION("d-lookup-rcu-no-unhashed-test") && !READ_ONCE(d->d_hash)) return nullptr;
         *seqp = seq;
-        return dentry;
+        return d;
     }
 
     // ---- fs/namei.c: the walk -------------------------------------------------------------
     void path_get(Path& p) {
         KFUNC("path_get");
-        if (p.mnt) mntget(mnt);
-        if (p.dentry) dget(dentry);
+        if (p.mnt) mntget(path_mnt(p.mnt));
+        if (p.dentry) dget(path_dentry(p.dentry));
     }
     // path_put: dput + mntput of whatever the path points at. Ghost: a
     // copy that did not own them drops someone else's references.
     void path_put(Path& p) {
         KFUNC("path_put");
-        if (p.dentry) dput(dentry);
-        if (p.mnt) mntput(mnt);
+        if (p.dentry) dput(path_dentry(p.dentry));
+        if (p.mnt) mntput(path_mnt(p.mnt));
         p.own_d = p.own_m = false;
     }
     void leave_rcu(NameiData& nd) {
@@ -944,14 +969,15 @@ struct OpenrefRun : ModelRun {
                 seq = read_seqcount_begin(fs->seq);
                 pwd = READ_ONCE(fs->pwd_mnt);
             } while (read_seqcount_retry(fs->seq, seq));
-            nd.path.mnt = pwd != NONE;
+            nd.path.mnt = M(pwd);
         } else {
             // get_fs_pwd: path_get under fs->lock.
             spin_lock(fs->lock);
             pwd = plain_load(fs->pwd_mnt);
-            if (pwd != NONE) mntget(mnt);
+            if (pwd != NONE) mntget(M(pwd));
             spin_unlock(fs->lock);
-            nd.path.mnt = nd.path.own_m = pwd != NONE;
+            nd.path.mnt = M(pwd);
+            nd.path.own_m = pwd != NONE;
         }
         nd.pwd_elsewhere = pwd == NONE;
     }
@@ -966,9 +992,10 @@ struct OpenrefRun : ModelRun {
         write_seqcount_end(fs->seq);
         spin_unlock(fs->lock);
         if (old == NONE) return;
-        kstep("set_fs_pwd:put-old", mnt->id, "pwd leaves %s; the old pwd's reference is put", mnt->name());
+        Mount* m = M(old);
+        kstep("set_fs_pwd:put-old", m->id, "pwd leaves %s; the old pwd's reference is put", m->name());
         pwd_ref = false;
-        mntput(mnt);  // path_put(&old_pwd): the dentry (mnt's root) is not modelled
+        mntput(m);  // path_put(&old_pwd): the dentry (mnt's root) is not modelled
     }
     // link_path_walk(): only its last mount crossing, into "mnt".
     int link_path_walk(NameiData& nd) {
@@ -981,13 +1008,15 @@ struct OpenrefRun : ModelRun {
         if (nd.flags & LOOKUP_RCU) {
             // __follow_mount_rcu -> __lookup_mnt: no reference; nd->m_seq
             // validates it at legitimize time.
-            if (READ_ONCE(mount_hash->first) != mnt->id) return -kENOENT;
-            nd.path.mnt = true;
+            Mount* m = M(READ_ONCE(mount_hash->first));
+            if (!m) return -kENOENT;
+            nd.path.mnt = m;
             return 0;
         }
         // traverse_mounts -> lookup_mnt: a reference.
-        if (!lookup_mnt()) return -kENOENT;
-        nd.path.mnt = true;
+        Mount* m = lookup_mnt();
+        if (!m) return -kENOENT;
+        nd.path.mnt = m;
         nd.path.own_m = true;
         return 0;
     }
@@ -1007,10 +1036,10 @@ struct OpenrefRun : ModelRun {
         if (nd.flags & LOOKUP_RCU) {
             if (read_seqcount_retry(d->d_seq, nd.next_seq)) return -kECHILD;
             if (in == NONE) return -kENOENT;
-            nd.path.dentry = true;
+            nd.path.dentry = d;
             nd.inode = in;
             nd.seq = nd.next_seq;
-            kstep("step_into:rcu", d->id, "nd->path = {%s, %s}, RCU: no references, nd->seq %u", mnt->name(),
+            kstep("step_into:rcu", d->id, "nd->path = {%s, %s}, RCU: no references, nd->seq %u", nd.path.mnt->name(),
                   d->name(), nd.seq);
             return 0;
         }
@@ -1020,7 +1049,7 @@ struct OpenrefRun : ModelRun {
             return -kENOENT;
         }
         // The parent's dput: not modelled.
-        nd.path.dentry = true;
+        nd.path.dentry = d;
         nd.path.own_d = true;
         nd.inode = in;
         return 0;
@@ -1048,7 +1077,7 @@ struct OpenrefRun : ModelRun {
         // FMODE_OPENED: "dput(nd->path.dentry); nd->path.dentry = dentry;"
         // (the directory's dput: not modelled). The reference ->atomic_open
         // returned the dentry with now belongs to nd->path.
-        nd.path.dentry = true;
+        nd.path.dentry = d;
         nd.path.own_d = true;
         kstep("open_last_lookups:atomic-opened", f->id, "%s opened by ->atomic_open; nd->path.dentry = %s with the lookup's reference",
               f->name(), d->name());
@@ -1066,7 +1095,7 @@ struct OpenrefRun : ModelRun {
     Dentry* atomic_open(NameiData& nd, Dentry* d, File* f) {
         KFUNC("atomic_open");
         // file->__f_path.mnt = nd->path.mnt: borrowed, nd keeps owning it.
-        f->f_path_mnt.store(mnt->id, Acc::Plain);
+        f->f_path_mnt.store(nd.path.mnt->id, Acc::Plain);
         int error = READ_ONCE(d->d_inode) == NONE ? -kENOENT : finish_open(f, d);
         if (error) {
             dput(d);
@@ -1083,8 +1112,8 @@ struct OpenrefRun : ModelRun {
         if (cfg.do_open != UNPATCHED) {
             Path p = f_path(f);
             path_get(p);
-            ghost(f).own_d = p.dentry;
-            ghost(f).own_m = p.mnt;
+            ghost(f).own_d = p.dentry != nullptr;
+            ghost(f).own_m = p.mnt != nullptr;
         }
         return do_dentry_open(f);
     }
@@ -1094,41 +1123,42 @@ struct OpenrefRun : ModelRun {
     bool legitimize_path_(Path& path, unsigned seq, unsigned mseq) {
         KFUNC("__legitimize_path");
         th[this_thread()].stale = false;
-        int res = legitimize_mnt_(path.mnt ? mnt : nullptr, mseq);
+        int res = legitimize_mnt_(path.mnt, mseq);
         if (res) {
-            if (res > 0) path.mnt = false;
+            if (res > 0) path.mnt = nullptr;
             else path.own_m = true;
-            path.dentry = false;
+            path.dentry = nullptr;
             return false;
         }
-        path.own_m = path.mnt;
+        path.own_m = path.mnt != nullptr;
         // nd->path.dentry is the directory (not modelled) when the walk
         // leaves RCU mode before the last component (open_last_lookups on
         // an ->atomic_open filesystem): only the mount is legitimized.
         if (!path.dentry) return true;
+        Dentry* d = path.dentry;
         bool got;
         if (!broken(LEGITIMIZE_LOCKREF_GET)) {
-            got = lockref_get_not_dead(dentry->d_lockref);
+            got = lockref_get_not_dead(d->d_lockref);
         } else {
             // Variant: lockref_get, which takes a reference even on a dead
             // (killed, awaiting RCU free) dentry.
-            lockref_get(dentry->d_lockref);
+            lockref_get(d->d_lockref);
             got = true;
         }
         if (!got) {
-            path.dentry = false;
+            path.dentry = nullptr;
             return false;
         }
         lockref_updated();
         path.own_d = true;
         note_stale_sample();
         if (broken(NO_D_SEQ_CHECK)) {
-            kstep("__legitimize_path:no-d_seq-check", dentry->id, "variant: d_seq is not rechecked");
+            kstep("__legitimize_path:no-d_seq-check", d->id, "variant: d_seq is not rechecked");
             return true;
         }
         // Did the dentry change (unhashed, moved, turned negative) since the
         // walk sampled it?
-        return !read_seqcount_retry(dentry->d_seq, seq);
+        return !read_seqcount_retry(d->d_seq, seq);
     }
     // Ghost, right after the reference is taken: has dentry "f" changed
     // since the walk's lookup found it? Judged by dver (bumped where the
@@ -1165,7 +1195,8 @@ struct OpenrefRun : ModelRun {
             return false;
         }
         leave_rcu(nd);
-        kstep("try_to_unlazy:legitimized", dentry->id, "nd->path = {%s, %s} now owns a reference on each", mnt->name(), dentry->name());
+        kstep("try_to_unlazy:legitimized", dentry->id, "nd->path = {%s, %s} now owns a reference on each",
+              nd.path.mnt ? nd.path.mnt->name() : "NULL", nd.path.dentry ? nd.path.dentry->name() : "NULL");
         check_not_stale(nd);
         return true;
     }
@@ -1199,13 +1230,13 @@ struct OpenrefRun : ModelRun {
 
     // ---- fs/open.c -------------------------------------------------------------------------
     void set_f_path(File* f, const Path& p) {
-        f->f_path_mnt.store(p.mnt ? (int)mnt->id : NONE, Acc::Plain);
-        f->f_path_dentry.store(p.dentry ? (int)dentry->id : NONE, Acc::Plain);
+        f->f_path_mnt.store(p.mnt ? (int)p.mnt->id : NONE, Acc::Plain);
+        f->f_path_dentry.store(p.dentry ? (int)p.dentry->id : NONE, Acc::Plain);
     }
     Path f_path(File* f) {
         Path p;
-        p.mnt = plain_load(f->f_path_mnt) != NONE;
-        p.dentry = plain_load(f->f_path_dentry) != NONE;
+        p.mnt = M(plain_load(f->f_path_mnt));
+        p.dentry = D(plain_load(f->f_path_dentry));
         p.own_d = ghost(f).own_d;
         p.own_m = ghost(f).own_m;
         return p;
@@ -1214,7 +1245,8 @@ struct OpenrefRun : ModelRun {
         KFUNC("put_file_access");
         int mode = plain_load(f->f_mode);
         // FMODE_READ only: i_readcount_dec (not modelled).
-        if (mode & FMODE_WRITER) mnt_put_write_access(mnt);  // put_write_access(inode): not modelled
+        // put_write_access(inode): not modelled.
+        if (mode & FMODE_WRITER) mnt_put_write_access(M(plain_load(f->f_path_mnt)));
     }
     // do_dentry_open(): unpatched, it takes the file's references itself;
     // v4/v5 consume the caller's. Either way, a failure before
@@ -1226,8 +1258,8 @@ struct OpenrefRun : ModelRun {
         if (cfg.do_open == UNPATCHED) {
             Path p = f_path(f);
             path_get(p);
-            g.own_d = p.dentry;
-            g.own_m = p.mnt;
+            g.own_d = p.dentry != nullptr;
+            g.own_m = p.mnt != nullptr;
         }
         // f_inode, f_mapping, f_wb_err: not modelled.
         if (f->flags == O_PATH_) {
@@ -1239,7 +1271,7 @@ struct OpenrefRun : ModelRun {
         int error = 0;
         if (mode & FMODE_WRITE) {
             // file_get_write_access: get_write_access(inode) is not modelled.
-            mnt_get_write_access(mnt);
+            mnt_get_write_access(M(plain_load(f->f_path_mnt)));
             plain_store(f->f_mode, mode | FMODE_WRITER);
         }
         // fops_get, security_file_open, fsnotify_open_perm, break_lease,
@@ -1274,8 +1306,8 @@ struct OpenrefRun : ModelRun {
             // v4/v5 moved the path_get here from do_dentry_open.
             Path p = f_path(f);
             path_get(p);
-            ghost(f).own_d = p.dentry;
-            ghost(f).own_m = p.mnt;
+            ghost(f).own_d = p.dentry != nullptr;
+            ghost(f).own_m = p.mnt != nullptr;
         }
         return do_dentry_open(f);  // fsnotify_open on success: not modelled
     }
@@ -1289,12 +1321,13 @@ struct OpenrefRun : ModelRun {
         g.own_m = path.own_m;
         path.own_d = path.own_m = false;
         if (clear) {
-            path.mnt = path.dentry = false;
+            path.mnt = nullptr;
+            path.dentry = nullptr;
             kstep("vfs_open_consume:moved", f->id, "the caller's references move into %s; the caller's path = {NULL, NULL}", f->name());
         } else {
             kstep("vfs_open_consume:not-cleared", f->id,
                   "variant: the references move into %s, but the caller's path still points at {%s, %s}", f->name(),
-                  mnt->name(), dentry->name());
+                  path.mnt->name(), path.dentry->name());
         }
         return do_dentry_open(f);
     }
@@ -1336,8 +1369,8 @@ struct OpenrefRun : ModelRun {
         Path p = f_path(f);
         // fsnotify_close, eventpoll_release, locks, ->release, fops_put: not modelled.
         put_file_access(f);
-        if (p.dentry) dput(dentry);
-        if (p.mnt) mntput(mnt);
+        if (p.dentry) dput(path_dentry(p.dentry));
+        if (p.mnt) mntput(path_mnt(p.mnt));
         g.own_d = g.own_m = false;
         if (g.cycle) cycles++;
         file_free(f);
@@ -1347,6 +1380,7 @@ struct OpenrefRun : ModelRun {
         for (int k = 0; k < ts.nwork; k++) {
             int w = ts.work[k];
             if (w == kWorkCleanupMnt) cleanup_mnt(mnt);
+            else if (w == kWorkCleanupMnt - 1) cleanup_mnt(mnt2);
             else fput_(files[w].f);
         }
         ts.nwork = 0;
@@ -1380,10 +1414,10 @@ struct OpenrefRun : ModelRun {
             if (error) return error;
         }
         // audit_inode, O_CREAT, LOOKUP_DIRECTORY: not modelled.
-        int in = READ_ONCE(dentry->d_inode);  // d_is_reg(), and may_open's d_inode
+        int in = READ_ONCE(nd.path.dentry->d_inode);  // d_is_reg(), and may_open's d_inode
         bool do_truncate = false;
         if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
-            error = mnt_want_write(mnt);  // nd->path.mnt
+            error = mnt_want_write(nd.path.mnt);
             if (error) return error;
             do_truncate = true;
         }
@@ -1393,7 +1427,7 @@ struct OpenrefRun : ModelRun {
         if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open(nd.path, f);
         // security_file_post_open: succeeds.
         if (!error && do_truncate) handle_truncate(f);
-        if (do_truncate) mnt_drop_write(mnt);  // nd->path.mnt, still owned by nd
+        if (do_truncate) mnt_drop_write(nd.path.mnt);  // still owned by nd
         return error;
     }
     // v4: vfs_open_consume takes nd->path's references; `mnt` is saved
@@ -1406,13 +1440,15 @@ struct OpenrefRun : ModelRun {
             error = complete_walk(nd);
             if (error) return error;
         }
-        int in = READ_ONCE(dentry->d_inode);
+        int in = READ_ONCE(nd.path.dentry->d_inode);
         bool do_truncate = false;
+        Mount* lmnt = nullptr;  // do_open's `mnt`
         if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
-            error = mnt_want_write(mnt);
+            error = mnt_want_write(nd.path.mnt);
             if (error) return error;
+            lmnt = nd.path.mnt;
             ts.local_mnt = true;
-            kstep("do_open:v4-save-mnt", mnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
+            kstep("do_open:v4-save-mnt", lmnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
             unown_ev[this_thread()][0] = last_event();
             do_truncate = true;
         }
@@ -1420,7 +1456,7 @@ struct OpenrefRun : ModelRun {
         if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open_consume(nd.path, f, true);
         if (!error && do_truncate) handle_truncate(f);
         if (do_truncate) {
-            mnt_drop_write(mnt);  // the local `mnt`
+            mnt_drop_write(lmnt);
             ts.local_mnt = false;
         }
         return error;
@@ -1436,14 +1472,16 @@ struct OpenrefRun : ModelRun {
             error = complete_walk(nd);
             if (error) return error;
         }
-        int in = READ_ONCE(dentry->d_inode);
+        int in = READ_ONCE(nd.path.dentry->d_inode);
         bool do_truncate = false;
+        Mount* lmnt = nullptr;  // do_open's `mnt`
         if (in != NONE && f->flags == O_WRONLY_TRUNC_) {
-            error = mnt_want_write(mnt);
+            error = mnt_want_write(nd.path.mnt);
             if (error) return error;
+            lmnt = nd.path.mnt;
             ts.local_mnt = true;
             if (!MUTATION("v5-no-mntget")) {
-                mntget(mnt);  // mnt = mntget(nd->path.mnt)
+                mntget(lmnt);  // mnt = mntget(nd->path.mnt)
                 ts.local_mnt_ref = true;
             }
             do_truncate = true;
@@ -1452,8 +1490,8 @@ struct OpenrefRun : ModelRun {
         if (!error && !(plain_load(f->f_mode) & FMODE_OPENED)) error = vfs_open_consume(nd.path, f, true);
         if (!error && do_truncate) handle_truncate(f);
         if (do_truncate) {
-            mnt_drop_write(mnt);  // the local `mnt`
-            mntput(mnt);
+            mnt_drop_write(lmnt);
+            mntput(lmnt);
             ts.local_mnt_ref = false;
             ts.local_mnt = false;
         }
@@ -1478,7 +1516,7 @@ struct OpenrefRun : ModelRun {
                 case OPATH_CONSUME_NO_CLEAR:
                     error = vfs_open_consume(path, f, false);
                     kstep("do_o_path:path_put", f->id, "path_put(&path) puts {%s, %s}: references %s now owns",
-                          mnt->name(), dentry->name(), f->name());
+                          path.mnt->name(), path.dentry->name(), f->name());
                     path_put(path);  // drops the references the file now owns
                     break;
                 case OPATH_NO_PUT:
@@ -1598,6 +1636,14 @@ struct OpenrefRun : ModelRun {
             if (files[i].live && (d ? files[i].own_d : files[i].own_m)) n++;
         return n;
     }
+    // The mount references live files own on m: those of the files whose
+    // f_path.mnt is m.
+    int live_file_mnt_refs(const Mount* m) const {
+        int n = 0;
+        for (int i = 0; i < nfiles; i++)
+            if (files[i].live && files[i].own_m && files[i].f->f_path_mnt.peek() == m->id) n++;
+        return n;
+    }
     // check_final runs inside the execution: no std::string there.
     const char* leaks(bool d, char* buf, int size) const {
         int n = 0;
@@ -1634,6 +1680,18 @@ struct OpenrefRun : ModelRun {
                         dentry->name(), c, dwant, cfg.dentry_extra, dfiles, leaks(true, lbuf, sizeof lbuf));
         }
         bool ns_ref = ns_ref_owner == kNsOwner;
+        if (mnt2) {
+            // The bind mount: its namespace reference and its files'.
+            int on2 = live_file_mnt_refs(mnt2);
+            mfiles -= on2;
+            int want2 = 1 + on2;
+            if (freed(mnt2)) {
+                violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned", mnt2->name(), want2);
+            } else if (mnt2->peek_count() != want2) {
+                violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%s, %d open file(s))", mnt2->name(),
+                        mnt2->peek_count(), want2, ns->name(), on2);
+            }
+        }
         int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0) + (pwd_ref ? 1 : 0);
         if (freed(mnt)) {
             if (mwant)
@@ -1681,6 +1739,12 @@ struct OpenrefRun : ModelRun {
                           (mnt->mnt_flags.peek() & MNT_DOOMED) ? ", MNT_DOOMED" : "");
             out += buf;
         }
+        if (mnt2 && freed(mnt2)) {
+            out += std::string(mnt2->name()) + ": freed\n";
+        } else if (mnt2) {
+            std::snprintf(buf, sizeof buf, "%s: mnt_count %d\n", mnt2->name(), mnt2->peek_count());
+            out += buf;
+        }
         if (freed(inode)) {
             out += std::string(inode->name()) + ": freed\n";
         } else {
@@ -1696,7 +1760,7 @@ struct OpenrefRun : ModelRun {
             std::snprintf(buf, sizeof buf, "%s (%s): f_ref %d, %s, f_path {%s, %s}\n", g.f->name(),
                           g.owner >= 0 ? thread_name(g.owner) : "?", g.f->f_ref.peek(),
                           (m & FMODE_OPENED) ? "FMODE_OPENED" : "not opened",
-                          g.f->f_path_mnt.peek() == NONE ? "NULL" : mnt->name(),
+                          g.f->f_path_mnt.peek() == NONE ? "NULL" : object_name(g.f->f_path_mnt.peek()),
                           g.f->f_path_dentry.peek() == NONE ? "NULL" : dentry->name());
             out += buf;
         }
@@ -1779,6 +1843,10 @@ const ModelDecl<OpenrefCfg> kDecl = {
          [](C& c, V v) { c.fd_thread = v.s == "none" ? NONE : v.s[1] - '0'; }},
         {enum_field("fd_flags", {"O_RDONLY", "O_PATH"}, "O_RDONLY", "the flags of that file"),
          [](C& c, V v) { c.fd_flags = v.s == "O_PATH" ? O_PATH_ : O_RDONLY_; }},
+        {enum_field("fd_mount", {"mnt", "bind"}, "mnt",
+                    "the mount that file was opened through: mnt, or mnt2, a bind mount of the same filesystem elsewhere in "
+                    "init_mnt_ns (which holds a reference on it) that no walk of the scenario reaches"),
+         [](C& c, V v) { c.fd_bind = v.s == "bind"; }},
         {bool_field("pwd_in_mnt", "false",
                     "the threads share an fs_struct whose pwd is mnt's root, holding one mount reference: open walks \"f\" from "
                     "pwd without a mount crossing (RCU: no reference until __legitimize_mnt)"),
@@ -1871,11 +1939,22 @@ struct OpenrefModel : Model {
                 }
             }
         }
+        if (cfg.fd_bind && cfg.fd_thread == NONE)
+            throw ModelError("init.fd_mount", "bad value \"bind\" with no file open before the scenario; accepted: mnt, or init.fd_thread set");
+        // files[kMaxFiles]: every path_openat allocates a struct file that
+        // keeps its slot (a failed one is freed, but its slot is not
+        // reused), and an open whose RCU walk fails with -ECHILD retries in
+        // ref-walk mode with a second one; the file open before the
+        // scenario takes one more.
         int opens = 0;
         for (int t = 0; t < cfg.nthreads; t++)
             for (int k = 0; k < cfg.nops[t]; k++) opens += cfg.ops[t][k] == OP_OPEN;
-        if (opens + (cfg.fd_thread != NONE ? 1 : 0) > kMaxFiles - 2)
-            throw ModelError("threads", "too many opens; accepted: at most " + std::to_string(kMaxFiles / 2 - 1));
+        int fd = cfg.fd_thread != NONE ? 1 : 0;
+        if (2 * opens + fd > kMaxFiles)
+            throw ModelError("threads", "too many opens (" + std::to_string(opens) + "); each may allocate two files (an RCU walk and its ref-walk retry)" +
+                                            (fd ? " besides init.fd_thread's" : "") + " and the model has " + std::to_string(kMaxFiles) +
+                                            "; accepted: at most " + std::to_string((kMaxFiles - fd) / 2) + " opens" +
+                                            (fd ? " with init.fd_thread" : ""));
     }
     ModelRun* start() override { return make_run<OpenrefRun>(cfg); }
 

@@ -615,3 +615,27 @@ TEST_CASE("issue 35: a scenario's without leaves invariants out, as run --withou
     j["without"] = {"toy-mutual-exclusion"};
     CHECK_THAT(error_of(j), Catch::Contains("accepted: a list that leaves at least one invariant checked"));
 }
+
+TEST_CASE("openref admits exactly the opens its file table holds: two files per open, one for init.fd_thread", "[loader]") {
+    // Each open may allocate two struct files (its RCU walk and the
+    // ref-walk retry after -ECHILD) and the file open before the scenario
+    // one more; the model has 16.
+    auto scenario = [](int p0_opens, int p1_opens, bool fd) {
+        json open = {{"op", "open"}, {"flags", "O_RDONLY"}};
+        json j = {{"name", "t"}, {"doc", "opens at the file table's limit"}, {"model", "openref"}, {"memory_model", "sc"},
+                  {"threads", {{{"name", "P0"}, {"ops", json::array()}}, {{"name", "P1"}, {"ops", json::array()}}}},
+                  {"expect", "holds"}};
+        for (int i = 0; i < p0_opens; i++) j["threads"][0]["ops"].push_back(open);
+        for (int i = 0; i < p1_opens; i++) j["threads"][1]["ops"].push_back(open);
+        if (fd) j["init"] = {{"fd_thread", "P0"}};
+        return j;
+    };
+    CHECK_ERROR(error_of(scenario(4, 4, false)), "(loaded)");
+    CHECK_ERROR(error_of(scenario(5, 4, false)),
+                "t.json: threads: too many opens (9); each may allocate two files (an RCU walk and its ref-walk retry) and the "
+                "model has 16; accepted: at most 8 opens");
+    CHECK_ERROR(error_of(scenario(4, 3, true)), "(loaded)");
+    CHECK_ERROR(error_of(scenario(4, 4, true)),
+                "t.json: threads: too many opens (8); each may allocate two files (an RCU walk and its ref-walk retry) besides "
+                "init.fd_thread's and the model has 16; accepted: at most 7 opens with init.fd_thread");
+}

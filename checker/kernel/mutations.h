@@ -39,6 +39,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"waiter-no-dput-new", "dcache", "d_alloc_parallel: the waiter's dput(new) after it found the in-lookup dentry"},
     {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match"},
     {"no-free-race-check", "layer", "kfree: no check that every other thread's plain access to the object happens before the free"},
+    {"openref-ignore-value-read", "openref", "path_get, path_put and __fput act on mnt and dentry \"f\" whatever mount and dentry the path (or the file's f_path) names"},
     {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };
 
