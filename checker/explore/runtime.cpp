@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/types.h>
 
@@ -446,7 +447,14 @@ int log_access(int thread, Ev kind, int obj, const char* action, const char* fie
 
 int register_object(const char* kind, const char* fmt, ...) {
     ExecRecord* rec = g_runtime.rec;
-    if (!rec || rec->nobjects >= kMaxObjects) return -1;
+    if (!rec) return -1;
+    // An id past the table would alias NULL (-1) or another object: a
+    // world this large is outside what the engine records, said loudly.
+    if (rec->nobjects >= kMaxObjects) {
+        std::fprintf(stderr, "internal error: more than %d objects in one execution (allocating a %s); accepted: at most %d\n",
+                     kMaxObjects, kind, kMaxObjects);
+        std::abort();
+    }
     int id = rec->nobjects++;
     ObjInfo& o = rec->objects[id];
     va_list ap;

@@ -38,6 +38,11 @@ struct LayerState {
 static LayerState g_ls;
 
 Heap& heap() { return g_ls.heap; }
+void heap_full() {
+    std::fprintf(stderr, "internal error: more than %d kalloc'ed objects in one execution; accepted: at most %d\n", Heap::kMax,
+                 Heap::kMax);
+    std::abort();
+}
 bool in_setup() { return g_ls.setup; }
 void set_quiet(bool q) { rt().quiet = q; }
 

@@ -74,6 +74,9 @@ struct Heap {
     int n = 0;
 };
 Heap& heap();
+// A kalloc past Heap::kMax: an internal error (the run aborts), never an
+// object the engine would not destroy.
+[[noreturn]] void heap_full();
 bool in_setup();
 
 // kmalloc + constructor. The memory stays mapped until the execution ends,
@@ -93,7 +96,8 @@ T* kalloc(A&&... a) {
         p = new (mem) T(std::forward<A>(a)...);
     }
     Heap& h = heap();
-    if (h.n < Heap::kMax) h.slots[h.n++] = {mem, [](void* q) { static_cast<T*>(q)->~T(); }, p->id, true};
+    if (h.n >= Heap::kMax) heap_full();
+    h.slots[h.n++] = {mem, [](void* q) { static_cast<T*>(q)->~T(); }, p->id, true};
     mark_freeable(p->id);
     if (!in_setup()) {
         int ev = log_event(this_thread(), Ev::Alloc, p->id, "alloc", nullptr, 0, 0, "%s allocated", p->name());
