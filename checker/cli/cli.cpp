@@ -266,6 +266,7 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     for (const auto& st : vac)
         std::cerr << file << ": warning: vacuous: the scenario names step " << st
                   << " but no explored execution reached it\n";
+    for (const auto& w : order_without_hb(s, r)) std::cerr << file << ": warning: " << printable(w, 4000) << "\n";
     // An interrupted search says so itself (run_one): one line, not two.
     if (!as_expected(s, r) && !stop_requested) {
         std::cerr << file << ": expected " << printable(expected_text(s), kMaxShownValue) << ", got " << verdict_with_scope(r)
@@ -452,6 +453,7 @@ void check_child(const ScenarioEntry& entry, int fd) {
                            std::to_string((long)(r.seconds * 1000)) + " ms]";
         for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
         for (const auto& w : s.warnings) text += "\n      warning: " + printable(w, 4000);
+        for (const auto& w : order_without_hb(s, r)) text += "\n      warning: " + printable(w, 4000);
         if (!ok && r.verdict == Verdict::violated) text += "\n      replay: " + printable(replay_command(s, r).text(), 4000);
         // A count cut by a time limit is not repeatable: no oracle for it.
         rec["status"] = ok && vac.empty() ? "pass" : "fail";

@@ -87,6 +87,37 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
     return out;
 }
 
+std::vector<std::string> order_without_hb(const Scenario& s, const RunResult& r) {
+    std::vector<std::string> out;
+    if (r.verdict != Verdict::violated || !r.trace || s.order.empty()) return out;
+    const ExecRecord& x = *r.trace;
+    int n = std::min(x.nevents, kMaxEvents);
+    for (size_t k = 0; k < s.order.size(); k++) {
+        const OrderSpec& c = s.order[k];
+        int start = -1;
+        for (int i = 0; i < n && start < 0; i++) {
+            const Event& e = x.events[i];
+            if (e.thread == c.after_t && ((e.step && c.after_step == e.step) || (e.func && c.after_step == e.func))) start = i;
+        }
+        if (start < 0) continue;
+        for (int i = start; i < n; i++) {
+            const Event& e = x.events[i];
+            if (e.thread != c.after_t || !e.stale || e.latest < 0 || e.latest >= start) continue;
+            if (e.kind != Ev::Read && e.kind != Ev::Rmw) continue;
+            const Event& w = x.events[e.latest];
+            if (w.thread != c.before_t) continue;
+            const char* obj = e.obj >= 0 && e.obj < x.nobjects ? x.objects[e.obj].name : "?";
+            out.push_back(strprintf("order[%zu]: the counterexample depends on `order` creating no happens-before: %s's %s "
+                                    "of %s.%s in %s() reads a value older than %s's store in %s(), which comes before "
+                                    "%s starts %s; a constraint that synchronized would have shown it that store",
+                                    k, c.after_thread.c_str(), e.action ? e.action : "read", obj, e.field ? e.field : "?",
+                                    e.func ? e.func : "?", c.before_thread.c_str(), w.func ? w.func : "?",
+                                    c.after_thread.c_str(), c.after_step.c_str()));
+        }
+    }
+    return out;
+}
+
 std::string override_note(const ReportOptions& o) {
     if (o.overrides.empty()) return "";
     std::string t;

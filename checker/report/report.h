@@ -56,6 +56,14 @@ std::string source_location(const Event& e);
 // (`d_wait_lookup()`). Returns those steps.
 std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 
+// An `order` constraint restricts the schedule; it creates no
+// happens-before (docs/scenario-format.md). A violated verdict depends on
+// that when, in the counterexample, the after-thread, from the start of its
+// constrained step on, reads a value older than a store the before-thread
+// made earlier in the execution: a constraint that synchronized would have
+// made that store visible. Returns one warning per such read.
+std::vector<std::string> order_without_hb(const Scenario& s, const RunResult& r);
+
 // printf into a std::string of any length (no fixed buffer, nothing cut).
 std::string strprintf(const char* f, ...) __attribute__((format(printf, 1, 2)));
 // "1 preemption", "2 preemptions".
