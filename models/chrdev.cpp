@@ -299,7 +299,7 @@ struct ChrdevRun : ModelRun {
         if (owner == NONE) return true;  // built-in: no module to pin
         KFUNC("try_module_get");
         // module_is_live(): a module being unloaded takes no new references.
-        if (READ_ONCE(mod->state) == MODULE_STATE_GOING) return false;
+        if (!MUTATION("try-module-get-no-going-test") && READ_ONCE(mod->state) == MODULE_STATE_GOING) return false;
         // atomic_inc_not_zero: try_stop_module may have taken the count to 0.
         return atomic_add_unless(mod->refcnt, 1, 0);
     }
@@ -354,7 +354,7 @@ struct ChrdevRun : ModelRun {
     bool cdev_get(Cdev* p) {
         KFUNC("cdev_get");
         int owner = plain_load(p->owner);  // p must still be valid memory
-        if (!try_module_get(owner)) return false;
+        if (!MUTATION("cdev-get-no-try-module-get") && !try_module_get(owner)) return false;
         bool ok;
         if (cfg.historic_get || MUTATION("cdev-get-no-unless-zero")) {
             KFUNC("kobject_get");
@@ -398,21 +398,21 @@ struct ChrdevRun : ModelRun {
     // cdev_lock, so a reader either saw NULL or pinned the cdev first.
     void cdev_purge(Cdev* p) {
         KFUNC("cdev_purge");
-        spin_lock(cdev_lock);
+        if (!MUTATION("cdev-purge-no-cdev-lock")) spin_lock(cdev_lock);
         // The model's one inode is the only one a cdev's list can hold.
         while (plain_load(p->list) != NONE) {
             kstep("cdev_purge:unlink", inode->id, "%s off %s's list; i_cdev = NULL", inode->name(), p->name());
             list_del_init_i_devices();
-            clear_i_cdev();
+            if (!MUTATION("cdev-purge-no-i-cdev-clear")) clear_i_cdev();
         }
-        spin_unlock(cdev_lock);
+        if (!MUTATION("cdev-purge-no-cdev-lock")) spin_unlock(cdev_lock);
     }
 
     // cd_forget, from evict (before seed 002).
     void cd_forget() {
         KFUNC("cd_forget");
         spin_lock(cdev_lock);
-        list_del_init_i_devices();
+        if (!MUTATION("cd-forget-no-list-del")) list_del_init_i_devices();
         clear_i_cdev();
         // inode->i_mapping = &inode->i_data: not modelled.
         spin_unlock(cdev_lock);
@@ -426,7 +426,7 @@ struct ChrdevRun : ModelRun {
         KWARN_ON(!(st & I_FREEING), "cdev-forget-freeing",
                  "inode_cdev_forget on %s without I_FREEING (i_state %#x)", inode->name(), st);
         spin_lock(cdev_lock);
-        list_del_init_i_devices();
+        if (!MUTATION("cd-forget-no-list-del")) list_del_init_i_devices();
         clear_i_cdev();
         spin_unlock(cdev_lock);
     }
@@ -440,7 +440,7 @@ struct ChrdevRun : ModelRun {
     // and exact_match: returns the cdev with a reference, or NULL.
     Cdev* kobj_lookup() {
         KFUNC("kobj_lookup");
-        mutex_lock(chrdevs_lock);
+        if (!MUTATION("kobj-lookup-no-chrdevs-lock")) mutex_lock(chrdevs_lock);
         Cdev* p = cdev_read(plain_load(probe));
         Cdev* got = nullptr;
         // try_module_get(probe->owner): cdev_add maps with a NULL owner.
@@ -450,7 +450,7 @@ struct ChrdevRun : ModelRun {
             // A failed exact_lock: `continue` to the base probe, whose
             // request_module is not modelled: NULL.
         }
-        mutex_unlock(chrdevs_lock);
+        if (!MUTATION("kobj-lookup-no-chrdevs-lock")) mutex_unlock(chrdevs_lock);
         return got;
     }
     void kobj_unmap() {
@@ -522,10 +522,10 @@ struct ChrdevRun : ModelRun {
         *f_op = nullptr;
         Cdev* p = nullptr;
         int ret = 0;
-        spin_lock(cdev_lock);
+        if (!MUTATION("pre-seed-open-no-cdev-lock")) spin_lock(cdev_lock);
         int cur = plain_load(inode->i_cdev);
         if (cur == NONE) {
-            spin_unlock(cdev_lock);
+            if (!MUTATION("pre-seed-open-no-cdev-lock")) spin_unlock(cdev_lock);
             Cdev* nw = kobj_lookup();
             if (!nw) return -ENXIO;
             spin_lock(cdev_lock);
@@ -547,7 +547,7 @@ struct ChrdevRun : ModelRun {
         } else {
             p = cdev_read(cur);
             if (!cdev_get(p)) ret = -ENXIO;
-            spin_unlock(cdev_lock);
+            if (!MUTATION("pre-seed-open-no-cdev-lock")) spin_unlock(cdev_lock);
         }
         if (ret) return ret;
 
@@ -587,7 +587,7 @@ struct ChrdevRun : ModelRun {
             Cdev* nw = kobj_lookup();
             if (!nw) return -ENXIO;
             spin_lock(cdev_lock);
-            cur = plain_load(inode->i_cdev);
+            if (!MUTATION("v2-no-i-cdev-recheck")) cur = plain_load(inode->i_cdev);
             if (cur == NONE) {
                 p = nw;
                 WRITE_ONCE(inode->i_cdev, p->id);  // pairs with the READ_ONCE above
@@ -701,7 +701,7 @@ struct ChrdevRun : ModelRun {
             // of it (LKMM: the plain read is bounded by the marked read of
             // the same store and this barrier; reference C7 calls it benign).
             KFUNC("fput");
-            smp_mb();
+            if (!MUTATION("fput-no-task-work-mb")) smp_mb();
         }
         KFUNC("__fput");
         Fops* f_op;
@@ -719,7 +719,7 @@ struct ChrdevRun : ModelRun {
         // f_op->release: the driver's, not modelled.
         // The file's cdev reference is found through inode->i_cdev, read
         // without cdev_lock: the reference keeps it stable (reference C7).
-        if (plain_load(inode->i_cdev) != NONE) cdev_put(cdev_read(plain_load(inode->i_cdev)));
+        if (!MUTATION("fput-no-cdev-put") && plain_load(inode->i_cdev) != NONE) cdev_put(cdev_read(plain_load(inode->i_cdev)));
         fops_put(f_op);
         // dput/mntput: the path's references are the `iput` op.
     }
@@ -749,7 +749,7 @@ struct ChrdevRun : ModelRun {
             return;
         }
         // I_WILL_FREE + write_inode_now for a clean drop: not modelled.
-        WRITE_ONCE(inode->i_state, plain_load(inode->i_state) | I_FREEING);  // inode_state_set
+        if (!MUTATION("iput-final-no-i-freeing")) WRITE_ONCE(inode->i_state, plain_load(inode->i_state) | I_FREEING);  // inode_state_set
         kstep("iput_final:I_FREEING", inode->id, "%s: I_FREEING", inode->name());
         if (plain_load(inode->i_lru)) plain_store(inode->i_lru, 0);  // inode_lru_list_del
         spin_unlock(inode->i_lock);
@@ -766,7 +766,7 @@ struct ChrdevRun : ModelRun {
         // A referenced or busy inode is taken off the LRU, not freed: this
         // recheck under i_lock is what keeps an inode with i_count >= 1
         // away from evict.
-        if (atomic_read(inode->i_count) || (plain_load(inode->i_state) & ~I_REFERENCED)) {
+        if ((!MUTATION("inode-lru-isolate-no-i-count-recheck") && atomic_read(inode->i_count)) || (plain_load(inode->i_state) & ~I_REFERENCED)) {
             plain_store(inode->i_lru, 0);
             spin_unlock(inode->i_lock);
             return;
@@ -811,7 +811,7 @@ struct ChrdevRun : ModelRun {
             // try_release_module_ref: drop MODULE_REF_BASE; if references
             // remain, put it back unless the count reached 0 meanwhile.
             bool zero = atomic_dec_and_test(mod->refcnt);
-            if (!zero && atomic_add_unless(mod->refcnt, MODULE_REF_BASE, 0)) {
+            if (!zero && !MUTATION("try-stop-module-no-busy-check") && atomic_add_unless(mod->refcnt, MODULE_REF_BASE, 0)) {
                 kstep("try_stop_module:busy", mod->id, "%s is in use: -EWOULDBLOCK", mod->name());
                 return;
             }

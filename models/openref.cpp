@@ -549,7 +549,7 @@ struct OpenrefRun : ModelRun {
         lock_mount_hash();
         // Pairs with __legitimize_mnt's smp_mb: either the walker sees
         // mount_lock taken, or this sees the walker's increment.
-        smp_mb();
+        if (!MUTATION("mntput-no-expire-no-smp-mb")) smp_mb();
         mnt_add_count(m, -1);
         int count = mnt_get_count(m);
         if (count != 0) {
@@ -558,7 +558,7 @@ struct OpenrefRun : ModelRun {
             unlock_mount_hash();
             return;
         }
-        if (plain_load(m->mnt_flags) & MNT_DOOMED) {
+        if (!MUTATION("mntput-no-expire-no-doomed-test") && (plain_load(m->mnt_flags) & MNT_DOOMED)) {
             rcu_read_unlock();
             unlock_mount_hash();
             return;
@@ -588,9 +588,9 @@ struct OpenrefRun : ModelRun {
         if (!m) return 0;
         mnt_add_count(m, 1);
         if (!MUTATION("legitimize-mnt-no-smp-mb")) smp_mb();  // see mntput_no_expire() and do_umount()
-        if (!read_seqcount_retry(mount_lock->seqcount, seq)) return 0;
+        if (MUTATION("legitimize-mnt-no-seq-recheck") || !read_seqcount_retry(mount_lock->seqcount, seq)) return 0;
         lock_mount_hash();
-        if (plain_load(m->mnt_flags) & (MNT_SYNC_UMOUNT | MNT_DOOMED)) {
+        if (!MUTATION("legitimize-mnt-no-doomed-test") && (plain_load(m->mnt_flags) & (MNT_SYNC_UMOUNT | MNT_DOOMED))) {
             // The final mntput has run (or a sync umount): undo, under
             // mount_lock, the increment on a mount nobody may revive.
             mnt_add_count(m, -1);
@@ -640,7 +640,7 @@ struct OpenrefRun : ModelRun {
         atomic_inc(m->mnt_writers);  // mnt_inc_writers
         // Pairs with mnt_make_readonly's MNT_WRITE_HOLD: no remount here, so
         // the wait and the read-only check are not modelled.
-        smp_mb();
+        if (!MUTATION("mnt-get-write-access-no-smp-mb")) smp_mb();
     }
     void mnt_put_write_access(Mount* m) {
         KFUNC("mnt_put_write_access");
@@ -691,7 +691,7 @@ struct OpenrefRun : ModelRun {
             KFUNC("namespace_unlock");
             // Every mntput that saw mnt_ns set under rcu_read_lock finishes
             // before the namespace's reference goes.
-            synchronize_rcu();
+            if (!MUTATION("namespace-unlock-no-synchronize-rcu")) synchronize_rcu();
             mntput(mnt);
             ns_ref_owner = NONE;
         }
@@ -750,7 +750,7 @@ struct OpenrefRun : ModelRun {
         KFUNC("retain_dentry");
         smp_rmb();
         int flags = READ_ONCE(d->d_flags);
-        if (!READ_ONCE(d->d_hash)) return false;  // d_unhashed: nobody can find it
+        if (!MUTATION("retain-dentry-no-unhashed-test") && !READ_ONCE(d->d_hash)) return false;  // d_unhashed: nobody can find it
         // DISCONNECTED, OP_DELETE, DONTCACHE: not set on "f".
         if (!(flags & DCACHE_LRU_LIST)) {
             if (!locked) return false;
@@ -789,7 +789,7 @@ struct OpenrefRun : ModelRun {
         // locked: somebody may have taken a reference meanwhile, or made it
         // worth keeping; only then is the count stable (every lockless
         // update fails while d_lock is held).
-        if (lockref_count_locked(d->d_lockref) || retain_dentry(d, true)) {
+        if ((!MUTATION("fast-dput-no-locked-recheck") && lockref_count_locked(d->d_lockref)) || retain_dentry(d, true)) {
             lockref_unlock(d->d_lockref);
             return true;
         }
@@ -862,7 +862,7 @@ struct OpenrefRun : ModelRun {
         KFUNC("__dentry_kill");
         // The dentry is now unrecoverably dead to the world: every
         // lockref_get_not_dead fails from here on.
-        lockref_mark_dead(d->d_lockref);
+        if (!MUTATION("dentry-kill-no-mark-dead")) lockref_mark_dead(d->d_lockref);
         dver++;
         int flags = plain_load(d->d_flags);
         if (flags & DCACHE_LRU_LIST) WRITE_ONCE(d->d_flags, flags & ~DCACHE_LRU_LIST);  // d_lru_del
@@ -899,7 +899,7 @@ struct OpenrefRun : ModelRun {
         Dentry* d = D(READ_ONCE(bucket->first));  // hlist_bl_for_each_entry_rcu
         if (d) {
             lockref_lock(d->d_lockref);
-            if (plain_load(d->d_hash)) {  // !d_unhashed: unhashed (and dead) ones are skipped
+            if (MUTATION("d-lookup-no-unhashed-test") || plain_load(d->d_hash)) {  // !d_unhashed: unhashed (and dead) ones are skipped
                 // dget_dlock: count++ under d_lock.
                 lockref_set_count_locked(d->d_lockref, lockref_count_locked(d->d_lockref) + 1);
                 lockref_updated();
@@ -1034,7 +1034,7 @@ struct OpenrefRun : ModelRun {
         // handle_mounts: nothing is mounted on "f".
         int in = READ_ONCE(d->d_inode);
         if (nd.flags & LOOKUP_RCU) {
-            if (read_seqcount_retry(d->d_seq, nd.next_seq)) return -kECHILD;
+            if (!MUTATION("step-into-no-d-seq-check") && read_seqcount_retry(d->d_seq, nd.next_seq)) return -kECHILD;
             if (in == NONE) return -kENOENT;
             nd.path.dentry = d;
             nd.inode = in;
@@ -1209,7 +1209,7 @@ struct OpenrefRun : ModelRun {
     }
     void terminate_walk(NameiData& nd) {
         KFUNC("terminate_walk");
-        if (!(nd.flags & LOOKUP_RCU)) path_put(nd.path);
+        if (!(nd.flags & LOOKUP_RCU) && !MUTATION("terminate-walk-no-path-put")) path_put(nd.path);
         else leave_rcu(nd);
         nd.path = Path();  // nd->path.mnt = NULL; nd->path.dentry = NULL
     }
@@ -1283,7 +1283,7 @@ struct OpenrefRun : ModelRun {
             put_file_access(f);
             // cleanup_file: "whacks the ref" (Mateusz).
             Path p = f_path(f);
-            path_put(p);
+            if (!MUTATION("cleanup-file-no-path-put")) path_put(p);
             set_f_path(f, Path());
             g.own_d = g.own_m = false;
             kstep("do_dentry_open:cleanup_file", f->id, "%s: f_path references dropped, f_path = {NULL, NULL}", f->name());
@@ -1703,6 +1703,11 @@ struct OpenrefRun : ModelRun {
                         mnt->name(), c, mwant, cfg.mnt_extra, mfiles, ns_ref ? ", the namespace" : "", leaks(false, lbuf, sizeof lbuf));
             else if (mnt->mnt_writers.peek() != 0)
                 violate(t, "ref-leak", nullptr, 0, "%s.mnt_writers ends at %d, expected 0", mnt->name(), mnt->mnt_writers.peek());
+            // Detached and unreferenced, the mount must have met its final
+            // mntput (MNT_DOOMED, cleanup_mnt): otherwise nobody frees it.
+            else if (c == 0 && mnt->mnt_ns.peek() == NONE && !(mnt->mnt_flags.peek() & MNT_DOOMED))
+                violate(t, "ref-leak", nullptr, 0, "%s ends detached with mnt_count 0 but not MNT_DOOMED: no final mntput ran, nobody frees it",
+                        mnt->name());
         }
         if (sb->s_writers.peek() != 0)
             violate(t, "ref-leak", nullptr, 0, "%s.s_writers ends at %d, expected 0", sb->name(), sb->s_writers.peek());

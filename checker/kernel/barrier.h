@@ -3,16 +3,26 @@
 #pragma once
 
 #include "kernel/kfield.h"
+#include "kernel/mutations.h"
 
 namespace vfsmc {
 
 // ------------------------------------------------------------------------
 // <asm/barrier.h>
 // ------------------------------------------------------------------------
-template <class T> inline T smp_load_acquire(kfield<T>& f, SrcLoc at = SrcLoc()) { here(at); return f.load(Acc::LoadAcquire); }
-template <class T, class V> inline void smp_store_release(kfield<T>& f, V v, SrcLoc at = SrcLoc()) { here(at); f.store((T)v, Acc::StoreRelease); }
+template <class T> inline T smp_load_acquire(kfield<T>& f, SrcLoc at = SrcLoc()) {
+    here(at);
+    return f.load(MUTATION("smp-load-acquire-relaxed") ? Acc::ReadOnce : Acc::LoadAcquire);
+}
+template <class T, class V> inline void smp_store_release(kfield<T>& f, V v, SrcLoc at = SrcLoc()) {
+    here(at);
+    f.store((T)v, MUTATION("smp-store-release-relaxed") ? Acc::WriteOnce : Acc::StoreRelease);
+}
 void fence(Acc a, const char* name);
-inline void smp_mb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb"); }
+inline void smp_mb(SrcLoc at = SrcLoc()) {
+    here(at);
+    if (!MUTATION("smp-mb-no-op")) fence(Acc::FenceMb, "smp_mb");
+}
 inline void smp_rmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceRmb, "smp_rmb"); }
 inline void smp_wmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceWmb, "smp_wmb"); }
 // The LKMM's special-purpose full barriers, which order only in

@@ -3,6 +3,8 @@
 
 namespace vfsmc {
 
+constexpr int kMaxPendingFrees = 64;  // call_rcu_free()s waiting for a grace period
+
 // Per-execution layer state.
 struct LayerState {
     Heap heap;
@@ -25,7 +27,7 @@ struct LayerState {
         int readers;  // bitmask of threads still inside a pre-existing read section
         int waited;   // the threads whose sections it waited for
     };
-    Pending pending[64];
+    Pending pending[kMaxPendingFrees];
     int npending = 0;
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
@@ -388,7 +390,8 @@ void refcount_inc(refcount_t& r, SrcLoc at) {
 bool refcount_inc_not_zero(refcount_t& r, SrcLoc at) {
     here(at);
     bool w = false;
-    r.refs.rmw(Acc::RefcountInc, "refcount_inc_not_zero", [](int& v) { if (v <= 0) return false; v++; return true; }, &w);
+    bool zero_test = !MUTATION("refcount-inc-not-zero-no-zero-test");
+    r.refs.rmw(Acc::RefcountInc, "refcount_inc_not_zero", [&](int& v) { if (zero_test && v <= 0) return false; v++; return true; }, &w);
     return w;
 }
 bool refcount_dec_and_test(refcount_t& r, SrcLoc at) {
@@ -526,7 +529,7 @@ unsigned read_seqcount_begin(seqcount_t& s, SrcLoc at) {
 unsigned raw_read_seqcount(seqcount_t& s, SrcLoc at) { here(at); return (unsigned)s.sequence.load(Acc::LoadAcquire); }
 bool read_seqcount_retry(seqcount_t& s, unsigned start, SrcLoc at) {
     here(at);
-    smp_rmb();
+    if (!MUTATION("read-seqcount-retry-no-smp-rmb")) smp_rmb();
     return (unsigned)s.sequence.load(Acc::ReadOnce) != start;
 }
 void write_seqcount_begin(seqcount_t& s, SrcLoc at) {
@@ -810,9 +813,16 @@ void call_rcu_free(int id, SrcLoc at) {
     // The caller's own read section, if any, also delays the grace period.
     if (g_ls.rcu_nest[t] > 0) readers |= 1 << t;
     log_event(t, Ev::Step, id, "call_rcu", nullptr, 0, 0, "%s freed after a grace period", object_name(id));
-    if (readers == 0 || g_ls.npending >= 64) {
+    if (readers == 0) {
         kfree_id(id);
         return;
+    }
+    // A free past the table would have to happen at once, before the
+    // readers leave: a world this large is refused loudly instead.
+    if (g_ls.npending >= kMaxPendingFrees) {
+        std::fprintf(stderr, "internal error: more than %d RCU frees pending in one execution; accepted: at most %d\n",
+                     kMaxPendingFrees, kMaxPendingFrees);
+        std::abort();
     }
     rt().rec->objects[id].rcu_pending = true;
     g_ls.pending[g_ls.npending++] = {id, readers, readers};
@@ -830,6 +840,7 @@ void synchronize_rcu(SrcLoc at) {
         return;
     }
     log_event(t, Ev::Step, -1, "synchronize_rcu", nullptr, 0, 0, "waits for a grace period");
+    if (MUTATION("synchronize-rcu-no-wait")) return;
     // Wait until every thread that was a reader when it started has left
     // its section (a thread that entered a new section since is not waited for).
     int gen[kMaxThreads];
@@ -883,6 +894,7 @@ void finish_wait(wait_queue_head& wq, SrcLoc at) {
 // TASK_RUNNING and unlocks (a RELEASE the woken task acquires).
 void wake_up_all(wait_queue_head& wq, SrcLoc at) {
     here(at);
+    if (MUTATION("wake-up-all-no-op")) return;
     int w = wq.waiters.rmw(Acc::AtomicRmwFull, "wake_up_all", [](int& v) { v = 0; return true; });
     wq.woken.rmw(Acc::AtomicRmwRelease, "wake_up_all", [&](int& v) { v |= w; return true; });
 }

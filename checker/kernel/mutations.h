@@ -11,6 +11,11 @@
 // is never the code a scenario describes). Unset, every MUTATION() is false
 // and the models are the correct code. scripts/mutate runs `vfsmc check
 // scenarios` once per row and prints which verdicts changed.
+//
+// A row whose `equivalent` is set deletes a step that no verdict of the
+// model's world can depend on; the string says why (what the step orders
+// or guards that the model does not have). Every other row must change a
+// verdict.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,7 @@ struct MutationInfo {
     const char* name;
     const char* model;  // the model (or "layer") whose code it deletes
     const char* doc;
+    const char* equivalent = nullptr;  // why no verdict can change, or nullptr: one must
 };
 
 inline constexpr MutationInfo kMutations[] = {
@@ -39,6 +45,55 @@ inline constexpr MutationInfo kMutations[] = {
     {"waiter-no-dput-new", "dcache", "d_alloc_parallel: the waiter's dput(new) after it found the in-lookup dentry"},
     {"d-lookup-rcu-no-unhashed-test", "dcache,openref", "__d_lookup_rcu: the d_unhashed() test after the name match"},
     {"no-free-race-check", "layer", "kfree: no check that every other thread's plain access to the object happens before the free"},
+    // The layer.
+    {"smp-mb-no-op", "layer", "smp_mb() is a no-op (every full barrier a model spells smp_mb)"},
+    {"smp-load-acquire-relaxed", "layer", "smp_load_acquire() is a READ_ONCE (no acquire)"},
+    {"smp-store-release-relaxed", "layer", "smp_store_release() is a WRITE_ONCE (no release)"},
+    {"refcount-inc-not-zero-no-zero-test", "layer", "refcount_inc_not_zero: the zero test (it takes a reference from 0)"},
+    {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
+    {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
+    {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
+    // chrdev.
+    {"try-module-get-no-going-test", "chrdev", "try_module_get: the module_is_live() test (a GOING module takes new references)",
+     "a module turns GOING here only in delete_module, after try_stop_module took refcnt to 0, and try_module_get's atomic_inc_not_zero refuses 0 on its own; the test matters for a module whose init failed or that is force-unloaded, neither modelled"},
+    {"cdev-get-no-try-module-get", "chrdev", "cdev_get: the try_module_get(p->owner) (and its failure exit)"},
+    {"cdev-purge-no-cdev-lock", "chrdev", "cdev_purge: spin_lock(&cdev_lock) around the list walk and the i_cdev clears"},
+    {"cdev-purge-no-i-cdev-clear", "chrdev", "cdev_purge: inode->i_cdev = NULL (the inode keeps pointing at the released cdev)"},
+    {"cd-forget-no-list-del", "chrdev", "cd_forget / inode_cdev_forget: list_del_init(&inode->i_devices)"},
+    {"kobj-lookup-no-chrdevs-lock", "chrdev", "kobj_lookup: mutex_lock(&chrdevs_lock) around the probe read and exact_lock's cdev_get"},
+    {"pre-seed-open-no-cdev-lock", "chrdev", "chrdev_open before seed 002: cdev_lock around the first read of inode->i_cdev and cdev_get (seed 002's fast path, in the version that relies on the lock)"},
+    {"v2-no-i-cdev-recheck", "chrdev", "chrdev_open v2: the re-read of inode->i_cdev under cdev_lock before the install"},
+    {"fput-no-cdev-put", "chrdev", "__fput: cdev_put(inode->i_cdev), the file's cdev reference"},
+    {"fput-no-task-work-mb", "chrdev", "fput: the fully ordered task_work atomics (smp_mb) before __fput's plain load of i_cdev"},
+    {"iput-final-no-i-freeing", "chrdev", "iput_final: setting I_FREEING before evict",
+     "I_FREEING keeps find_inode/__iget from reviving the inode, and the inode hash is not modelled; inside the model the inode_lru_list_del under the same i_lock already keeps the shrinker off it, and evict's clear_inode sets I_FREEING|I_CLEAR before inode_cdev_forget asserts it"},
+    {"inode-lru-isolate-no-i-count-recheck", "chrdev", "inode_lru_isolate: the i_count recheck under i_lock",
+     "an inode is put on the LRU only at i_count 0 and nothing in the model takes a reference from 0 (find_inode/__iget, which revives a cached inode, is not modelled), so an inode on the LRU always has i_count 0"},
+    {"try-stop-module-no-busy-check", "chrdev", "try_stop_module: putting MODULE_REF_BASE back while references remain (-EWOULDBLOCK)",
+     "the harm of unloading a module that is still referenced is free_module and the driver's code run after it (->release, the fops), and module memory is not modelled: the refcnt balance and the cdev lifetime come out the same"},
+    // openref.
+    {"mntput-no-expire-no-smp-mb", "openref", "mntput_no_expire: the smp_mb() after lock_mount_hash, paired with __legitimize_mnt's"},
+    {"mntput-no-expire-no-doomed-test", "openref", "mntput_no_expire: the MNT_DOOMED test before dooming the mount (a second final put dooms it again)",
+     "the sum reaches 0 under mount_lock at most once per mount here: __legitimize_mnt undoes its increment on a MNT_DOOMED mount itself, under mount_lock, not through mntput, and nothing else takes a reference from 0 (no MNT_SYNC_UMOUNT, no mount tree)"},
+    {"legitimize-mnt-no-seq-recheck", "openref", "__legitimize_mnt: the read_seqretry(&mount_lock) after the increment and smp_mb"},
+    {"legitimize-mnt-no-doomed-test", "openref", "__legitimize_mnt: the MNT_DOOMED/MNT_SYNC_UMOUNT test under mount_lock (the increment is kept and mntput'ed)"},
+    {"namespace-unlock-no-synchronize-rcu", "openref", "namespace_unlock: synchronize_rcu() before putting the namespace's reference of a detached mount"},
+    {"retain-dentry-no-unhashed-test", "openref", "retain_dentry: the d_unhashed() test (an unhashed dentry is kept at count 0)"},
+    {"fast-dput-no-locked-recheck", "openref", "fast_dput: the count recheck under d_lock before killing"},
+    {"dentry-kill-no-mark-dead", "openref", "__dentry_kill: lockref_mark_dead()"},
+    {"step-into-no-d-seq-check", "openref", "step_into (RCU): the read_seqcount_retry of the dentry's d_seq after reading d_inode",
+     "the walk's only later use of what step_into read is __legitimize_path, whose read_seqcount_retry checks the same d_seq sample before any reference is used; a NULL d_inode read returns -ENOENT, which the unlink that made it NULL makes a right answer (the kernel's check also guards the symlink and mount handling of the inode read, not modelled)"},
+    {"terminate-walk-no-path-put", "openref", "terminate_walk: path_put(&nd->path) in ref-walk mode"},
+    {"cleanup-file-no-path-put", "openref", "do_dentry_open's cleanup_file: path_put of the consumed references on a failure before FMODE_OPENED"},
+    {"mnt-get-write-access-no-smp-mb", "openref", "mnt_get_write_access: the smp_mb() after mnt_inc_writers",
+     "it orders mnt_inc_writers against the MNT_WRITE_HOLD read that follows, pairing with mnt_make_readonly's; the model has no remount read-only, so nothing reads or writes MNT_WRITE_HOLD"},
+    {"d-lookup-no-unhashed-test", "dcache,openref", "__d_lookup: the d_unhashed() test under d_lock before taking the reference"},
+    // dcache.
+    {"end-dir-add-no-smp-mb", "dcache", "end_dir_add: wq_has_sleeper's smp_mb() between the i_dir_seq release and waitqueue_active()",
+     "__d_add calls end_dir_add with the dentry's d_lock held, and d_wait_lookup tests d_in_lookup() and queues itself under that d_lock, so the lock already orders a waiter's queueing before waitqueue_active() or its test after __d_lookup_unhash's clear; the barrier is wq_has_sleeper's generic one"},
+    {"d-lookup-unhash-no-par-lookup-clear", "dcache", "__d_lookup_unhash: clearing DCACHE_PAR_LOOKUP (the waiters' condition)"},
+    {"d-alloc-parallel-no-d-seq-retry", "dcache", "d_alloc_parallel: the read_seqcount_retry of the hit's d_seq after lockref_get_not_dead"},
+    {"d-alloc-parallel-no-in-lookup-bucket-lock", "dcache", "d_alloc_parallel: hlist_bl_lock of the in-lookup bucket around the re-check, the scan and the publish"},
     {"openref-ignore-value-read", "openref", "path_get, path_put and __fput act on mnt and dentry \"f\" whatever mount and dentry the path (or the file's f_path) names"},
     {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };

@@ -119,7 +119,7 @@ Dentry* DcacheRun::d_lookup(int name) {
         if (plain_load(d->d_name_hash) != name) continue;  // dentry->d_name.hash != hash
         lockref_lock(d->d_lockref);
         // d_unhashed under d_lock: it may have been dropped since the walk found it.
-        if (d_unhashed(d)) {
+        if (!MUTATION("d-lookup-no-unhashed-test") && d_unhashed(d)) {
             lockref_unlock(d->d_lockref);
             continue;
         }
@@ -251,7 +251,7 @@ void DcacheRun::end_dir_add(DirInode* d, unsigned n, int wqid) {
     // wq_has_sleeper(d_wait): smp_mb(); waitqueue_active(); wake_up_all.
     WaitQ* q = wq_by_id(wqid);
     if (!q) return;
-    smp_mb();
+    if (!MUTATION("end-dir-add-no-smp-mb")) smp_mb();
     if (waitqueue_active(q->wq)) wake_up_all(q->wq);
 }
 
@@ -282,7 +282,7 @@ int DcacheRun::d_lookup_unhash_(Dentry* d) {
     KFUNC("__d_lookup_unhash");
     HashBucket* b = inlb[d->d_name];
     bit_spin_lock(b->lock);
-    plain_store(d->d_flags, plain_load(d->d_flags) & ~DCACHE_PAR_LOOKUP);
+    if (!MUTATION("d-lookup-unhash-no-par-lookup-clear")) plain_store(d->d_flags, plain_load(d->d_flags) & ~DCACHE_PAR_LOOKUP);
     hlist_bl_del_in_lookup(b, d);
     int w = plain_load(d->d_wait);
     plain_store(d->d_wait, -1);
@@ -504,7 +504,7 @@ Dentry* DcacheRun::d_alloc_parallel(int name, int wqid) {
             // Ghost: was it hashed when the reference pinned it? (A
             // d_drop after the get is a later unlink, not this lookup's.)
             bool hashed_at_get = h->d_hash_pprev.peek() != 0;
-            if (read_seqcount_retry(h->d_seq, dseq)) {
+            if (!MUTATION("d-alloc-parallel-no-d-seq-retry") && read_seqcount_retry(h->d_seq, dseq)) {
                 rcu_read_unlock();
                 dput(h);
                 continue;
@@ -524,14 +524,15 @@ Dentry* DcacheRun::d_alloc_parallel(int name, int wqid) {
         kstep("d_alloc_parallel:parity", dir->id, broken(NO_PARITY_CHECK) ? "seq %u: parity not checked (broken)" : "seq %u is even", seq);
         // Step 8: the in-lookup bucket lock. Every removal from the chain
         // takes it, so what the scan finds stays there until we unlock.
-        bit_spin_lock(b->lock);
+        bool bucket_lock = !MUTATION("d-alloc-parallel-no-in-lookup-bucket-lock");
+        if (bucket_lock) bit_spin_lock(b->lock);
         // Step 9: re-check i_dir_seq under the bucket lock: an add that
         // took this name off the chain since the sample has moved it.
         if (!broken(NO_DIR_SEQ_RECHECK) && !MUTATION("no-i-dir-seq-recheck")) {
             unsigned now = (unsigned)READ_ONCE(dir->i_dir_seq);
             if (now != seq) {
                 kstep("d_alloc_parallel:recheck", dir->id, "i_dir_seq moved %u -> %u: retry", seq, now);
-                bit_spin_unlock(b->lock);
+                if (bucket_lock) bit_spin_unlock(b->lock);
                 rcu_read_unlock();
                 continue;
             }
@@ -546,7 +547,7 @@ Dentry* DcacheRun::d_alloc_parallel(int name, int wqid) {
             }
         if (m) {
             kstep("d_alloc_parallel:scan", m->id, "finds %s in-lookup: somebody is resolving \"%s\"", m->name(), nm(name));
-            bit_spin_unlock(b->lock);
+            if (bucket_lock) bit_spin_unlock(b->lock);
             if (!lockref_get_not_dead(m->d_lockref)) {
                 rcu_read_unlock();
                 continue;
@@ -578,7 +579,7 @@ Dentry* DcacheRun::d_alloc_parallel(int name, int wqid) {
         plain_store(b->first, nw->id);
         nw->publisher = this_thread();  // ghost
         kstep("d_alloc_parallel:publish", nw->id, "%s -> in-lookup hash", nw->name());
-        bit_spin_unlock(b->lock);
+        if (bucket_lock) bit_spin_unlock(b->lock);
         check_dap_result(nw, false, "its own new dentry");
         return nw;
     }
