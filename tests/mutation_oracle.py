@@ -47,7 +47,7 @@ os.chdir(here)
 
 rows = [("none", "layer")]
 for line in subprocess.run([vfsmc, "list", "--mutations"], check=True, capture_output=True, text=True).stdout.splitlines():
-    name, model, _doc = line.split("\t")
+    name, model, _doc, _equivalent = line.split("\t")
     rows.append((name, model))
 known = {r[0] for r in rows}
 for o in args.only:

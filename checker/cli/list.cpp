@@ -50,8 +50,11 @@ static nlohmann::json fields_json(const std::vector<FieldSpec>& fs) {
 
 int cmd_list(bool memory_model, bool mutations, const std::string& only, bool json) {
     if (mutations) {
-        // One per line, tab-separated: name, model, what it deletes (scripts/mutate reads this).
-        for (const auto& m : kMutations) std::cout << m.name << "\t" << m.model << "\t" << m.doc << "\n";
+        // One per line, tab-separated: name, model, what it deletes, and why
+        // no verdict can change ("-": one must). scripts/mutate and
+        // tests/mutation_oracle.py read this.
+        for (const auto& m : kMutations)
+            std::cout << m.name << "\t" << m.model << "\t" << m.doc << "\t" << (m.equivalent ? m.equivalent : "-") << "\n";
         return 0;
     }
     if (memory_model) {
