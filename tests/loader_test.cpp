@@ -533,7 +533,7 @@ TEST_CASE("a file that cannot be read is one line, and the loader stops reading 
     std::string chunk(1 << 16, ' ');
     for (int i = 0; i < 17; i++) REQUIRE(write(fd, chunk.data(), chunk.size()) == (ssize_t)chunk.size());
     close(fd);
-    CHECK_THROWS_WITH(load_scenario(path), std::string(path) + ": file too large; accepted: at most 1 MiB");
+    CHECK_THROWS_WITH(load_scenario(path), std::string(path) + ": file too large; accepted: a JSON scenario file of at most 1 MiB");
     unlink(path);
 }
 

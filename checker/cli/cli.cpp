@@ -199,9 +199,11 @@ std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
     return changed;
 }
 
+}  // namespace
+
 // A write that failed: one line, exit 2 (the path the user gave, or stdout,
 // cannot take the output).
-[[noreturn]] void write_failed(const std::string& where, int err) {
+[[noreturn]] static void write_failed(const std::string& where, int err) {
     throw LoadError(printable(where, kMaxShownFile) + ": cannot write (" + std::strerror(err ? err : EIO) +
                     "); accepted: a writable " + (where == "stdout" ? "standard output" : "file path"));
 }
@@ -225,6 +227,8 @@ void out_text(const std::string& text) {
     std::cout.flush();
     if (!std::cout) write_failed("stdout", errno);
 }
+
+namespace {
 
 // The model's steps that no explored execution reached (run --coverage).
 std::vector<std::string> never_reached(const Scenario& s, const RunResult& r) {
@@ -274,6 +278,8 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     }
 }
 
+}  // namespace
+
 // SIGINT and SIGTERM: the engine stops at its next execution (item 12 of
 // issue 13), `check` kills its children and prints what had finished.
 extern "C" void on_stop_signal(int sig) { stop_requested = sig; }
@@ -289,6 +295,8 @@ void catch_stop_signals() {
 
 // The exit status of a run cut short by a signal, as a shell reports it.
 int stopped_status() { return 128 + (int)stop_requested; }
+
+namespace {
 
 // In a child just forked: die with the parent (`sig`), even if the parent
 // died before the prctl.
@@ -390,10 +398,10 @@ int run_each_in_a_child(const std::string& file, const RunFlags& f) {
         try {
             rc = run_one(file, f);
         } catch (const LoadError& e) {
-            std::fprintf(stderr, "%s\n", printable(e.what(), 4000).c_str());
+            std::fprintf(stderr, "%s\n", error_line(e.what()).c_str());
             rc = 2;
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "internal error: %s\n", printable(e.what(), 4000).c_str());
+            std::fprintf(stderr, "internal error: %s\n", error_line(e.what()).c_str());
             rc = 3;
         }
         std::cout.flush();
@@ -462,9 +470,9 @@ void check_child(const ScenarioEntry& entry, int fd) {
         rec["seconds"] = r.seconds;
         rec["text"] = text + "\n";
     } catch (const LoadError& e) {
-        rec = {{"status", "error"}, {"text", printable(e.what(), 4000) + "\n"}};
+        rec = {{"status", "error"}, {"text", error_line(e.what()) + "\n"}};
     } catch (const std::exception& e) {
-        rec = {{"status", "internal"}, {"text", "internal error: " + shown + ": " + printable(e.what(), 4000) + "\n"}};
+        rec = {{"status", "internal"}, {"text", "internal error: " + shown + ": " + error_line(e.what()) + "\n"}};
     }
     std::string line = rec.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\n";
     for (size_t off = 0; off < line.size();) {
@@ -1006,9 +1014,11 @@ int cli_main(int argc, char** argv) {
     lit->add_flag("--stable", lf.stable, "leave out timings");
     lit->add_option("--format", lf.format, "the witness report: text, email (72 columns) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
-    lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
+    auto* lit_html = lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
     lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
     lit->add_flag("--generate", lf.generate, "write the generated cycle tests (diy7-like) into the directory given, each with the oracle's Result:");
+    lit->add_option("--time-limit", lf.time_limit, "stop each search after this many seconds (the result is then inconclusive)")
+        ->check(CLI::PositiveNumber);
 
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 
@@ -1040,6 +1050,10 @@ int cli_main(int argc, char** argv) {
             }
         }
         int code = app.exit(e);
+        // --help and --version print on stdout: a failed write is exit 2.
+        errno = 0;
+        std::cout.flush();
+        if (!std::cout) write_failed("stdout", errno);
         return code == 0 ? 0 : 2;
     }
     // tests/mutation_oracle.py selects the test-only reorder cut by
@@ -1055,7 +1069,7 @@ int cli_main(int argc, char** argv) {
         throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
     }
 
-    for (auto* o : {run_html, run_email, run_dot, replay_html, replay_dot})
+    for (auto* o : {run_html, run_email, run_dot, replay_html, replay_dot, lit_html})
         if (o->count() && o->as<std::string>().empty())
             throw LoadError(o->get_name() + ": empty file name; accepted: a writable file path");
 
@@ -1070,12 +1084,27 @@ int cli_main(int argc, char** argv) {
         out_text(scenario_schema_text(models()));
         rc = 0;
     } else if (*validate) {
-        for (const auto& f : collect_scenarios(validate_files)) {
-            Scenario s = load_scenario(f);
-            for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
-            out_text("valid: " + printable(f, kMaxShownFile) + "\n");
-        }
+        // Every file is checked: one line for each bad one, exit 2 if any.
         rc = 0;
+        std::vector<ScenarioEntry> entries;
+        for (const auto& p : validate_files) {
+            try {
+                for (auto& e : find_scenarios({p})) entries.push_back(std::move(e));
+            } catch (const LoadError& err) {
+                entries.push_back({p, err.what()});
+            }
+        }
+        for (const auto& e : entries) {
+            try {
+                if (!e.error.empty()) throw LoadError(e.error);
+                Scenario s = load_scenario(e.file);
+                for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
+                out_text("valid: " + printable(e.file, kMaxShownFile) + "\n");
+            } catch (const LoadError& err) {
+                std::fprintf(stderr, "%s\n", error_line(err.what()).c_str());
+                rc = 2;
+            }
+        }
     }
     // Output written with std::cout elsewhere (list) is checked here.
     errno = 0;

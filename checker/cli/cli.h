@@ -30,6 +30,15 @@ std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths
 // The shell command that replays a counterexample.
 ReplayCommand replay_command(const Scenario& s, const RunResult& r);
 
+// Output shared by the commands: a failed write is exit 2 (LoadError, one
+// line), never a silent exit 0.
+void out_text(const std::string& text);
+void write_file(const std::string& path, const std::string& text);
+// SIGINT and SIGTERM stop the search (stop_requested); the status of a run
+// they stopped, as a shell reports it.
+void catch_stop_signals();
+int stopped_status();
+
 // `vfsmc litmus` (litmus_cmd.cpp).
 struct LitmusFlags {
     bool check = false;    // judge each test against its Result: line
@@ -39,6 +48,7 @@ struct LitmusFlags {
     bool first = false;    // the first witness, not the shortest
     bool oracle = false;   // answer with the executable LKMM (checker/lkmm), not the engine
     bool generate = false; // write the generated tests (checker/lkmm/generate.h) into the one path
+    double time_limit = 0; // seconds for each search; 0: none
     std::string format = "text";
     std::string html;
 };

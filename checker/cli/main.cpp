@@ -46,10 +46,10 @@ int main(int argc, char** argv) {
     try {
         return vfsmc::cli_main(argc, argv);
     } catch (const LoadError& e) {
-        std::fprintf(stderr, "%s\n", printable(e.what(), 4000).c_str());
+        std::fprintf(stderr, "%s\n", error_line(e.what()).c_str());
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "internal error: %s\n", printable(e.what(), 4000).c_str());
+        std::fprintf(stderr, "internal error: %s\n", error_line(e.what()).c_str());
         return 3;
     }
 }

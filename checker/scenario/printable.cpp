@@ -1,7 +1,9 @@
 // vfsmc: text that goes to a terminal (see printable.h).
 #include "scenario/printable.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 
 namespace vfsmc {
 
@@ -58,6 +60,52 @@ std::string printable(const std::string& in, size_t max) {
     }
     if (i < in.size()) out += "...(" + std::to_string(in.size()) + " bytes)";
     return out;
+}
+
+std::string json_printable(const std::string& in) {
+    std::string out;
+    char buf[16];
+    for (size_t i = 0; i < in.size(); i++) {
+        unsigned char c = (unsigned char)in[i];
+        unsigned cp = 0;
+        size_t n = c >= 0x80 ? utf8_len(in, i, cp) : 0;
+        if (c == 0x7f || (n && hidden(cp))) {
+            std::snprintf(buf, sizeof buf, "\\u%04x", c == 0x7f ? 0x7fu : cp);
+            out += buf;
+            i += n ? n - 1 : 0;
+        } else {
+            out += (char)c;
+        }
+    }
+    return out;
+}
+
+std::string shell_word(const std::string& s) {
+    bool plain = !s.empty();
+    for (unsigned char c : s) plain &= std::isalnum(c) || std::strchr("_./-+=:,@%", c);
+    if (plain) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return printable(q + "'");
+}
+
+std::string error_line(const std::string& msg) {
+    std::string line = printable(msg);
+    if (line.size() <= kMaxErrorLine) return line;
+    size_t acc = line.rfind("accepted: ");
+    std::string tail;
+    if (acc != std::string::npos) {
+        // From the separator before "accepted" ("; " or "? ").
+        size_t from = acc >= 2 && (line.compare(acc - 2, 2, "; ") == 0 || line.compare(acc - 2, 2, "? ") == 0) ? acc - 2 : acc;
+        tail = line.substr(from);
+        if (tail.size() > kMaxErrorLine / 2) tail = tail.substr(0, kMaxErrorLine / 2 - 3) + "...";
+    }
+    size_t head = kMaxErrorLine - tail.size() - 3;
+    // Never cut inside an escape (\xNN, \u{NNNN}) or a UTF-8 sequence.
+    size_t esc = line.rfind('\\', head);
+    if (esc != std::string::npos && head - esc < 8) head = esc;
+    while (head > 0 && ((unsigned char)line[head] & 0xc0) == 0x80) head--;
+    return line.substr(0, head) + "..." + tail;
 }
 
 std::string printable_lines(const std::string& in, size_t max_line) {

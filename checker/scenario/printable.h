@@ -21,6 +21,24 @@ constexpr size_t kMaxShownValue = 80;
 // The cut for a file name in a message.
 constexpr size_t kMaxShownFile = 200;
 
+// The longest error line printed (bytes, after escaping).
+constexpr size_t kMaxErrorLine = 1000;
+
+// An error message as the one line printed for it: printable(), and if
+// longer than kMaxErrorLine, cut in the middle so that the line still ends
+// with what is accepted (its last "accepted: ..." part, itself cut to half
+// the line), with "..." where text was left out.
+std::string error_line(const std::string& msg);
+
+// A dumped JSON text with what JSON leaves raw escaped as \uNNNN: DEL,
+// C1 controls and bidirectional formatting characters (they can only occur
+// inside strings, so the text stays the same JSON value).
+std::string json_printable(const std::string& dumped);
+
+// A shell word for a printed command: `s` itself when it holds only
+// characters no shell treats specially, else single-quoted; printable().
+std::string shell_word(const std::string& s);
+
 // printable() line by line: newlines kept, each line cut at `max_line`.
 std::string printable_lines(const std::string& in, size_t max_line = 2000);
 

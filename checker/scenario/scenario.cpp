@@ -293,6 +293,29 @@ struct Ctx {
     }
 };
 
+// A string knob, init field or op argument names something (a file name,
+// a list of names): a control character in it (NUL, ESC, C1) or a
+// bidirectional formatting character would make two names print alike, or
+// a name that the kernel cannot have (a NUL ends a name component).
+const char* kPlainText = "a string without control or bidirectional formatting characters";
+bool has_control(const std::string& v) {
+    for (size_t i = 0; i < v.size(); i++) {
+        unsigned char ch = (unsigned char)v[i];
+        if (ch < 0x20 || ch == 0x7f) return true;
+        // U+0080..U+009F (C2 80..9F), U+200E/F, U+202A..U+202E, U+2066..U+2069,
+        // U+061C, U+FEFF: as printable() escapes them.
+        if (ch == 0xc2 && i + 1 < v.size() && (unsigned char)v[i + 1] <= 0x9f) return true;
+        if (ch == 0xd8 && i + 1 < v.size() && (unsigned char)v[i + 1] == 0x9c) return true;
+        if (ch == 0xe2 && i + 2 < v.size()) {
+            unsigned char b = (unsigned char)v[i + 1], c = (unsigned char)v[i + 2];
+            if (b == 0x80 && (c == 0x8e || c == 0x8f || (c >= 0xaa && c <= 0xae))) return true;
+            if (b == 0x81 && c >= 0xa6 && c <= 0xa9) return true;
+        }
+        if (ch == 0xef && i + 2 < v.size() && (unsigned char)v[i + 1] == 0xbb && (unsigned char)v[i + 2] == 0xbf) return true;
+    }
+    return false;
+}
+
 // What a knob, init field or op argument accepts, for error lines.
 std::string accepted_of(const FieldSpec& f) {
     switch (f.type) {
@@ -309,6 +332,7 @@ Value to_value(const Ctx& c, const FieldSpec& f, const json& j, const std::strin
     switch (f.type) {
         case ArgType::Str:
             v.s = c.str(j, path);
+            if (has_control(v.s)) c.bad(path, j, kPlainText);
             break;
         case ArgType::Int:
             if (!integer_value(j, v.i) || v.i < f.min || v.i > f.max) c.bad(path, j, accepted_of(f));
@@ -801,20 +825,20 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
     try {
         model->prepare(s);
     } catch (const ModelError& e) {
-        throw LoadError(c.file + ": " + printable(e.path, kMaxShownValue) + ": " + printable(e.what(), 4000));
+        throw LoadError(c.file + ": " + printable(e.path, kMaxShownValue) + ": " + e.what());
     }
     return s;
 }
 
-Scenario load_scenario(const std::string& file) {
+std::string read_input_file(const std::string& file, size_t max_bytes, const std::string& accepted) {
     const std::string shown = printable(file, kMaxShownFile);
     // Opened without blocking and checked before reading: a FIFO, a device
     // or a socket would block the read forever (or never end).
     int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
-        if (e == EISDIR) throw LoadError(shown + ": is a directory; accepted: a JSON scenario file");
-        throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable JSON scenario file");
+        if (e == EISDIR) throw LoadError(shown + ": is a directory; accepted: " + accepted);
+        throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + accepted);
     }
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -823,7 +847,7 @@ Scenario load_scenario(const std::string& file) {
                            : S_ISSOCK(st.st_mode)                   ? "is a socket, not a regular file"
                                                                     : "is a device, not a regular file";
         ::close(fd);
-        throw LoadError(shown + ": " + what + "; accepted: a JSON scenario file");
+        throw LoadError(shown + ": " + what + "; accepted: " + accepted);
     }
     // Read at most one byte past the limit, so a huge file cannot exhaust
     // memory.
@@ -835,14 +859,22 @@ Scenario load_scenario(const std::string& file) {
         if (n < 0) {
             int e = errno;
             ::close(fd);
-            throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable JSON scenario file");
+            throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + accepted);
         }
         if (n == 0) break;
         text.append(buf, (size_t)n);
-        if (text.size() > kMaxFileBytes) break;
+        if (text.size() > max_bytes) break;
     }
     ::close(fd);
-    if (text.size() > kMaxFileBytes) throw LoadError(shown + ": file too large; accepted: at most 1 MiB");
+    if (text.size() > max_bytes)
+        throw LoadError(shown + ": file too large; accepted: " + accepted + " of at most " +
+                        (max_bytes % (1u << 20) == 0 ? std::to_string(max_bytes >> 20) + " MiB"
+                                                     : std::to_string(max_bytes >> 10) + " KiB"));
+    return text;
+}
+
+Scenario load_scenario(const std::string& file) {
+    std::string text = read_input_file(file, kMaxFileBytes, "a JSON scenario file");
     return parse_scenario(file, text);
 }
 

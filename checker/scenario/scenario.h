@@ -30,6 +30,10 @@ std::string suggest_name(const std::string& got, const std::vector<std::string>&
 
 // Load and validate. Throws LoadError.
 Scenario load_scenario(const std::string& file);
+// The text of an input file: a regular file only (opened with O_NONBLOCK,
+// so a FIFO cannot block), at most `max_bytes`. Throws LoadError, one line
+// ending "accepted: <accepted>".
+std::string read_input_file(const std::string& file, size_t max_bytes, const std::string& accepted);
 // Same, from text (tests).
 Scenario parse_scenario(const std::string& file, const std::string& text);
 

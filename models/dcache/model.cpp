@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dcache.h"
+#include "scenario/printable.h"
 
 namespace vfsmc {
 namespace dcache {
@@ -291,13 +292,15 @@ struct DcacheModel : Model {
 
     // `path`: where the name is written, for the error line.
     int add_name(DcacheCfg& c, const std::string& n, const Scenario& sc, const std::string& path) {
+        // The loader has rejected control characters (a NUL would end the
+        // name in names[]); the length is checked before the name is compared.
+        if (n.empty() || n.size() >= (size_t)kNameMax)
+            throw ModelError(path, "bad value \"" + printable(n, kMaxShownValue) + "\"; accepted: a name of 1 to 15 characters");
         for (int i = 0; i < c.nnames; i++)
             if (n == c.names[i]) return i;
         if (c.nnames >= kMaxNames)
-            throw ModelError(path, "name \"" + n + "\" is one more than " + std::to_string(kMaxNames) +
+            throw ModelError(path, "name \"" + printable(n, kMaxShownValue) + "\" is one more than " + std::to_string(kMaxNames) +
                                      " distinct names; accepted: at most 4 names per dcache scenario");
-        if (n.empty() || n.size() >= (size_t)kNameMax)
-            throw ModelError(path, "bad value \"" + n + "\"; accepted: a name of 1 to 15 characters");
         std::snprintf(c.names[c.nnames], kNameMax, "%s", n.c_str());
         return c.nnames++;
     }
