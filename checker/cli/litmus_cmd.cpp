@@ -14,10 +14,13 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli.h"
 #include "litmus/litmus.h"
 #include "litmus/parser.h"
 #include "report/report.h"
+#include "scenario/printable.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {
@@ -27,13 +30,7 @@ using namespace litmus;
 
 namespace {
 
-std::string read_text(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable herd7 C litmus test (*.litmus)");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string read_text(const std::string& file) { return read_test(file); }
 
 std::vector<std::string> collect_litmus(const std::vector<std::string>& paths) {
     std::vector<std::string> out;
@@ -45,7 +42,7 @@ std::vector<std::string> collect_litmus(const std::vector<std::string>& paths) {
         } else if (fs::exists(p, ec)) {
             out.push_back(p);
         } else {
-            throw LoadError(p + ": no such file or directory; accepted: litmus tests (*.litmus) or directories of them");
+            throw LoadError(printable(p, kMaxShownFile) + ": no such file or directory; accepted: litmus tests (*.litmus) or directories of them");
         }
     }
     std::sort(out.begin(), out.end());
@@ -73,47 +70,77 @@ const char* judgement_name(Judgement j) {
     return "?";
 }
 
+
+
+// The command that prints this witness again: the search is deterministic,
+// so the same flags give the same execution.
+std::string witness_command(const std::string& file, const LitmusFlags& f) {
+    std::string c = "vfsmc litmus --witness";
+    if (f.first) c += " --first";
+    if (f.format != "text") c += " --format " + f.format;
+    return c + " " + shell_word(file);
+}
+
+// A search cut by the time limit or a signal: one line on stderr.
+void say_inconclusive(const std::string& file, const Outcome& o) {
+    std::string why = stop_requested ? "interrupted by signal " + std::to_string((int)stop_requested)
+                                     : "stopped by the " + (o.run.limit.empty() ? std::string("time limit") : o.run.limit);
+    std::cerr << printable(file, kMaxShownFile) << ": " << why << ": the result above is inconclusive, "
+              << o.run.executions << " executions explored\n";
+}
+
 }  // namespace
 
 
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
     if (f.generate) return cmd_litmus_generate(paths, f);
     std::vector<std::string> files = collect_litmus(paths);
-    if (files.empty()) throw LoadError(paths[0] + ": no litmus tests (*.litmus) found; accepted: *.litmus files or directories of them");
+    if (files.empty())
+        throw LoadError(printable(paths[0], kMaxShownFile) + ": no litmus tests (*.litmus) found; accepted: *.litmus files or directories of them");
     if (f.oracle) return cmd_litmus_oracle(files, f);
     Options opt;
     opt.witness = f.witness;
     opt.minimize = !f.first;
+    opt.time_limit = f.time_limit;
+    catch_stop_signals();
     if (!f.check) {
+        int rc = 0;
         for (const auto& file : files) {
             std::string text = read_text(file);
             Test t = parse(file, text);  // a LoadError is exit 2, one line
             Outcome o = run(t, text, opt);
             if (!o.error.empty()) throw LoadError(o.error);
-            std::cout << herd_report(t, o, f.stable);
+            // The test's name and text are untrusted: every line printed is made printable.
+            out_text(printable_lines(herd_report(t, o, f.stable)));
+            if (o.inconclusive) {
+                say_inconclusive(file, o);
+                return stop_requested ? stopped_status() : 1;
+            }
             if (f.witness) {
                 ReportOptions ro;
                 ro.stable = f.stable;
-                ro.replay = {"vfsmc litmus --witness " + file, "", ""};
+                ro.replay = {witness_command(file, f), "", ""};
                 if (!o.has_witness) {
-                    std::cout << "No witness: no execution " << (t.quant == Quant::Forall ? "violates" : "satisfies")
-                              << " the condition.\n";
+                    out_text(std::string("No witness: ") +
+                             (o.witness.verdict == Verdict::inconclusive ? "the witness search was cut by the time limit.\n"
+                              : std::string("no execution ") + (t.quant == Quant::Forall ? "violates" : "satisfies") +
+                                    " the condition.\n"));
                 } else if (f.format == "json") {
-                    std::cout << json_report(o.scenario, o.witness, ro).dump(2) << "\n";
+                    out_text(json_printable(json_report(o.scenario, o.witness, ro).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
                 } else if (f.format == "email") {
-                    std::cout << "\n" << email_report(o.scenario, o.witness, ro);
+                    out_text("\n" + printable_lines(email_report(o.scenario, o.witness, ro)));
                 } else {
-                    std::cout << "\n" << text_report(o.scenario, o.witness, ro);
+                    out_text("\n" + printable_lines(text_report(o.scenario, o.witness, ro)));
                 }
-                if (o.has_witness && !f.html.empty()) {
-                    std::ofstream out(f.html);
-                    if (!out) throw LoadError(f.html + ": cannot write the HTML page; accepted: a writable file path");
-                    out << html_report(o.scenario, o.witness, ro);
+                if (o.has_witness && !f.html.empty()) write_file(f.html, html_report(o.scenario, o.witness, ro));
+                if (stop_requested) {
+                    say_inconclusive(file, o);
+                    return stopped_status();
                 }
             }
-            if (files.size() > 1) std::cout << "\n";
+            if (files.size() > 1) out_text("\n");
         }
-        return 0;
+        return rc;
     }
 
     // --check: each test against its Result: line.
@@ -124,14 +151,18 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
     std::vector<Row> rows;
     std::map<std::string, std::map<std::string, int>> by_class;  // class -> judgement -> count
     std::ostringstream lines;  // one per test; --table prints the table instead
+    int inconclusive = 0;
+    size_t done = 0;
     for (const auto& file : files) {
+        if (stop_requested) break;
+        done++;
         std::string text;
         Test t;
         try {
             text = read_text(file);
             t = parse(file, text);
         } catch (const LoadError& e) {
-            std::string m = e.what();
+            std::string m = error_line(e.what());
             bool unsup = m.find("unsupported construct") != std::string::npos;
             (unsup ? unsupported : errors)++;
             lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
@@ -145,7 +176,7 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
         try {
             o = run(t, text, opt);
         } catch (const LoadError& e) {
-            std::string m = e.what();
+            std::string m = error_line(e.what());
             bool unsup = m.find("unsupported construct") != std::string::npos;
             (unsup ? unsupported : errors)++;
             lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
@@ -153,11 +184,21 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
         }
         if (!o.error.empty()) {
             errors++;
-            lines << "ERROR  " << o.error << "\n";
+            lines << "ERROR  " << error_line(o.error) << "\n";
+            continue;
+        }
+        if (o.inconclusive) {
+            if (stop_requested) {
+                done--;  // counted as not run
+                break;
+            }
+            inconclusive++;
+            lines << "INCONCLUSIVE " << printable(file, kMaxShownFile) << ": stopped by the time limit after "
+                  << o.run.executions << " executions\n";
             continue;
         }
         Judgement j = judge(t.expected, o.answer);
-        std::string line = file + ": " + answer_name(o.answer) + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
+        std::string line = printable(file, kMaxShownFile) + ": " + answer_name(o.answer) + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
         bool declared = t.vfsmc_answer != Answer::None;
         bool ok = true;
         std::string cls = declared ? t.vfsmc_class : "";
@@ -191,25 +232,31 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
         by_class[j == Judgement::Agree ? "" : cls.empty() ? "undeclared" : cls][judgement_name(j)]++;
     }
     int differ = miss + alarm + other;
-    if (!f.table) std::cout << lines.str();
-    else if (errors || unexpected) std::cerr << lines.str();
-    std::cout << agree << " agree, " << differ << " differ (" << miss << (miss == 1 ? " miss, " : " misses, ") << alarm
+    if (!f.table) out_text(printable_lines(lines.str()));
+    else if (errors || unexpected) std::cerr << printable_lines(lines.str());
+    std::ostringstream summary;
+    summary << agree << " agree, " << differ << " differ (" << miss << (miss == 1 ? " miss, " : " misses, ") << alarm
               << (alarm == 1 ? " false alarm" : " false alarms") << (other ? ", " + std::to_string(other) + " Always/Sometimes" : "")
-              << "), " << unsupported << " unsupported\n";
+              << "), " << unsupported << " unsupported" << (inconclusive ? ", " + std::to_string(inconclusive) + " inconclusive" : "");
+    if (stop_requested)
+        summary << ", " << files.size() - done << " not run: interrupted by signal " << (int)stop_requested;
+    summary << "\n";
     if (f.table) {
-        std::cout << "\n| test | LKMM | vfsmc | judgement | class |\n|---|---|---|---|---|\n";
+        summary << "\n| test | LKMM | vfsmc | judgement | class |\n|---|---|---|---|---|\n";
         for (const auto& r : rows)
-            std::cout << "| " << r.name << " | " << r.lkmm << " | " << r.ours << " | " << r.verdict << " | " << r.cls << " |\n";
-        std::cout << "\n| class | agree | miss | false alarm | unsupported |\n|---|---|---|---|---|\n";
+            summary << "| " << r.name << " | " << r.lkmm << " | " << r.ours << " | " << r.verdict << " | " << r.cls << " |\n";
+        summary << "\n| class | agree | miss | false alarm | unsupported |\n|---|---|---|---|---|\n";
         for (const auto& kv : by_class) {
             auto get = [&](const char* k) { auto it = kv.second.find(k); return it == kv.second.end() ? 0 : it->second; };
-            std::cout << "| " << (kv.first.empty() ? "(none)" : kv.first) << " | " << get("agree") << " | " << get("miss") << " | "
+            summary << "| " << (kv.first.empty() ? "(none)" : kv.first) << " | " << get("agree") << " | " << get("miss") << " | "
                       << get("false alarm") << " | " << get("unsupported") << " |\n";
         }
-        std::cout << "| **total** | " << agree << " | " << miss << " | " << alarm << " | " << unsupported << " |\n";
+        summary << "| **total** | " << agree << " | " << miss << " | " << alarm << " | " << unsupported << " |\n";
     }
+    out_text(printable_lines(summary.str()));
+    if (stop_requested) return stopped_status();
     if (errors) return 2;
-    return unexpected ? 1 : 0;
+    return unexpected || inconclusive ? 1 : 0;
 }
 
 }  // namespace vfsmc

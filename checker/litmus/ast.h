@@ -50,6 +50,7 @@ enum class RetKind { New, Old, IsZero };
 struct Expr {
     enum Kind { Const, Reg, VarAddr, Deref, Unary, Binary, Call } kind = Const;
     int line = 0;
+    int depth = 1;                  // of this tree: 1 for a leaf (the parser bounds it)
     long value = 0;                 // Const
     int index = -1;                 // Reg: register slot; VarAddr: variable index
     std::string op;                 // Unary/Binary: "!", "-", "~", "+", "==", ...
@@ -91,6 +92,7 @@ struct Proc {
 // The final condition: a proposition over final register and memory values.
 struct Prop {
     enum Kind { True, False, Not, And, Or, Eq } kind = True;
+    int depth = 1;                  // of this tree: 1 for a leaf (the parser bounds it)
     std::vector<std::unique_ptr<Prop>> kids;
     // Eq: left is a register (proc >= 0) or a variable (proc = -1); right is
     // an int or a location's address.

@@ -36,10 +36,14 @@ struct Tally {
     uint64_t count[kMaxStates];
     bool sat[kMaxStates];
     bool overflow = false;
-    // The first ill-formed execution: a dereference of a non-location.
+    // The first ill-formed execution: a dereference of a non-location, or
+    // arithmetic without a 32-bit result (what a location holds).
+    enum class Bad { None, Pointer, DivZero, Overflow, Shift };
     bool bad = false;
+    Bad bad_kind = Bad::None;
     int bad_proc = -1, bad_line = 0;
-    long bad_value = 0;
+    long bad_value = 0, bad_rhs = 0;
+    char bad_op[8] = {};
     void reset(int n) {
         nobs = n;
         nstates = 0;
@@ -198,14 +202,24 @@ private:
         return false;
     }
 
-    [[noreturn]] void bad_pointer(int t, int line, long v) {
+    [[noreturn]] void bad_execution(Tally::Bad kind, int t, int line, long v, long rhs = 0, const char* op = "") {
         if (!g_tally.bad) {
             g_tally.bad = true;
+            g_tally.bad_kind = kind;
             g_tally.bad_proc = t;
             g_tally.bad_line = line;
             g_tally.bad_value = v;
+            g_tally.bad_rhs = rhs;
+            std::snprintf(g_tally.bad_op, sizeof g_tally.bad_op, "%s", op);
         }
         prune_execution();
+    }
+    [[noreturn]] void bad_pointer(int t, int line, long v) { bad_execution(Tally::Bad::Pointer, t, line, v); }
+    // A result that must fit a location's 32 bits (operands always do, so
+    // every result below fits a long without overflow).
+    long in_range(long v, int t, const Expr& e, long a, long b) {
+        if (v < INT32_MIN || v > INT32_MAX) bad_execution(Tally::Bad::Overflow, t, e.line, a, b, e.op.c_str());
+        return v;
     }
     kfield<int>& loc(long addr, int t, int line) {
         if (addr < 1 || addr > nvars_ || !vars_[addr - 1] || t_.vars[addr - 1].type == VarType::Srcu) bad_pointer(t, line, addr);
@@ -250,7 +264,8 @@ private:
             case Expr::Deref: return plain_load(loc(eval(*e.args[0], t), t, e.line));
             case Expr::Unary: {
                 long v = eval(*e.args[0], t);
-                return e.op == "!" ? !v : e.op == "-" ? -v : ~v;
+                if (e.op == "-") return in_range(-v, t, e, 0, v);
+                return e.op == "!" ? !v : ~v;
             }
             case Expr::Binary: {
                 const std::string& op = e.op;
@@ -258,16 +273,20 @@ private:
                 if (op == "&&") return a && eval(*e.args[1], t);
                 if (op == "||") return a || eval(*e.args[1], t);
                 long b = eval(*e.args[1], t);
-                if (op == "+") return a + b;
-                if (op == "-") return a - b;
-                if (op == "*") return a * b;
-                if (op == "/") return b ? a / b : 0;
-                if (op == "%") return b ? a % b : 0;
+                if (op == "+") return in_range(a + b, t, e, a, b);
+                if (op == "-") return in_range(a - b, t, e, a, b);
+                if (op == "*") return in_range(a * b, t, e, a, b);
+                if (op == "/" || op == "%") {
+                    if (b == 0) bad_execution(Tally::Bad::DivZero, t, e.line, a, b, op.c_str());
+                    return in_range(op == "/" ? a / b : a % b, t, e, a, b);
+                }
                 if (op == "&") return a & b;
                 if (op == "|") return a | b;
                 if (op == "^") return a ^ b;
-                if (op == "<<") return a << (b & 31);
-                if (op == ">>") return a >> (b & 31);
+                if (op == "<<" || op == ">>") {
+                    if (b < 0 || b > 31) bad_execution(Tally::Bad::Shift, t, e.line, a, b, op.c_str());
+                    return op == "<<" ? in_range(a * (1L << b), t, e, a, b) : a >> b;
+                }
                 if (op == "==") return a == b;
                 if (op == "!=") return a != b;
                 if (op == "<") return a < b;
@@ -317,9 +336,19 @@ private:
             case Fn::AtomicOp: case Fn::AtomicOpReturn: {
                 long i = e.has_imm ? e.imm : arg(0);
                 kfield<int>& f = at((int)e.args.size() - 1);
-                int d = (int)(e.arith == ArithOp::Add ? i : -i);
+                long d = e.arith == ArithOp::Add ? i : -i;
                 Acc a = e.fn == Fn::AtomicOp ? Acc::AtomicRmwVoid : rmw_acc(e.order);
-                int old = f.rmw(a, e.name.c_str(), [d](int& v) { v += d; return true; });
+                bool overflow = false;
+                int old = f.rmw(a, e.name.c_str(), [d, &overflow](int& v) {
+                    long nv = (long)v + d;
+                    if (nv < INT32_MIN || nv > INT32_MAX) {
+                        overflow = true;
+                        return false;
+                    }
+                    v = (int)nv;
+                    return true;
+                });
+                if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, "+");
                 if (e.ret == RetKind::Old) return old;
                 if (e.ret == RetKind::IsZero) return old + d == 0;
                 return old + d;
@@ -384,7 +413,7 @@ void check_limits(const Test& t) {
                         " observed locations in the condition`");
 }
 
-Scenario scenario_of(const Test& t, const std::string& text, bool witness) {
+Scenario scenario_of(const Test& t, const std::string& text, bool witness, double time_limit) {
     Scenario s;
     s.file = t.file;
     s.name = t.name;
@@ -395,6 +424,7 @@ Scenario scenario_of(const Test& t, const std::string& text, bool witness) {
     s.invariants = {"deadlock", "lost-wakeup", "livelock", "lock-misuse"};
     if (witness) s.invariants.push_back("litmus-condition");
     s.search.strategy = Strategy::exhaustive;
+    s.search.time_limit_s = time_limit;
     s.memory_model = MemModel::kernel;
     s.memory_model_given = true;
     s.expect.verdict = witness ? Verdict::violated : Verdict::holds;
@@ -416,6 +446,27 @@ std::string state_line(const Test& t, const int32_t* key) {
     return s;
 }
 
+// The one line for the first ill-formed execution.
+std::string bad_text(const Test& t) {
+    const Tally& g = g_tally;
+    std::string at = t.file + ":" + std::to_string(g.bad_line) + ": P" + std::to_string(g.bad_proc) + " ";
+    std::string a = std::to_string(g.bad_value), b = std::to_string(g.bad_rhs), op = g.bad_op;
+    switch (g.bad_kind) {
+        case Tally::Bad::Pointer:
+            return at + "dereferences " + a + ", which is not a location of the test; accepted: a location parameter or a "
+                        "pointer register holding one";
+        case Tally::Bad::DivZero:
+            return at + "divides by zero (" + a + " " + op + " 0); accepted: a nonzero divisor";
+        case Tally::Bad::Shift:
+            return at + "shifts by " + b + " (" + a + " " + op + " " + b + "); accepted: a shift count from 0 to 31";
+        case Tally::Bad::Overflow:
+            return at + "computes " + (op.empty() ? "-" + b : a + " " + op + " " + b) +
+                   ", which overflows the 32 bits of a location; accepted: results from -2147483648 to 2147483647";
+        case Tally::Bad::None: break;
+    }
+    return at + "an ill-formed execution";
+}
+
 }  // namespace
 
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
@@ -424,18 +475,19 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     Want want = Want::Nothing;
     LitmusModel counting(t, want);
     register_runtime_model(&counting);
-    out.scenario = scenario_of(t, text, false);
+    out.scenario = scenario_of(t, text, false, opt.time_limit);
     g_tally.reset((int)t.observed.size());
     RunOptions ro;
     ro.minimize = false;
     out.run = run_scenario(out.scenario, ro);
     unregister_runtime_model(&counting);
     if (g_tally.bad) {
-        out.error = t.file + ": P" + std::to_string(g_tally.bad_proc) + " line " + std::to_string(g_tally.bad_line) +
-                    " dereferences " + std::to_string(g_tally.bad_value) + ", which is not a location of the test";
+        out.error = bad_text(t);
         return out;
     }
-    if (out.run.verdict != Verdict::holds) {
+    // Cut by the time limit or a signal: the states seen so far, no answer.
+    out.inconclusive = out.run.verdict == Verdict::inconclusive;
+    if (out.run.verdict != Verdict::holds && !out.inconclusive) {
         out.error = t.file + ": the test is ill-formed: " + out.run.invariant + ": " + out.run.message;
         return out;
     }
@@ -453,6 +505,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     }
     std::sort(out.states.begin(), out.states.end(), [](const State& a, const State& b) { return a.text < b.text; });
     uint64_t total = out.positive + out.negative;
+    if (out.inconclusive) return out;
     out.answer = total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
     switch (t.quant) {
         case Quant::Exists: out.validated = out.positive > 0; break;
@@ -465,7 +518,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         if (exists) {
             LitmusModel wm(t, w);
             register_runtime_model(&wm);
-            Scenario ws = scenario_of(t, text, true);
+            Scenario ws = scenario_of(t, text, true, opt.time_limit);
             g_tally.reset((int)t.observed.size());
             RunOptions wo;
             wo.minimize = opt.minimize;
@@ -485,11 +538,11 @@ std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     s += "Test " + t.name + " " + kind + "\n";
     s += "States " + std::to_string(o.states.size()) + "\n";
     for (const auto& st : o.states) s += st.text + "\n";
-    s += o.validated ? "Ok\n" : "No\n";
+    if (!o.inconclusive) s += o.validated ? "Ok\n" : "No\n";
     s += "Witnesses\n";
     s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
     s += "Condition " + t.cond_text + "\n";
-    s += "Observation " + t.name + " " + answer_name(o.answer) + " " + std::to_string(o.positive) + " " +
+    s += "Observation " + t.name + " " + (o.inconclusive ? "Inconclusive" : answer_name(o.answer)) + " " + std::to_string(o.positive) + " " +
          std::to_string(o.negative) + "\n";
     if (!stable) {
         char buf[64];

@@ -31,6 +31,7 @@ struct Outcome {
     uint64_t negative = 0;
     std::vector<State> states;      // sorted by text
     RunResult run;                  // the counting search (executions, time)
+    bool inconclusive = false;      // the search was cut (time limit, SIGINT/SIGTERM): states so far
     std::string error;              // non-empty: the test is ill-formed (one line)
     bool has_witness = false;
     RunResult witness;              // with --witness: an execution satisfying the proposition
@@ -41,6 +42,7 @@ struct Outcome {
 struct Options {
     bool witness = false;
     bool minimize = true;           // the shortest witness
+    double time_limit = 0;          // seconds for each search; 0: none
 };
 
 Outcome run(const Test& t, const std::string& text, const Options& o);

@@ -4,9 +4,10 @@
 #include "litmus/parser.h"
 
 #include <cctype>
-#include <fstream>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "scenario/scenario.h"
@@ -37,6 +38,20 @@ const char* kAcceptedConstructs =
     "smp_mb__{before,after}_atomic, smp_mb__after_spinlock, smp_mb__after_unlock_lock, "
     "spin_{lock,unlock,trylock,is_locked}, rcu_read_{lock,unlock}, synchronize_rcu, rcu_dereference, "
     "rcu_assign_pointer, srcu_read_{lock,unlock}, synchronize_srcu, atomic_t ops, xchg, cmpxchg, if/else";
+
+// Every location holds a 32-bit int (kfield<int>), so every value is one:
+// a literal out of that range is rejected here, and arithmetic that leaves
+// it is an error of the execution (interp.cpp). 2147483648 is read only as
+// the operand of a minus sign.
+constexpr long kMaxLiteral = 2147483648L;
+const char* kNumbers = "decimal or 0x hexadecimal integers from -2147483648 to 2147483647";
+
+// Nesting limits: the interpreter walks statements and expressions
+// recursively on the simulated thread's stack (Relacy's fibers, 64 KiB), and
+// the parser on the process's. Real tests nest a few levels.
+constexpr int kMaxStmtDepth = 16;   // blocks and ifs inside one another
+constexpr int kMaxExprDepth = 48;   // an expression's tree (also a chain a + b + c ...)
+constexpr int kMaxPropDepth = 48;   // the final condition's tree
 
 struct Tok {
     enum Kind { Ident, Num, Punct, Str, End } kind = End;
@@ -148,6 +163,31 @@ private:
     };
     std::vector<PendingRegInit> reg_inits_;
     Proc* cur_ = nullptr;  // the proc being parsed
+    // How deep the parser is in statements, expressions and the condition.
+    int stmt_nest_ = 0, expr_nest_ = 0, prop_nest_ = 0;
+    struct Nest {
+        int& n;
+        explicit Nest(int& x) : n(++x) {}
+        ~Nest() { --n; }
+    };
+    void nest_check(int depth, int limit, int line, const char* what) const {
+        if (depth > limit)
+            fail(line, std::string(what) + " nested deeper than " + std::to_string(limit) + " levels; accepted: at most " +
+                           std::to_string(limit) + " levels");
+    }
+    // A new node's depth from its children's, checked against the limit.
+    void expr_depth(Expr& e) {
+        int d = 0;
+        for (const auto& a : e.args) if (a) d = std::max(d, a->depth);
+        e.depth = d + 1;
+        nest_check(e.depth, kMaxExprDepth, e.line, "an expression");
+    }
+    void prop_depth(Prop& p, int line) {
+        int d = 0;
+        for (const auto& k : p.kids) if (k) d = std::max(d, k->depth);
+        p.depth = d + 1;
+        nest_check(p.depth, kMaxPropDepth, line, "the condition");
+    }
 
     [[noreturn]] void fail(int line, const std::string& what) const {
         throw LoadError(file_ + ":" + std::to_string(line) + ": " + what);
@@ -183,20 +223,45 @@ private:
         if (t_.name.empty()) fail(1, "empty file; accepted: a herd7 C litmus test starting with `C <name>`");
     }
 
+    // `Result: <word>` and `vfsmc: <word> (<class>)` in a comment, by a
+    // linear scan (comments are untrusted text of any length).
+    static bool word_char(char ch) { return std::isalnum((unsigned char)ch) || ch == '_'; }
+    static size_t skip_space(const std::string& c, size_t i) {
+        while (i < c.size() && std::isspace((unsigned char)c[i])) i++;
+        return i;
+    }
+    static std::string word_at(const std::string& c, size_t i) {
+        size_t j = i;
+        while (j < c.size() && word_char(c[j])) j++;
+        return c.substr(i, j - i);
+    }
+    static Answer answer_of(const std::string& w) {
+        return w == "Always" ? Answer::Always : w == "Sometimes" ? Answer::Sometimes : w == "Never" ? Answer::Never : Answer::None;
+    }
     void comment_text(const std::string& c) {
-        static const std::regex result(R"(Result:\s*(\w+))");
-        static const std::regex vf(R"(vfsmc:\s*(\w+)\s*\(([^)]*)\))");
-        std::smatch m;
-        if (t_.result_text.empty() && std::regex_search(c, m, result)) {
-            t_.result_text = m[1];
-            t_.expected = m[1] == "Always" ? Answer::Always : m[1] == "Sometimes" ? Answer::Sometimes
-                        : m[1] == "Never" ? Answer::Never : Answer::None;
+        if (t_.result_text.empty()) {
+            for (size_t at = c.find("Result:"); at != std::string::npos; at = c.find("Result:", at + 1)) {
+                std::string w = word_at(c, skip_space(c, at + 7));
+                if (w.empty()) continue;
+                t_.result_text = w;
+                t_.expected = answer_of(w);
+                break;
+            }
         }
-        if (t_.vfsmc_expected.empty() && std::regex_search(c, m, vf)) {
-            t_.vfsmc_expected = m[0];
-            t_.vfsmc_answer = m[1] == "Always" ? Answer::Always : m[1] == "Sometimes" ? Answer::Sometimes
-                            : m[1] == "Never" ? Answer::Never : Answer::None;
-            t_.vfsmc_class = m[2];
+        if (t_.vfsmc_expected.empty()) {
+            for (size_t at = c.find("vfsmc:"); at != std::string::npos; at = c.find("vfsmc:", at + 1)) {
+                size_t i = skip_space(c, at + 6);
+                std::string w = word_at(c, i);
+                if (w.empty()) continue;
+                i = skip_space(c, i + w.size());
+                if (i >= c.size() || c[i] != '(') continue;
+                size_t close = c.find(')', i + 1);
+                if (close == std::string::npos) break;  // no later match can close either
+                t_.vfsmc_expected = c.substr(at, close + 1 - at);
+                t_.vfsmc_answer = answer_of(w);
+                t_.vfsmc_class = c.substr(i + 1, close - i - 1);
+                break;
+            }
         }
     }
 
@@ -254,8 +319,10 @@ private:
                 while (j < s.size() && std::isalnum((unsigned char)s[j])) j++;
                 std::string num = s.substr(i, j - i);
                 char* end = nullptr;
+                errno = 0;
                 long v = std::strtol(num.c_str(), &end, 0);
-                if (*end) fail(line, "bad number `" + num + "`; accepted: decimal or 0x hexadecimal integers");
+                if (*end || errno == ERANGE || v > kMaxLiteral)
+                    fail(line, "bad number `" + num.substr(0, 40) + (num.size() > 40 ? "..." : "") + "`; accepted: " + kNumbers);
                 push(Tok::Num, num, v);
                 i = j;
                 continue;
@@ -309,13 +376,22 @@ private:
     const Tok& next() { const Tok& t = peek(); if (p_ < toks_.size() - 1) p_++; return t; }
     bool is(const char* s, int k = 0) const { return peek(k).kind != Tok::End && peek(k).kind != Tok::Str && peek(k).s == s; }
     bool accept(const char* s) { if (is(s)) { next(); return true; } return false; }
-    std::string shown(const Tok& t) const { return t.kind == Tok::End ? "end of file" : "`" + t.s + "`"; }
+    std::string shown(const Tok& t) const {
+        return t.kind == Tok::End ? "end of file" : "`" + (t.s.size() > 40 ? t.s.substr(0, 40) + "..." : t.s) + "`";
+    }
     void expect(const char* s, const char* where) {
         if (!accept(s)) fail(peek().line, std::string("expected `") + s + "` " + where + ", found " + shown(peek()));
     }
     std::string ident(const char* what) {
         if (peek().kind != Tok::Ident) fail(peek().line, std::string("expected ") + what + ", found " + shown(peek()));
         return next().s;
+    }
+
+    // A number token's value, negated after a minus sign, in the 32-bit range.
+    long literal(const Tok& t, bool negate) const {
+        long v = negate ? -t.num : t.num;
+        if (v > INT_MAX || v < INT_MIN) fail(t.line, "bad number `" + t.s + "`; accepted: " + kNumbers);
+        return v;
     }
 
     int add_var(const std::string& name, VarType type, int line, bool typed) {
@@ -405,7 +481,7 @@ private:
         num = 0;
         bool neg = accept("-");
         if (peek().kind == Tok::Num) {
-            num = neg ? -next().num : next().num;
+            num = literal(next(), neg);
             return;
         }
         if (neg) fail(peek().line, "expected a number after `-`, found " + shown(peek()));
@@ -413,7 +489,7 @@ private:
             expect("(", "after ATOMIC_INIT");
             bool n2 = accept("-");
             if (peek().kind != Tok::Num) fail(peek().line, "expected a number in ATOMIC_INIT, found " + shown(peek()));
-            num = n2 ? -next().num : next().num;
+            num = literal(next(), n2);
             expect(")", "after ATOMIC_INIT's value");
             return;
         }
@@ -529,6 +605,8 @@ private:
 
     std::unique_ptr<Stmt> stmt() {
         int line = peek().line;
+        Nest nest(stmt_nest_);
+        nest_check(stmt_nest_, kMaxStmtDepth, line, "a statement (blocks and ifs)");
         if (accept(";")) return nullptr;
         if (is("{")) {
             next();
@@ -657,6 +735,7 @@ private:
             e->op = op;
             e->args.push_back(std::move(lhs));
             e->args.push_back(std::move(rhs));
+            expr_depth(*e);
             lhs = std::move(e);
         }
         if (is("?")) unsupported(peek().line, "?:");
@@ -664,6 +743,16 @@ private:
     }
     std::unique_ptr<Expr> unary() {
         int line = peek().line;
+        Nest nest(expr_nest_);
+        nest_check(expr_nest_, kMaxExprDepth, line, "an expression");
+        if (is("-") && peek(1).kind == Tok::Num) {
+            // A negative literal: -2147483648 is in range, its digits alone are not.
+            next();
+            auto e = std::make_unique<Expr>();
+            e->line = line;
+            e->value = literal(next(), true);
+            return e;
+        }
         if (is("!") || is("-") || is("~") || is("*")) {
             std::string op = next().s;
             auto e = std::make_unique<Expr>();
@@ -671,6 +760,7 @@ private:
             e->kind = op == "*" ? Expr::Deref : Expr::Unary;
             e->op = op;
             e->args.push_back(unary());
+            expr_depth(*e);
             return e;
         }
         if (is("&")) unsupported(line, "&");
@@ -684,7 +774,7 @@ private:
         if (peek().kind == Tok::Num) {
             auto e = std::make_unique<Expr>();
             e->line = line;
-            e->value = next().num;
+            e->value = literal(next(), false);
             return e;
         }
         if (peek().kind != Tok::Ident) fail(line, "expected an expression, found " + shown(peek()));
@@ -737,6 +827,7 @@ private:
             e->args.push_back(expr());
             if (!is(")")) expect(",", "between arguments");
         }
+        expr_depth(*e);
         if ((int)e->args.size() != f.nargs)
             fail(line, n + " takes " + std::to_string(f.nargs) + " argument" + (f.nargs == 1 ? "" : "s") + ", given " +
                            std::to_string(e->args.size()));
@@ -788,6 +879,7 @@ private:
             p->kind = Prop::Or;
             p->kids.push_back(std::move(l));
             p->kids.push_back(conj());
+            prop_depth(*p, peek().line);
             l = std::move(p);
         }
         return l;
@@ -799,6 +891,7 @@ private:
             p->kind = Prop::And;
             p->kids.push_back(std::move(l));
             p->kids.push_back(patom());
+            prop_depth(*p, peek().line);
             l = std::move(p);
         }
         return l;
@@ -822,10 +915,13 @@ private:
     }
     std::unique_ptr<Prop> patom() {
         int line = peek().line;
+        Nest nest(prop_nest_);
+        nest_check(prop_nest_, kMaxPropDepth, line, "the condition");
         auto p = std::make_unique<Prop>();
         if (accept("~") || accept("not")) {
             p->kind = Prop::Not;
             p->kids.push_back(patom());
+            prop_depth(*p, line);
             return p;
         }
         if (accept("(")) {
@@ -843,7 +939,7 @@ private:
         else if (!accept("=") && !accept("==")) fail(line, "expected `=` in the condition, found " + shown(peek()));
         bool neg = accept("-");
         if (peek().kind == Tok::Num) {
-            p->value = neg ? -next().num : next().num;
+            p->value = literal(next(), neg);
         } else if (accept("NULL")) {
             p->value = 0;
         } else {
@@ -888,13 +984,11 @@ private:
 
 Test parse(const std::string& file, const std::string& text) { return Parser(file, text).run(); }
 
-Test parse_file(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) throw LoadError(file + ": cannot read the file; accepted: a readable herd7 C litmus test (*.litmus)");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse(file, ss.str());
+std::string read_test(const std::string& file) {
+    return read_input_file(file, kMaxTestBytes, "a herd7 C litmus test (*.litmus)");
 }
+
+Test parse_file(const std::string& file) { return parse(file, read_test(file)); }
 
 }  // namespace litmus
 }  // namespace vfsmc

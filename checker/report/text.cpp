@@ -79,7 +79,8 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
-    if (r.minimized && r.first.token != r.token) {
+    // A command without a token (`litmus --witness`) cannot replay the first one.
+    if (r.minimized && r.first.token != r.token && !o.replay.token.empty()) {
         os << "\nThe first counterexample found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
            << " steps; it replays with:\n  " << o.replay.text_with(r.first.token) << "\n";
     }
