@@ -4,7 +4,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -119,7 +121,13 @@ std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths
     return out;
 }
 
-ReplayCommand replay_command(const Scenario& s, const RunResult& r) { return {"vfsmc replay " + s.file, r.token, ""}; }
+ReplayCommand replay_command(const Scenario& s, const RunResult& r) {
+    // A mutation changes the model's code: the token is only valid with it
+    // (token.cpp hashes it), so the command sets it.
+    const char* m = active_mutation();
+    return {(m ? std::string("VFSMC_MUTATION=") + shell_word(m) + " " : std::string()) + "vfsmc replay " + shell_word(s.file),
+            r.token, ""};
+}
 
 namespace {
 
@@ -183,6 +191,7 @@ std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
         if (!parse_memory_model(f.memory_model, s.memory_model)) bad("--memory-model", f.memory_model, "sc, kernel");
         changed.push_back("--memory-model " + f.memory_model);
     }
+    std::vector<std::string> left_out;
     for (const auto& w : f.without) {
         auto it = std::find(s.invariants.begin(), s.invariants.end(), w);
         if (it == s.invariants.end()) {
@@ -193,7 +202,13 @@ std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
         }
         s.invariants.erase(it);
         changed.push_back("--without " + w);
+        left_out.push_back(w);
     }
+    // The invariants checked decide where a search stops and what it
+    // reports: a token found without some is valid only without them (its
+    // hash covers the behaviour key), so `replay` takes the same --without.
+    std::sort(left_out.begin(), left_out.end());
+    for (const auto& w : left_out) s.behaviour += "|without:" + w;
     if (!changed.empty() && s.invariants.empty())
         throw LoadError("vfsmc run: --without: every invariant left out; accepted: leave at least one enabled");
     return changed;
@@ -247,6 +262,8 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     o.source = f.source;
     o.overrides = overrides;
     o.replay = replay_command(s, r);
+    for (const auto& w : overrides)
+        if (w.compare(0, 10, "--without ") == 0) o.replay.tail += " " + w;
     // Terminal text (text and email) is made printable line by line: names,
     // docs and op arguments come from the scenario file. JSON and HTML
     // escape for themselves.
@@ -258,7 +275,7 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     if (f.json || f.format == "json") {
         nlohmann::json j = json_report(s, r, o);
         if (f.coverage) j["never_reached"] = never_reached(s, r);
-        out_text(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        out_text(json_printable(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
     } else if (f.format == "email") {
         out_text(printable_lines(email_report(s, r, o)));
     } else {
@@ -501,24 +518,76 @@ struct CountLocks {
             std::string shown = printable(path, kMaxShownFile);
             if (!fs::is_regular_file(path, ec))
                 throw LoadError(shown + ": not a regular file; accepted: " + kLockAccepted);
-            errno = 0;
-            std::ifstream in(path);
-            if (!in) {
+            // Read under a shared flock: `check --update-counts` rewrites
+            // the file under an exclusive one.
+            int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+            if (fd < 0) {
                 int e = errno;
                 // Out of descriptors is the checker's failure, not the input's.
                 if (e == EMFILE || e == ENFILE) throw std::runtime_error("cannot open " + shown + ": " + std::strerror(e));
                 throw LoadError(shown + ": cannot read (" + std::strerror(e ? e : EIO) + "); accepted: " + kLockAccepted);
             }
-            try {
-                j = nlohmann::json::parse(in);
-            } catch (const std::exception&) {
-                throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
+            while (flock(fd, LOCK_SH) != 0 && errno == EINTR && !stop_requested) {
             }
+            std::string text;
+            char buf[65536];
+            for (;;) {
+                ssize_t n = ::read(fd, buf, sizeof buf);
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) break;
+                text.append(buf, (size_t)n);
+            }
+            ::close(fd);
+            j = nlohmann::json::parse(text, nullptr, false);
+            if (j.is_discarded()) throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
             if (!j.is_object()) throw LoadError(shown + ": not an object; accepted: " + kLockAccepted);
         }
         return by_dir[dir] = j;
     }
 };
+
+// `check --update-counts`: merge `fresh` into the lock file under an
+// exclusive flock, read and written through one descriptor, so that two
+// runs on one directory serialize here and each keeps the other's counts
+// (entries of scenarios not run this time are kept).
+void update_lock_file(const std::string& path, const nlohmann::json& fresh) {
+    std::string shown = printable(path, kMaxShownFile);
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) write_failed(path, errno);
+    struct FdCloser {
+        int fd;
+        ~FdCloser() { ::close(fd); }  // releases the lock
+    } closer{fd};
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw LoadError(shown + ": not a regular file; accepted: " + kLockAccepted);
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) throw LoadError(shown + ": cannot lock (" + std::strerror(errno) + "); accepted: a lockable file");
+        if (stop_requested) throw LoadError(shown + ": interrupted while waiting for another run's lock; accepted: one run at a time");
+    }
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw LoadError(shown + ": cannot read (" + std::strerror(errno) + "); accepted: " + kLockAccepted);
+        if (n == 0) break;
+        text.append(buf, (size_t)n);
+    }
+    nlohmann::json merged = nlohmann::json::object();
+    if (text.find_first_not_of(" \t\r\n") != std::string::npos) {
+        merged = nlohmann::json::parse(text, nullptr, false);
+        if (merged.is_discarded() || !merged.is_object()) throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
+    }
+    for (auto it = fresh.begin(); it != fresh.end(); ++it) merged[it.key()] = it.value();
+    std::string out = merged.dump(2) + "\n";
+    if (ftruncate(fd, 0) != 0) write_failed(path, errno);
+    for (size_t off = 0; off < out.size();) {
+        ssize_t n = pwrite(fd, out.data() + off, out.size() - off, (off_t)off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) write_failed(path, n < 0 ? errno : EIO);
+        off += (size_t)n;
+    }
+}
 
 // One scenario's outcome in `check`, for --junit and --format github.
 struct CheckRecord {
@@ -526,8 +595,10 @@ struct CheckRecord {
     double seconds = 0;
 };
 
-std::string xml_esc(const std::string& s) {
-    std::string o;
+std::string xml_esc(const std::string& raw) {
+    // Names and file names are untrusted: printable first (XML 1.0 allows no
+    // C0 control but tab and newline; the rest would reach a terminal).
+    std::string s = printable_lines(raw, 0), o;
     for (unsigned char c : s) {
         switch (c) {
             case '<': o += "&lt;"; break;
@@ -588,8 +659,9 @@ void write_junit(const std::string& path, const std::vector<CheckRecord>& recs) 
 
 // A GitHub Actions workflow command: `::error file=F,title=T::message`, with
 // the characters GitHub reserves escaped (%, CR, LF; and , : in properties).
-std::string gh_escape(const std::string& s, bool property) {
-    std::string o;
+std::string gh_escape(const std::string& raw, bool property) {
+    // printable first: GitHub's log shows the message on a terminal-like view.
+    std::string s = printable_lines(raw, 0), o;
     for (char c : s) {
         if (c == '%') o += "%25";
         else if (c == '\r') o += "%0D";
@@ -811,11 +883,8 @@ int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_count
     }
     if (update_counts) {
         for (auto& kv : fresh_locks.by_dir) {
-            // Keep entries of scenarios not run this time.
-            nlohmann::json merged = locks.of((fs::path(kv.first) / "x.json").string());
-            for (auto it = kv.second.begin(); it != kv.second.end(); ++it) merged[it.key()] = it.value();
             std::string path = (fs::path(kv.first) / "explorations.lock").string();
-            write_file(path, merged.dump(2) + "\n");
+            update_lock_file(path, kv.second);
             out_text("recorded " + std::to_string(kv.second.size()) + " exploration counts in " + printable(path, kMaxShownFile) + "\n");
         }
     }
@@ -857,17 +926,21 @@ Scenario with_config(const std::string& file, const std::vector<std::string>& se
 int cmd_replay(const std::string& file, const std::string& token, const RunFlags& f,
                const std::vector<std::string>& config) {
     Scenario s = load_scenario(file);
+    std::vector<std::string> without = apply_overrides(s, f);  // --without only
     if (!config.empty()) {
         Scenario changed = with_config(file, config);
+        apply_overrides(changed, f);
         RunResult r = replay_on(s, changed, token);
         std::string cfg;
         for (const auto& c : config) cfg += " --config " + c;
         ReportOptions o;
         o.stable = f.stable;
         o.brief = f.brief;
-        o.overrides = {cfg.substr(1)};
+        o.overrides = without;
+        o.overrides.push_back(cfg.substr(1));
         o.replay = replay_command(s, r);
-        o.replay.tail = cfg;
+        for (const auto& w : without) o.replay.tail += " " + w;
+        o.replay.tail += cfg;
         if (!r.replay_followed) {
             out_text(printable("The schedule of this token cannot be followed with" + cfg + ": " + r.replay_note, 4000) +
                      ". The changed code takes other steps, so the replay shows nothing about it.\n");
@@ -876,7 +949,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         bool json = f.json || f.format == "json";
         if (!json) out_text(printable_lines(override_note(o) + "\n\n"));
         if (r.verdict == Verdict::violated) {
-            if (json) out_text(json_report(changed, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            if (json) out_text(json_printable(json_report(changed, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
             else if (f.format == "email") out_text(printable_lines(email_report(changed, r, o)));
             else out_text(printable_lines(text_report(changed, r, o)));
         } else {
@@ -892,7 +965,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         return 2;
     }
     r.token = token;
-    print_result(s, r, f);
+    print_result(s, r, f, without);
     return as_expected(s, r) ? 0 : 1;
 }
 
@@ -988,6 +1061,7 @@ int cli_main(int argc, char** argv) {
     replay->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
     replay->add_flag("--brief", rf.brief, "leave out the full interleaving");
     std::vector<std::string> replay_config;
+    replay->add_option("--without", rf.without, "leave this invariant out, as the run that printed the token did (repeatable)");
     replay->add_option("--config", replay_config,
                        "KEY=VALUE: replay the schedule against the scenario with this config (repeatable)");
 

@@ -1,7 +1,11 @@
 // vfsmc replay tokens (see token.h).
 #include "explore/token.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+
+#include "kernel/mutations.h"
 
 #include "scenario/printable.h"
 #include "scenario/scenario.h"
@@ -60,10 +64,39 @@ uint32_t fnv1a(const std::string& s) {
     return h;
 }
 
-std::string hash_of(const Scenario& s, const std::string& body) {
+// A mutation (VFSMC_MUTATION) changes the model's code, so a token is
+// valid only under the mutation it was found with.
+std::string hash_with(const std::string& behaviour, const char* mutation, const std::string& body) {
     char h[16];
-    std::snprintf(h, sizeof h, "%08x", fnv1a(s.behaviour + "|" + body));
+    std::string key = behaviour + (mutation ? std::string("|mutation:") + mutation : std::string()) + "|" + body;
+    std::snprintf(h, sizeof h, "%08x", fnv1a(key));
     return h;
+}
+
+std::string hash_of(const Scenario& s, const std::string& body) { return hash_with(s.behaviour, active_mutation(), body); }
+
+// Why a checksum does not match, where a likely cause can be named: the
+// token was printed under another mutation, or by a run that left out an
+// invariant (the cli appends "|without:NAME" to the behaviour key, sorted).
+std::string mismatch_reason(const Scenario& s, const std::string& hash, const std::string& body) {
+    const char* now = active_mutation();
+    if (now && hash_with(s.behaviour, nullptr, body) == hash)
+        return "the token was printed without VFSMC_MUTATION; replay it without VFSMC_MUTATION";
+    for (const auto& m : kMutations)
+        if ((!now || std::strcmp(now, m.name) != 0) && hash_with(s.behaviour, m.name, body) == hash)
+            return std::string("the token was printed with VFSMC_MUTATION=") + m.name + "; replay it with the same";
+    std::vector<std::string> inv = s.invariants;
+    std::sort(inv.begin(), inv.end());
+    for (size_t i = 0; i < inv.size(); i++) {
+        if (hash_with(s.behaviour + "|without:" + inv[i], now, body) == hash)
+            return "the token was printed by a run with --without " + inv[i] + "; replay it with the same";
+        for (size_t j = i + 1; j < inv.size(); j++)
+            if (hash_with(s.behaviour + "|without:" + inv[i] + "|without:" + inv[j], now, body) == hash)
+                return "the token was printed by a run with --without " + inv[i] + " --without " + inv[j] +
+                       "; replay it with the same";
+    }
+    return "checksum mismatch: the token is damaged or belongs to another scenario, to another version of its "
+           "behaviour fields, or to a run with other --without options or another VFSMC_MUTATION";
 }
 
 // A decimal number of at most 19 digits, no sign; false if not.
@@ -114,9 +147,7 @@ ReplayToken decode_token(const Scenario& s, const std::string& token) {
     if (token.compare(0, 3, "v1:") != 0) bad("no v1: prefix");
     if (token.size() < 12 || token[11] != ':') bad("malformed: no 8-digit hash");
     std::string body = token.substr(12);
-    if (token.substr(3, 8) != hash_of(s, body))
-        bad("checksum mismatch: the token is damaged or belongs to another scenario, or to another version of its "
-            "behaviour fields");
+    if (token.substr(3, 8) != hash_of(s, body)) bad(mismatch_reason(s, token.substr(3, 8), body));
     // Past the checksum a token is still untrusted (the hash is not a
     // signature): every field is checked.
     auto colon = body.find(':');

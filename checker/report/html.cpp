@@ -7,6 +7,7 @@
 #include "kernel/invariants.h"
 #include "report/detail.h"
 #include "report/report.h"
+#include "scenario/printable.h"
 
 namespace vfsmc {
 
@@ -16,7 +17,7 @@ namespace {
 
 std::string esc(const std::string& s) {
     std::string o;
-    for (char c : s) {
+    for (char c : printable_lines(s, 0)) {
         switch (c) {
             case '<': o += "&lt;"; break;
             case '>': o += "&gt;"; break;
