@@ -48,7 +48,9 @@ const char* kNumbers = "decimal or 0x hexadecimal integers from -2147483648 to 2
 
 // Nesting limits: the interpreter walks statements and expressions
 // recursively on the simulated thread's stack (Relacy's fibers, 64 KiB), and
-// the parser on the process's. Real tests nest a few levels.
+// the parser on the process's. Real tests nest a few levels. An expression
+// tree about 200 deep (with loads at its leaves) overflows a fiber; 48
+// leaves a fourfold margin (tests/reliability.bats runs one at the limits).
 constexpr int kMaxStmtDepth = 16;   // blocks and ifs inside one another
 constexpr int kMaxExprDepth = 48;   // an expression's tree (also a chain a + b + c ...)
 constexpr int kMaxPropDepth = 48;   // the final condition's tree
@@ -827,7 +829,6 @@ private:
             e->args.push_back(expr());
             if (!is(")")) expect(",", "between arguments");
         }
-        expr_depth(*e);
         if ((int)e->args.size() != f.nargs)
             fail(line, n + " takes " + std::to_string(f.nargs) + " argument" + (f.nargs == 1 ? "" : "s") + ", given " +
                            std::to_string(e->args.size()));
@@ -842,6 +843,7 @@ private:
             auto inner = std::move(e->args[0]->args[0]);
             e->args[0] = std::move(inner);
         }
+        expr_depth(*e);  // of the tree the interpreter walks (`*x` stripped)
         // The location is the last argument of atomic_add(i, v) and friends.
         int loc = -1;
         switch (f.fn) {
