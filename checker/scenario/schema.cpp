@@ -37,6 +37,8 @@ oj field_schema(const FieldSpec& f) {
     switch (f.type) {
         case ArgType::Str:
             s["type"] = "string";
+            // As the loader: no control or bidirectional formatting characters.
+            s["pattern"] = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufeff]*$";
             if (!f.def.empty()) s["default"] = f.def;
             break;
         case ArgType::Int:
