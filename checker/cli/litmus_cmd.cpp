@@ -32,17 +32,27 @@ namespace {
 
 std::string read_text(const std::string& file) { return read_test(file); }
 
+// Every *.litmus under the paths, sorted. A *.litmus that is not a
+// regular file is kept (its read says what it is: one line), a directory
+// that cannot be read is one line; directory symlinks are not followed.
 std::vector<std::string> collect_litmus(const std::vector<std::string>& paths) {
     std::vector<std::string> out;
     for (const auto& p : paths) {
         std::error_code ec;
+        std::string shown = printable(p, kMaxShownFile);
         if (fs::is_directory(p, ec)) {
-            for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator(); ++it)
-                if (it->is_regular_file() && it->path().extension() == ".litmus") out.push_back(it->path().string());
-        } else if (fs::exists(p, ec)) {
+            fs::recursive_directory_iterator it(p, ec), end;
+            for (; !ec && it != end; it.increment(ec)) {
+                std::error_code e2;
+                if (!it->is_directory(e2) && it->path().extension() == ".litmus") out.push_back(it->path().string());
+            }
+            if (ec)
+                throw LoadError(shown + ": cannot read the directory (" + ec.message() +
+                                "); accepted: a readable directory of litmus tests");
+        } else if (fs::exists(fs::symlink_status(p, ec)) || fs::exists(p, ec)) {
             out.push_back(p);
         } else {
-            throw LoadError(printable(p, kMaxShownFile) + ": no such file or directory; accepted: litmus tests (*.litmus) or directories of them");
+            throw LoadError(shown + ": no such file or directory; accepted: litmus tests (*.litmus) or directories of them");
         }
     }
     std::sort(out.begin(), out.end());
