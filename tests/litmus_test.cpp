@@ -217,3 +217,68 @@ TEST_CASE("negated exists and forall: the answer is about the proposition, Ok/No
     CHECK(o2.negative == 0);
     CHECK_THAT(herd_report(t2, o2, true), Catch::StartsWith("Test MP+test Required\n"));
 }
+
+TEST_CASE("a NUL byte after the first line is a bad token, not the end of the test", "[litmus][errors]") {
+    std::string text = kMp;
+    text.insert(text.find("exists"), std::string("\0", 1));
+    std::string e = parse_error(text);
+    one_line(e);
+    // The NUL is named (escaped), and the line is not cut at it.
+    CHECK(e == "t.litmus:22: unsupported construct `\\x00`; accepted: READ_ONCE, WRITE_ONCE, smp_load_acquire, "
+               "smp_store_release, smp_mb, smp_rmb, smp_wmb, smp_mb__{before,after}_atomic, smp_mb__after_spinlock, "
+               "smp_mb__after_unlock_lock, spin_{lock,unlock,trylock,is_locked}, rcu_read_{lock,unlock}, synchronize_rcu, "
+               "rcu_dereference, rcu_assign_pointer, srcu_read_{lock,unlock}, synchronize_srcu, atomic_t ops, xchg, "
+               "cmpxchg, if/else");
+}
+
+TEST_CASE("Result: and vfsmc: are read from comments of any length by a linear scan", "[litmus]") {
+    std::string pad(200000, 'a');
+    std::string text = replace(kMp, "(* Result: Sometimes *)",
+                               "// Result: (" + pad + "\n(* Result: Never *)\n// vfsmc: Never (" + pad +
+                                   "\n// vfsmc: Sometimes (load buffering)");
+    Test t = parse("t.litmus", text);
+    // A `Result:` without a word and a `vfsmc:` without its `)` are passed
+    // over, as the regular expressions did.
+    CHECK(t.result_text == "Never");
+    CHECK(t.vfsmc_class == "load buffering");
+    CHECK(t.vfsmc_answer == Answer::Sometimes);
+}
+
+TEST_CASE("nesting past a limit is one line naming the limit; a deep left-assoc chain counts as deep", "[litmus][errors]") {
+    std::string chain = "r0";
+    for (int i = 0; i < 60; i++) chain += " + r0";
+    std::string e = parse_error(replace(kMp, "r1 = READ_ONCE(*x);", "r1 = " + chain + ";"));
+    one_line(e);
+    CHECK(e == "t.litmus:19: an expression nested deeper than 48 levels; accepted: at most 48 levels");
+    std::string ifs;
+    for (int i = 0; i < 17; i++) ifs += "if (r0) ";
+    e = parse_error(replace(kMp, "r1 = READ_ONCE(*x);", ifs + "r1 = 1;"));
+    CHECK(e == "t.litmus:19: a statement (blocks and ifs) nested deeper than 16 levels; accepted: at most 16 levels");
+}
+
+TEST_CASE("a literal outside the 32 bits of a location is rejected, -2147483648 is accepted", "[litmus][errors]") {
+    CHECK(parse_error(replace(kMp, "WRITE_ONCE(*x, 1)", "WRITE_ONCE(*x, 2147483648)")) ==
+          "t.litmus:9: bad number `2147483648`; accepted: decimal or 0x hexadecimal integers from -2147483648 to 2147483647");
+    CHECK(parse_error(replace(kMp, "WRITE_ONCE(*x, 1)", "WRITE_ONCE(*x, 99999999999999999999)")).find("bad number") !=
+          std::string::npos);
+    CHECK(parse_error(replace(kMp, "WRITE_ONCE(*x, 1)", "WRITE_ONCE(*x, -2147483648)")).empty());
+    CHECK(parse_error(replace(kMp, "exists (1:r0=1", "exists (1:r0=-2147483649")).find("bad number") != std::string::npos);
+}
+
+TEST_CASE("arithmetic that leaves 32 bits or divides by zero is one line, never a signal", "[litmus][errors]") {
+    const char* cases[][2] = {
+        {"r0 = -2147483648 / -1;", "computes -2147483648 / -1, which overflows"},
+        {"r0 = -2147483648 % -1 + 1 / 0;", "divides by zero (1 / 0)"},
+        {"r0 = 1 << 32;", "shifts by 32 (1 << 32)"},
+        {"r0 = 65536 * 65536;", "computes 65536 * 65536, which overflows"},
+    };
+    for (const auto& c : cases) {
+        std::string text = replace(kMp, "r0 = READ_ONCE(*y);", c[0]);
+        Test t = parse("t.litmus", text);
+        Outcome o = run(t, text, Options());
+        INFO(c[0]);
+        CHECK(o.error.find(c[1]) != std::string::npos);
+        CHECK(o.error.find("; accepted: ") != std::string::npos);
+        CHECK(o.error.find('\n') == std::string::npos);
+    }
+}

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernel/invariants.h"
+#include "scenario/printable.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 
@@ -638,4 +639,29 @@ TEST_CASE("openref admits exactly the opens its file table holds: two files per 
     CHECK_ERROR(error_of(scenario(4, 4, true)),
                 "t.json: threads: too many opens (8); each may allocate two files (an RCU walk and its ref-walk retry) besides "
                 "init.fd_thread's and the model has 16; accepted: at most 7 opens with init.fd_thread");
+}
+
+TEST_CASE("an over-long error line is cut in the middle and still ends with what is accepted", "[loader][errors]") {
+    std::string msg = "x.json: threads[0].ops[0].name: bad value \"" + std::string(5000, 'a') + "\x1b" +
+                      "\"; accepted: a name of 1 to 15 characters";
+    std::string line = error_line(msg);
+    CHECK(line.size() <= kMaxErrorLine);
+    CHECK(line.find("x.json: threads[0].ops[0].name: bad value \"aaa") == 0);
+    CHECK(line.size() > 40);
+    CHECK(line.substr(line.size() - 43) == "...; accepted: a name of 1 to 15 characters");
+    CHECK(line.find('\x1b') == std::string::npos);
+    CHECK(error_line("short; accepted: x") == "short; accepted: x");
+}
+
+TEST_CASE("json_printable escapes DEL, C1 and bidi characters and keeps the JSON value", "[loader][errors]") {
+    nlohmann::json j = {{"name", "a\x7f" "b\xc2\x85" "c\xe2\x80\xae" "d\xc3\xa9"}};
+    std::string text = json_printable(j.dump(-1, ' ', false));
+    CHECK(text == "{\"name\":\"a\\u007fb\\u0085c\\u202ed\xc3\xa9\"}");
+    CHECK(nlohmann::json::parse(text) == j);
+}
+
+TEST_CASE("a printed command quotes a file name a shell would split", "[loader]") {
+    CHECK(shell_word("scenarios/dcache/x.json") == "scenarios/dcache/x.json");
+    CHECK(shell_word("my file's.json") == "'my file'\\''s.json'");
+    CHECK(shell_word("a\x1b" "b") == "'a\\x1bb'");
 }

@@ -132,7 +132,8 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
                 ro.replay = {witness_command(file, f), "", ""};
                 if (!o.has_witness) {
                     out_text(std::string("No witness: ") +
-                             (o.witness.verdict == Verdict::inconclusive ? "the witness search was cut by the time limit.\n"
+                             (o.witness.verdict == Verdict::inconclusive
+                                  ? std::string("the witness search was ") + (stop_requested ? "interrupted.\n" : "cut by the time limit.\n")
                               : std::string("no execution ") + (t.quant == Quant::Forall ? "violates" : "satisfies") +
                                     " the condition.\n"));
                 } else if (f.format == "json") {
@@ -144,7 +145,8 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
                 }
                 if (o.has_witness && !f.html.empty()) write_file(f.html, html_report(o.scenario, o.witness, ro));
                 if (stop_requested) {
-                    say_inconclusive(file, o);
+                    std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
+                              << " during the witness search\n";
                     return stopped_status();
                 }
             }

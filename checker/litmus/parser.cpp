@@ -216,10 +216,10 @@ private:
             if (name.empty()) fail(n, "the test has no name after `C`; accepted: `C <name>`");
             t_.name = name;
             start_line_ = n + 1;
-            // The rest of the text is tokenized from the next line.
-            std::string rest;
-            std::getline(in, rest, '\0');
-            text_ = rest;
+            // The rest of the text is tokenized from the next line (all of
+            // it: a NUL byte is a bad token there, not the end).
+            std::streamoff pos = in.tellg();
+            text_ = pos < 0 ? std::string() : text_.substr((size_t)pos);
             break;
         }
         if (t_.name.empty()) fail(1, "empty file; accepted: a herd7 C litmus test starting with `C <name>`");
@@ -987,7 +987,7 @@ private:
 Test parse(const std::string& file, const std::string& text) { return Parser(file, text).run(); }
 
 std::string read_test(const std::string& file) {
-    return read_input_file(file, kMaxTestBytes, "a herd7 C litmus test (*.litmus)");
+    return read_input_file(file, kMaxTestBytes, "herd7 C litmus test (*.litmus)");
 }
 
 Test parse_file(const std::string& file) { return parse(file, read_test(file)); }

@@ -13,7 +13,8 @@
 
 namespace vfsmc {
 
-std::string read_input_file(const std::string& file, size_t max_bytes, const std::string& accepted) {
+std::string read_input_file(const std::string& file, size_t max_bytes, const std::string& kind) {
+    const std::string accepted = "a " + kind;
     const std::string shown = printable(file, kMaxShownFile);
     // Opened without blocking and checked before reading: a FIFO, a device
     // or a socket would block the read forever (or never end).
@@ -21,7 +22,7 @@ std::string read_input_file(const std::string& file, size_t max_bytes, const std
     if (fd < 0) {
         int e = errno;
         if (e == EISDIR) throw LoadError(shown + ": is a directory; accepted: " + accepted);
-        throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + accepted);
+        throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + kind);
     }
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -42,7 +43,7 @@ std::string read_input_file(const std::string& file, size_t max_bytes, const std
         if (n < 0) {
             int e = errno;
             ::close(fd);
-            throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + accepted);
+            throw LoadError(shown + ": cannot read the file (" + std::strerror(e) + "); accepted: a readable " + kind);
         }
         if (n == 0) break;
         text.append(buf, (size_t)n);

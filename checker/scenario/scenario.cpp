@@ -831,7 +831,7 @@ Scenario parse_scenario(const std::string& file, const std::string& text) {
 }
 
 Scenario load_scenario(const std::string& file) {
-    std::string text = read_input_file(file, kMaxFileBytes, "a JSON scenario file");
+    std::string text = read_input_file(file, kMaxFileBytes, "JSON scenario file");
     return parse_scenario(file, text);
 }
 
