@@ -15,6 +15,7 @@
 #include "litmus/parser.h"
 #include "lkmm/generate.h"
 #include "lkmm/oracle.h"
+#include "scenario/printable.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {
@@ -28,7 +29,7 @@ int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& 
             Test t = parse_file(file);  // a LoadError is exit 2, one line
             lkmm::OracleOutcome o = lkmm::oracle_run(t);
             if (!o.error.empty()) throw LoadError(o.error);
-            std::cout << lkmm::oracle_report(t, o, f.stable);
+            std::cout << printable_lines(lkmm::oracle_report(t, o, f.stable));
             if (files.size() > 1) std::cout << "\n";
         }
         return 0;
@@ -38,23 +39,20 @@ int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& 
         Test t;
         std::string text;
         try {
-            std::ifstream in(file);
-            std::stringstream ss;
-            ss << in.rdbuf();
-            text = ss.str();
+            text = read_test(file);
             t = parse(file, text);
         } catch (const LoadError& e) {
             std::string m = e.what();
             bool unsup = m.find("unsupported construct") != std::string::npos;
             (unsup ? unsupported : errors)++;
-            std::cout << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
+            std::cout << (unsup ? "UNSUP  " : "ERROR  ") << error_line(m) << "\n";
             continue;
         }
         lkmm::OracleOutcome o = lkmm::oracle_run(t);
         if (!o.error.empty()) {
             bool unsup = o.error.find("unsupported construct") != std::string::npos;
             (unsup ? unsupported : errors)++;
-            std::cout << (unsup ? "UNSUP  " : "ERROR  ") << o.error << "\n";
+            std::cout << (unsup ? "UNSUP  " : "ERROR  ") << error_line(o.error) << "\n";
             continue;
         }
         bool race = o.flags & lkmm::FLAG_DATA_RACE, want_race = lkmm::expects_data_race(text);
@@ -68,13 +66,13 @@ int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& 
         }
         if (t.expected == Answer::None) {
             noresult++;
-            std::cout << "FAIL   " << line.str() << " [no `Result:` line]\n";
+            std::cout << "FAIL   " << printable(line.str()) << " [no `Result:` line]\n";
         } else if (t.expected == o.answer && race == want_race) {
             agree++;
-            std::cout << "agree  " << line.str() << "\n";
+            std::cout << "agree  " << printable(line.str()) << "\n";
         } else {
             differ++;
-            std::cout << "DIFFER " << line.str() << "\n";
+            std::cout << "DIFFER " << printable(line.str()) << "\n";
         }
     }
     std::cout << agree << " agree, " << differ << " differ, " << unsupported << " unsupported"
