@@ -44,6 +44,8 @@ while IFS=$'\t' read -r where cmd; do
   run=${run//page.html/$tmp/page.html}
   run=${run//graph.dot/$tmp/graph.dot}
   run=${run//results.xml/$tmp/results.xml}
+  # litmus --generate writes its tests into a directory: a temporary one.
+  run=${run//--generate DIR/--generate $tmp/generated}
   run=${run//check scenarios\//check scenarios\/chrdev\/}
   # shellcheck disable=SC2086
   out=$(eval "\"$vfsmc\" $run" 2>&1 </dev/null)

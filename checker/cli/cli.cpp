@@ -338,10 +338,11 @@ StaleCut test_stale_cut() {
 // verdict and exact count as `run` does.
 constexpr double kEstimateProbeSeconds = 10;
 
-int estimate_one(Scenario& s, const RunFlags& f, const std::vector<std::string>& overrides) {
+int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const std::vector<std::string>& overrides) {
     if (s.search.strategy != Strategy::dpor)
-        throw LoadError("vfsmc run: --estimate: the scenario's search is " + std::string(strategy_name(s.search.strategy)) +
-                        "; accepted: a dpor search (the scenario's own, or --strategy dpor)");
+        throw LoadError(printable(file, kMaxShownFile) + ": search.strategy: --estimate: bad value \"" +
+                        std::string(strategy_name(s.search.strategy)) +
+                        "\"; accepted: a dpor search (the scenario's own, or --strategy dpor)");
     if (f.time_limit <= 0) s.search.time_limit_s = kEstimateProbeSeconds;
     s.search.max_executions = 0;
     RunOptions opt;
@@ -363,7 +364,7 @@ int estimate_one(Scenario& s, const RunFlags& f, const std::vector<std::string>&
     };
     out_text(strprintf("estimate: %s: about %s executions in the whole dpor search (%s to %s over the second half of the "
                        "probe), about %.0f s (%.0f to %.0f s) at the probe's %.0f executions/s; the probe ran %llu "
-                       "executions in %.1f s (memory model %s)\n",
+                       "executions in %.1f s, so its own verdict is inconclusive (memory model %s)\n",
                        printable(s.name, kMaxShownValue).c_str(), count(r.estimate).c_str(), count(r.estimate_low).c_str(),
                        count(r.estimate_high).c_str(), secs(r.estimate), secs(r.estimate_low), secs(r.estimate_high), rate,
                        (unsigned long long)r.executions, r.seconds, r.memory_model.c_str()));
@@ -373,7 +374,7 @@ int estimate_one(Scenario& s, const RunFlags& f, const std::vector<std::string>&
 int run_one(const std::string& file, const RunFlags& f) {
     Scenario s = load_scenario(file);
     std::vector<std::string> overrides = apply_overrides(s, f);
-    if (f.estimate) return estimate_one(s, f, overrides);
+    if (f.estimate) return estimate_one(file, s, f, overrides);
     for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
     RunOptions opt;
     opt.progress = f.progress && isatty(2);
