@@ -129,8 +129,8 @@ struct ChrdevCfg {
     bool fops_owner = false;
     // threads
     int nthreads = 0;
-    int nops[kMaxThreads] = {};
-    int ops[kMaxThreads][kMaxOps] = {};
+    int nops[kMaxScenarioThreads] = {};
+    int ops[kMaxScenarioThreads][kMaxOps] = {};
 };
 
 // struct module: state and refcnt (MODULE_REF_BASE while loaded).
@@ -213,8 +213,8 @@ struct ChrdevRun : ModelRun {
     bool cdev_freed = false;
     bool inode_freed = false;
     int pre_files = 0;              // initial open files not closed yet
-    int nfiles[kMaxThreads] = {};   // files opened (FMODE_OPENED) by each thread
-    bool file_fops_ref[kMaxThreads][kMaxFiles] = {};  // the file's f_op holds a module ref
+    int nfiles[kMaxScenarioThreads] = {};   // files opened (FMODE_OPENED) by each thread
+    bool file_fops_ref[kMaxScenarioThreads][kMaxFiles] = {};  // the file's f_op holds a module ref
     int list_add_ev = -1;           // the event that put the inode on the list
     int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
 
@@ -923,7 +923,7 @@ struct ChrdevModel : Model {
         };
         kDecl.declare(s);
         s.min_threads = 1;
-        s.max_threads = kMaxThreads;
+        s.max_threads = kMaxScenarioThreads;
         s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
