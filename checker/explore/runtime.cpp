@@ -349,6 +349,7 @@ void Runtime::begin_execution(ExecRecord* r) {
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
     order_cut = false;
+    unjudged = nullptr;
     sleep_blocked = false;
     duplicate = false;
     in_thread = false;
@@ -501,7 +502,10 @@ void violate(int thread, const char* invariant, const int* conflicts, int nconfl
              const char* fmt, ...) {
     Runtime& r = g_runtime;
     if (r.pruned) return;
-    if (r.inv_enabled && !r.inv_enabled(invariant)) return;
+    if (r.inv_enabled && !r.inv_enabled(invariant)) {
+        if (!r.unjudged) r.unjudged = invariant;
+        return;
+    }
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
