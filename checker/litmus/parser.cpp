@@ -1,6 +1,8 @@
 // vfsmc litmus: the parser (see parser.h). A hand-written tokenizer and
-// recursive-descent parser for the subset of herd7's C litmus format that
-// the LKMM's own tests use; docs/litmus.md lists it.
+// recursive-descent parser for herd7's C litmus format as the LKMM's tests
+// and diy7 write it: header lines, the initial state, P0..P7, locations,
+// filter and the final condition. docs/litmus.md is its grammar and its
+// table of primitives.
 #include "litmus/parser.h"
 
 #include <cctype>
