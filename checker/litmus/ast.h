@@ -80,6 +80,8 @@ struct Reg {
     bool pointer = false;           // `int *r0`: prints as a location name
     long init = 0;
     std::string init_addr;
+    int implicit_line = 0;          // declared by its first use (herd7's rule), at this line
+    bool given = false;             // assigned in the body or given an initial value
 };
 
 struct Proc {

@@ -507,6 +507,7 @@ private:
             }
             int r = reg_of(ri.proc, ri.reg, ri.line);
             Reg& R = t_.procs[ri.proc].regs[r];
+            R.given = true;
             if (ri.pointer) R.pointer = true;
             if (!ri.has_value) continue;
             if (ri.addr) {
@@ -517,6 +518,14 @@ private:
                 R.init = ri.num;
             }
         }
+        // A name used but never assigned nor given an initial value is no
+        // register the test means: most likely a location it forgot.
+        for (const auto& P : t_.procs)
+            for (const auto& R : P.regs)
+                if (R.implicit_line && !R.given)
+                    fail(R.implicit_line, "undeclared variable `" + R.name + "`: not a parameter of P" +
+                                              std::to_string(P.index) + ", nor a register it assigns or the initial state sets; accepted: add `int *" +
+                                              R.name + "` to P" + std::to_string(P.index) + "'s parameters, or assign the register");
         // As in herd7, a name in the initial state is a location even when
         // no thread takes it as a parameter (`p=y`: y is an int location).
         for (size_t i = 0; i < t_.vars.size(); i++)
@@ -640,6 +649,7 @@ private:
             if (lhs->kind == Expr::Reg) {
                 s->kind = Stmt::Assign;
                 s->reg = lhs->index;
+                cur_->regs[lhs->index].given = true;
             } else if (lhs->kind == Expr::Deref) {
                 s->kind = Stmt::Store;
                 s->addr = std::move(lhs->args[0]);
@@ -797,6 +807,7 @@ private:
         // use (starting at 0, as every register does).
         Reg R;
         R.name = n;
+        R.implicit_line = line;
         cur_->regs.push_back(R);
         e->kind = Expr::Reg;
         e->index = (int)cur_->regs.size() - 1;
