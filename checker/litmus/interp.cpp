@@ -644,13 +644,13 @@ std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     s += "Condition " + t.cond_text + "\n";
     s += "Observation " + t.name + " " + (o.inconclusive ? "inconclusive" : answer_name(o.answer)) + " " +
          std::to_string(o.positive) + " " + std::to_string(o.negative) + "\n";
-    for (const auto& kv : t.info)
-        if (kv.first == "Hash") s += "Hash=" + kv.second + "\n";
     if (!stable) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.2f", o.run.seconds);
         s += "Time " + t.name + " " + buf + "\n";
     }
+    for (const auto& kv : t.info)
+        if (kv.first == "Hash") s += "Hash=" + kv.second + "\n";
     return s;
 }
 

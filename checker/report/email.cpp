@@ -183,7 +183,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
-    for (const auto& l : wrap(paragraph(s, r, v), W)) os << l << "\n";
+    for (const auto& l : wrap(paragraph(s, r, v, !o.witness.empty()), W)) os << l << "\n";
     os << "\n";
     if (!o.brief) {
         int nt = (int)r.thread_names.size();

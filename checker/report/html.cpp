@@ -291,7 +291,7 @@ std::string html_report(const Scenario& s, const RunResult& r, const ReportOptio
           << (L.func.empty() ? "" : "<span class=\"func\">" + esc(L.func) + "()</span>: ") << linked_text(L) << "</li>\n";
     }
     h << "</ol>\n";
-    h << "<p class=\"summary\">" << esc(paragraph(s, r, v)) << "</p>\n";
+    h << "<p class=\"summary\">" << esc(paragraph(s, r, v, !o.witness.empty())) << "</p>\n";
     h << "<p class=\"nav\">Jump to: <a href=\"#interleaving\">the interleaving</a> &middot; <a href=\"#locks\">locks held</a> &middot; "
          "<a href=\"#references\">references</a> &middot; <a href=\"#final-state\">final state</a> &middot; <a href=\"#replay\">replay</a></p>\n";
     h << "<p class=\"doc\">Scenario: " << esc(s.doc) << "</p>\n";
