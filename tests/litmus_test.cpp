@@ -359,3 +359,18 @@ TEST_CASE("a witness token replays to the same witness", "[litmus]") {
     CHECK(r.invariant == "litmus-condition");
     CHECK(r.message == o.witness.message);
 }
+
+TEST_CASE("a lock released by a thread that does not hold it is flagged, and the test answered", "[litmus]") {
+    std::string t = R"(C unlock
+{}
+P0(spinlock_t *s, int *x) { spin_unlock(s); WRITE_ONCE(*x, 1); }
+exists (x=1)
+)";
+    Test p = parse("t.litmus", t);
+    Outcome o = run(p, t, Options());
+    CHECK(o.error.empty());
+    CHECK(o.lock_misuse);
+    CHECK(o.answer == Answer::Always);
+    CHECK_THAT(herd_report(p, o, true), Catch::Contains("\nFlag lock-misuse\n"));
+    CHECK(!run(parse("t.litmus", kMp), kMp, Options()).lock_misuse);
+}

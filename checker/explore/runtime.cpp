@@ -349,7 +349,7 @@ void Runtime::begin_execution(ExecRecord* r) {
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
     order_cut = false;
-    unjudged = nullptr;
+    nunjudged = 0;
     sleep_blocked = false;
     duplicate = false;
     in_thread = false;
@@ -503,7 +503,9 @@ void violate(int thread, const char* invariant, const int* conflicts, int nconfl
     Runtime& r = g_runtime;
     if (r.pruned) return;
     if (r.inv_enabled && !r.inv_enabled(invariant)) {
-        if (!r.unjudged) r.unjudged = invariant;
+        bool known = false;
+        for (int i = 0; i < r.nunjudged; i++) known |= std::strcmp(r.unjudged[i], invariant) == 0;
+        if (!known && r.nunjudged < 4) r.unjudged[r.nunjudged++] = invariant;
         return;
     }
     char msg[256];

@@ -74,9 +74,10 @@ struct Runtime {
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool order_cut = false;                // pruned by an `order` constraint
-    // An invariant the scenario does not judge broke in this execution
-    // (violate() records the name, and nothing else): the first one.
-    const char* unjudged = nullptr;
+    // Invariants the scenario does not judge that broke in this execution
+    // (violate() records their names, and nothing else): the first four.
+    const char* unjudged[4] = {};
+    int nunjudged = 0;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
     bool duplicate = false;                // cut at a stale read another branch covers (StaleCut)
     // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a

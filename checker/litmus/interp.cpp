@@ -52,6 +52,7 @@ struct Tally {
     size_t nseen = 0;
     bool seen_overflow = false;
     bool race = false;          // a data race (a plain access in it) in some execution
+    bool misuse = false;        // a lock or read section misused in some execution
     bool truncated = false;     // an execution's trace was cut: its (rf, co) is partial
     // The first ill-formed execution: a dereference of a non-location.
     bool bad = false;
@@ -64,6 +65,7 @@ struct Tally {
         overflow = false;
         bad = false;
         race = false;
+        misuse = false;
         truncated = false;
         if (nseen) std::fill(seen, seen + kSeenCap, 0);
         nseen = 0;
@@ -169,7 +171,10 @@ public:
     void check_final() override {
         int32_t key[kMaxObserved];
         for (size_t i = 0; i < t_.observed.size(); i++) key[i] = (int32_t)observed(t_.observed[i].proc, t_.observed[i].index);
-        if (rt().unjudged && std::strcmp(rt().unjudged, "data-race") == 0) g_tally.race = true;
+        for (int i = 0; i < rt().nunjudged; i++) {
+            if (std::strcmp(rt().unjudged[i], "data-race") == 0) g_tally.race = true;
+            if (std::strcmp(rt().unjudged[i], "lock-misuse") == 0) g_tally.misuse = true;
+        }
         if (t_.filter && !holds(*t_.filter)) return;
         bool sat = holds(*t_.cond);
         if (g_tally.first_time(execution_hash(key))) g_tally.add(key, sat);
@@ -512,10 +517,13 @@ Scenario scenario_of(const Test& t, const std::string& text, bool witness, const
     s.doc = "herd7 C litmus test " + t.name;
     s.model = "litmus";
     for (const auto& P : t.procs) s.threads.push_back({"P" + std::to_string(P.index), {}});
-    // What makes a litmus run ill-formed: a lock misused. An execution in
-    // which every live thread waits (a thread that never unlocks) does not
-    // exist, as in herd7: `deadlock` is not judged, so it is cut.
-    s.invariants = {"livelock", "lock-misuse"};
+    // An execution in which every live thread waits (a thread that never
+    // unlocks) does not exist, as in herd7: `deadlock` is not judged, so it
+    // is cut. A lock or read section misused (an unlock of a lock the
+    // thread does not hold, rcu_read_unlock outside a section,
+    // synchronize_rcu inside one) is not judged either: the execution goes
+    // on, as herd7's does, and the result carries a flag.
+    s.invariants = {"livelock"};
     if (witness) s.invariants.push_back("litmus-condition");
     s.search = search;
     s.memory_model = MemModel::kernel;
@@ -567,6 +575,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     }
     out.inconclusive = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
     out.data_race = g_tally.race;
+    out.lock_misuse = g_tally.misuse;
     out.counts_exact = !g_tally.truncated && !g_tally.seen_overflow;
     for (int i = 0; i < g_tally.nstates; i++) {
         State st;
@@ -641,6 +650,7 @@ std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     s += "Witnesses\n";
     s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
     if (o.data_race) s += "Flag data-race\n";
+    if (o.lock_misuse) s += "Flag lock-misuse\n";
     s += "Condition " + t.cond_text + "\n";
     s += "Observation " + t.name + " " + (o.inconclusive ? "inconclusive" : answer_name(o.answer)) + " " +
          std::to_string(o.positive) + " " + std::to_string(o.negative) + "\n";

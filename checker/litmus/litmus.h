@@ -33,6 +33,7 @@ struct Outcome {
     uint64_t positive = 0;          // distinct executions (rf, co) whose final state satisfies the proposition
     uint64_t negative = 0;
     bool data_race = false;         // some execution has a data race (herd7's `Flag data-race`)
+    bool lock_misuse = false;       // some execution misuses a lock or an RCU/SRCU section (`Flag lock-misuse`)
     bool counts_exact = true;       // every execution's (rf, co) was told apart (no trace cut, no table full)
     std::vector<State> states;      // sorted by text
     RunResult run;                  // the counting search (executions, time)
