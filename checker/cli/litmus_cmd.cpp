@@ -255,8 +255,15 @@ CheckResult check_one(const std::string& file, const Options& opt) {
     }
     c.ours = answer_name(o.answer);
     Judgement j = judge(t.expected, o.answer);
+    if (t.result_text == "DEADLOCK") {
+        // `Result: DEADLOCK` (the kernel's judgelitmus.sh): no execution
+        // exists at all, herd7's `Never 0 0`.
+        bool none = o.positive + o.negative == 0;
+        j = none ? Judgement::Agree : Judgement::Other;
+        c.ours = none ? "DEADLOCK" : answer_name(o.answer);
+    }
     c.kind = judgement_name(j);
-    std::string line = file + ": " + answer_name(o.answer) + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
+    std::string line = file + ": " + c.ours + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
     bool declared = t.vfsmc_answer != Answer::None;
     c.cls = declared ? t.vfsmc_class : "";
     if (j == Judgement::NoResult) {
