@@ -355,6 +355,7 @@ void Runtime::begin_execution(ExecRecord* r) {
     in_thread = false;
     in_check = false;
     quiet = false;
+    quiet_thread = -1;
 }
 
 // Events that change shared state (after them the every-step invariants
@@ -376,7 +377,7 @@ static bool checks_invariants(Ev k) { return changes_state(k) || k == Ev::Step; 
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt, ...) {
     Runtime& r = g_runtime;
-    if (r.quiet && kind == Ev::Read) return -1;
+    if (r.quiet && kind == Ev::Read && thread == r.quiet_thread) return -1;
     ExecRecord* rec = r.rec;
     if (!rec) return -1;
     if (rec->nevents >= kMaxEvents) {

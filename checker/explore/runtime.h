@@ -93,6 +93,7 @@ struct Runtime {
     // vocabulary (kernel/core.h, here()); each event logged takes it.
     const char* src_file[kMaxThreads] = {};
     int src_line[kMaxThreads] = {};
+    int quiet_thread = -1;                 // whose wait re-check is quiet (another thread may run inside it)
 
     // Across executions of one scenario.
     int ncoverage = 0;

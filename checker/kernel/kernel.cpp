@@ -42,7 +42,10 @@ static LayerState g_ls;
 
 Heap& heap() { return g_ls.heap; }
 bool in_setup() { return g_ls.setup; }
-void set_quiet(bool q) { rt().quiet = q; }
+void set_quiet(bool q) {
+    rt().quiet = q;
+    rt().quiet_thread = q ? this_thread() : -1;
+}
 
 void layer_begin_execution() {
     g_ls.heap.n = 0;
