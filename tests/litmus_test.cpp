@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -373,4 +374,27 @@ exists (x=1)
     CHECK(o.answer == Answer::Always);
     CHECK_THAT(herd_report(p, o, true), Catch::Contains("\nFlag lock-misuse\n"));
     CHECK(!run(parse("t.litmus", kMp), kMp, Options()).lock_misuse);
+}
+
+TEST_CASE("dpor and the exhaustive search count the same executions on every test of the corpus", "[litmus]") {
+    // herd7's counts are of executions (rf, co), not interleavings: the two
+    // complete searches explore different interleavings and must agree.
+    int compared = 0;
+    for (const auto& de : std::filesystem::directory_iterator(std::string(VFSMC_SOURCE_DIR) + "/litmus")) {
+        if (de.path().extension() != ".litmus") continue;
+        std::ifstream in(de.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        Test t = parse(de.path().string(), ss.str());
+        if (t.procs.size() > 4) continue;  // the exhaustive search is slow there
+        Options ex;
+        ex.search.strategy = Strategy::exhaustive;
+        Outcome a = run(t, ss.str(), Options()), b = run(t, ss.str(), ex);
+        INFO(t.name);
+        CHECK(a.positive == b.positive);
+        CHECK(a.negative == b.negative);
+        CHECK(a.states.size() == b.states.size());
+        compared++;
+    }
+    CHECK(compared >= 90);
 }
