@@ -268,7 +268,7 @@ exists (2:r0=0)
 }
 
 TEST_CASE("conditions compare registers with registers and locations with registers", "[litmus]") {
-    std::string t = replace(kMp, "exists (1:r0=1 /\\ 1:r1=0)", "exists (1:r0=1:r1 /\\ x=1:r0)");
+    std::string t = replace(kMp, "exists (1:r0=1 /\\ 1:r1=0)", "exists (1:r0=1:r1 /\\ [x]=1:r0)");
     Test p = parse("t.litmus", t);
     CHECK(p.cond_text == "exists (1:r0=1:r1 /\\ x=1:r0)");
     Outcome o = run(p, t, Options());

@@ -921,7 +921,10 @@ private:
             return o;
         }
         accept("*");
+        // herd7 also writes a location as `[x]`.
+        bool bracket = accept("[");
         std::string n = ident("a location or a register (N:rK)");
+        if (bracket) expect("]", "to close `[location]`");
         o.index = t_.var_index(n);
         if (o.index < 0)
             fail(line, "undeclared variable `" + n + "` in the condition; accepted: a location of the test or N:register");
