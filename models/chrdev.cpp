@@ -135,8 +135,8 @@ struct ChrdevCfg {
     bool fops_owner = false;
     // threads
     int nthreads = 0;
-    int nops[kMaxThreads] = {};
-    int ops[kMaxThreads][kMaxOps] = {};
+    int nops[kMaxScenarioThreads] = {};
+    int ops[kMaxScenarioThreads][kMaxOps] = {};
 };
 
 // struct module: state and refcnt (MODULE_REF_BASE while loaded).
@@ -232,7 +232,7 @@ struct ChrdevRun : ModelRun {
     // Each thread's open files as chrdev_open left them: the f_op
     // replace_fops installed (fops_get's result, or NULL for def_chr_fops,
     // which has no owner). Thread-local, like the struct file.
-    Fops* file_fop[kMaxThreads][kMaxFiles] = {};
+    Fops* file_fop[kMaxScenarioThreads][kMaxFiles] = {};
 
     // Ghost state: what the checker knows, never read by the kernel code.
     bool registered[kMaxCdevs] = {};  // the registration reference is still held
@@ -240,9 +240,9 @@ struct ChrdevRun : ModelRun {
     bool cdev_freed[kMaxCdevs] = {};
     bool inode_freed = false;
     int pre_files = 0;              // initial open files not closed yet
-    int nfiles[kMaxThreads] = {};   // files opened (FMODE_OPENED) by each thread
-    int file_cdev[kMaxThreads][kMaxFiles] = {};  // index in cdevs of the cdev each file holds a reference on
-    int opened_cdev[kMaxThreads] = {};  // the cdev a successful chrdev_open took its reference on
+    int nfiles[kMaxScenarioThreads] = {};   // files opened (FMODE_OPENED) by each thread
+    int file_cdev[kMaxScenarioThreads][kMaxFiles] = {};  // index in cdevs of the cdev each file holds a reference on
+    int opened_cdev[kMaxScenarioThreads] = {};  // the cdev a successful chrdev_open took its reference on
     int list_add_ev = -1;           // the event that put the inode on the list
     int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
 
@@ -1021,7 +1021,7 @@ struct ChrdevModel : Model {
         };
         kDecl.declare(s);
         s.min_threads = 1;
-        s.max_threads = kMaxThreads;
+        s.max_threads = kMaxScenarioThreads;
         s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }

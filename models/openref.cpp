@@ -201,9 +201,9 @@ struct OpenrefCfg {
     bool pwd_in_mnt = false;
     // threads
     int nthreads = 0;
-    int nops[kMaxThreads] = {};
-    int ops[kMaxThreads][kMaxOps] = {};
-    int args[kMaxThreads][kMaxOps] = {};
+    int nops[kMaxScenarioThreads] = {};
+    int ops[kMaxScenarioThreads][kMaxOps] = {};
+    int args[kMaxScenarioThreads][kMaxOps] = {};
     Stats* stats = nullptr;
 };
 
@@ -231,11 +231,11 @@ struct SuperBlock : kobj {
 // mnt_flags (MNT_DOOMED, under mount_lock), mnt.mnt_sb. A slot alone
 // means nothing (it goes negative when a thread puts a reference another
 // CPU took); only mnt_get_count's sum does.
-inline const char* const kPcpCountName[kMaxThreads] = {"mnt_pcp[cpu0].mnt_count", "mnt_pcp[cpu1].mnt_count",
+inline const char* const kPcpCountName[kMaxScenarioThreads] = {"mnt_pcp[cpu0].mnt_count", "mnt_pcp[cpu1].mnt_count",
                                                        "mnt_pcp[cpu2].mnt_count", "mnt_pcp[cpu3].mnt_count"};
-static_assert(kMaxThreads == 4, "one mnt_pcp slot name per thread");
+static_assert(kMaxScenarioThreads == 4, "one mnt_pcp slot name per thread");
 struct Mount : kobj {
-    kfield<int> mnt_pcp[kMaxThreads];
+    kfield<int> mnt_pcp[kMaxScenarioThreads];
     atomic_t mnt_writers;
     kfield<int> mnt_ns;
     kfield<int> mnt_flags;
@@ -407,10 +407,10 @@ struct OpenrefRun : ModelRun {
     FsStruct* fs = nullptr;
 
     // Ghost state: what the checker knows, never read by the kernel code.
-    ThreadState th[kMaxThreads];
+    ThreadState th[kMaxScenarioThreads];
     FileGhost files[kMaxFiles];
     int nfiles = 0;
-    int unown_ev[kMaxThreads][2];  // per thread: the v4 save of mnt, the put that dropped the last owned reference
+    int unown_ev[kMaxScenarioThreads][2];  // per thread: the v4 save of mnt, the put that dropped the last owned reference
     int ns_ref_owner = NONE;     // kNsOwner, a thread (umount between detach and mntput), or NONE
     bool pwd_ref = false;        // fs->pwd still holds its mount reference
     long lockref_updates = 0;    // dentry reference count changes (the seed's metric)
@@ -1906,7 +1906,7 @@ struct OpenrefModel : Model {
         };
         kDecl.declare(s);
         s.min_threads = 1;
-        s.max_threads = kMaxThreads;
+        s.max_threads = kMaxScenarioThreads;
         s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }

@@ -167,9 +167,9 @@ PY
 # --- vfsmc litmus: bad litmus input is exit 2 and one line naming the file,
 # the line and the construct; a good test prints herd7's Observation line.
 @test "litmus with an unknown construct: exit 2 and one line naming file, line and construct" {
-  printf 'C bad\n{}\nP0(int *x)\n{\n\tsmp_store_mb(*x, 1);\n}\nexists (x=1)\n' >"$tmp/bad.litmus"
+  printf 'C bad\n{}\nP0(int *x)\n{\n\tsmp_cond_load_acquire(x, 1);\n}\nexists (x=1)\n' >"$tmp/bad.litmus"
   vf litmus "$tmp/bad.litmus"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/bad.litmus:5: unsupported construct \`smp_store_mb\`; accepted: "* ]] || {
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/bad.litmus:5: unsupported construct \`smp_cond_load_acquire\`; accepted: "* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
 }
 
@@ -178,6 +178,40 @@ PY
   vf litmus "$tmp/open.litmus"
   [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/open.litmus:4: unbalanced braces"* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
+}
+
+@test "litmus --witness prints a replay command that runs and shows the same witness" {
+  vf litmus --stable --witness litmus/MP+poonceonces.litmus
+  [ "$rc" -eq 0 ] && grep -q '^\[witness\] MP+poonceonces: an execution satisfying the exists clause$' <<<"$out" || {
+    echo "want a witness framed as satisfying the exists clause, got exit $rc: $out $err"; return 1; }
+  cmd=$(grep -A1 '^Replay:$' <<<"$out" | tail -1 | sed 's/^ *vfsmc //')
+  [[ $cmd == "litmus --witness litmus/MP+poonceonces.litmus --replay v1:"* ]] || { echo "bad replay command: $cmd"; return 1; }
+  vf $cmd --stable
+  [ "$rc" -eq 0 ] && grep -q 'the final state 1:r0=1; 1:r1=0; satisfies the condition' <<<"$out" || {
+    echo "the replay command did not show the witness: exit $rc: $out $err"; return 1; }
+  vf litmus --witness litmus/MP+poonceonces.litmus --replay v1:0:b0k:2-
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] || { echo "want exit 2 and one line for a bad token, got $rc: $err"; return 1; }
+}
+
+@test "litmus --check -j2 streams a line per test, counts every kind and writes JUnit" {
+  mkdir "$tmp/c"
+  cp litmus/MP+poonceonces.litmus litmus/SB+mbonceonces.litmus "$tmp/c/"
+  printf 'C unsup\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tsmp_cond_load_acquire(x, 1);\n}\nexists (x=1)\n' >"$tmp/c/unsup.litmus"
+  printf 'C broken\n(* Result: Never *)\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x 1);\n}\nexists (x=1)\n' >"$tmp/c/broken.litmus"
+  vf litmus --check -j2 --junit "$tmp/j.xml" "$tmp/c"
+  [ "$rc" -eq 2 ] || { echo "want exit 2 (a parse error), got $rc: $out $err"; return 1; }
+  [ "$(grep -c '^agree  ' <<<"$out")" -eq 2 ] && grep -q '^UNSUP  ' <<<"$out" && grep -q '^ERROR  ' <<<"$out" || {
+    echo "want one line per test: $out"; return 1; }
+  [ "$(tail -1 <<<"$out")" = "2 agree, 0 differ (0 misses, 0 false alarms), 1 unsupported, 1 parse error, 0 inconclusive" ] || {
+    echo "bad summary: $(tail -1 <<<"$out")"; return 1; }
+  xmllint --noout --schema tests/junit.xsd "$tmp/j.xml"
+  grep -q '<skipped' "$tmp/j.xml" && grep -q '<error' "$tmp/j.xml"
+}
+
+@test "litmus: a test cut by its time limit prints inconclusive, never an answer" {
+  vf litmus --stable --strategy exhaustive --time-limit 0.000001 litmus/ISA2+8threads+releaseacquire.litmus
+  [ "$rc" -eq 1 ] && grep -q '^Observation ISA2+8threads+releaseacquire inconclusive ' <<<"$out" && ! grep -qx 'Ok\|No' <<<"$out" || {
+    echo "want exit 1 and an inconclusive Observation, got exit $rc: $out $err"; return 1; }
 }
 
 @test "litmus MP+pooncerelease+poacquireonce: Never, in herd7's Observation line" {
@@ -212,7 +246,7 @@ Observation MP+poonceonces Sometimes 1 3'
 
 @test "litmus --check --oracle: every corpus agrees with its Result: lines" {
   vf litmus --check --oracle litmus litmus-lkmm litmus-oracle
-  [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" == "134 agree, 0 differ, 1 unsupported" ] || {
+  [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" == "154 agree, 0 differ, 7 unsupported" ] || {
     echo "got exit $rc: $(grep -v '^agree' <<<"$out") $err"; return 1; }
 }
 

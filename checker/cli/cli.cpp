@@ -1092,8 +1092,15 @@ int cli_main(int argc, char** argv) {
     auto* lit_html = lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
     lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
     lit->add_flag("--generate", lf.generate, "write the generated cycle tests (diy7-like) into the directory given, each with the oracle's Result:");
-    lit->add_option("--time-limit", lf.time_limit, "stop each search after this many seconds (the result is then inconclusive)")
+    lit->add_option("--strategy", lf.strategy, "the search: dpor (the default), exhaustive, bounded, random or pct")
+        ->check(CLI::IsMember({"dpor", "exhaustive", "bounded", "random", "pct"}));
+    lit->add_option("--bound", lf.bound, "with --strategy bounded: the preemption bound")->check(CLI::Range(0, 100));
+    lit->add_option("--time-limit", lf.time_limit,
+                    "stop each test's search after this many seconds: `inconclusive` (default: none; 60 with --check)")
         ->check(CLI::PositiveNumber);
+    lit->add_option("-j,--jobs", lf.jobs, "with --check: tests run in parallel processes")->check(CLI::Range(1, 64));
+    lit->add_option("--junit", lf.junit, "with --check: also write JUnit XML (one test case per litmus test) to this file");
+    lit->add_option("--replay", lf.replay, "with --witness and one test: replay the witness with this token");
 
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
 

@@ -48,9 +48,16 @@ struct LitmusFlags {
     bool first = false;    // the first witness, not the shortest
     bool oracle = false;   // answer with the executable LKMM (checker/lkmm), not the engine
     bool generate = false; // write the generated tests (checker/lkmm/generate.h) into the one path
-    double time_limit = 0; // seconds for each search; 0: none
     std::string format = "text";
     std::string html;
+    // The search: a strategy (empty: dpor), its bound, and a time limit per
+    // test in seconds (negative: none, or 60 under --check).
+    std::string strategy;
+    int bound = -1;
+    double time_limit = -1;
+    int jobs = 1;          // --check: tests run in parallel processes
+    std::string junit;     // --check: also write JUnit XML here
+    std::string replay;    // with --witness: replay this witness token
 };
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
 // `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).

@@ -7,9 +7,24 @@
 // whose difference is known says so in a `vfsmc: <answer> (<class>)` line;
 // --check fails on a difference no test declares, and on a declared one that
 // no longer happens (like the exploration-count oracle).
+//
+// Under --check every test runs in a process of its own (-jN at a time),
+// with a time limit (60 s unless --time-limit says otherwise); its line is
+// printed as soon as it finishes, and the summary counts every test: agree,
+// differ, unsupported, parse error, inconclusive.
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -29,6 +44,8 @@ namespace fs = std::filesystem;
 using namespace litmus;
 
 namespace {
+
+constexpr double kCheckTimeLimit = 60;  // seconds per test under --check, unless told
 
 std::string read_text(const std::string& file) { return read_test(file); }
 
@@ -59,6 +76,109 @@ std::vector<std::string> collect_litmus(const std::vector<std::string>& paths) {
     return out;
 }
 
+// The search the flags ask for.
+Options options_of(const LitmusFlags& f) {
+    Options opt;
+    opt.witness = f.witness;
+    opt.minimize = !f.first;
+    if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
+        throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
+    if (f.bound >= 0) {
+        if (opt.search.strategy != Strategy::bounded)
+            throw LoadError("--bound: bad value `" + std::to_string(f.bound) + "`; accepted: a bound only with --strategy bounded");
+        opt.search.preemption_bound = f.bound;
+    }
+    double limit = f.time_limit > 0 ? f.time_limit : f.check ? kCheckTimeLimit : 0;
+    opt.search.time_limit_s = limit;
+    return opt;
+}
+
+// The flags that choose the search, for a command that must search alike.
+std::string search_flags(const LitmusFlags& f) {
+    std::string s;
+    if (!f.strategy.empty()) s += " --strategy " + f.strategy;
+    if (f.bound >= 0) s += " --bound " + std::to_string(f.bound);
+    return s;
+}
+
+// What a witness satisfies, for its report.
+std::string witness_of(const Test& t) {
+    return t.quant == Quant::Forall ? "the negation of the forall clause" : "the exists clause";
+}
+
+void print_witness(const Test& t, const Outcome& o, const RunResult& w, const LitmusFlags& f, const std::string& file) {
+    ReportOptions ro;
+    ro.stable = f.stable;
+    ro.witness = witness_of(t);
+    ro.replay = {"vfsmc litmus --witness" + search_flags(f) + " " + shell_word(file) + " --replay", w.token, ""};
+    // The test's name and text are untrusted: every line printed is made printable.
+    if (f.format == "json")
+        out_text(json_printable(json_report(o.scenario, w, ro).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
+    else if (f.format == "email") out_text("\n" + printable_lines(email_report(o.scenario, w, ro)));
+    else out_text("\n" + printable_lines(text_report(o.scenario, w, ro)));
+    if (!f.html.empty()) write_file(f.html, html_report(o.scenario, w, ro));
+}
+
+// A search cut by the time limit or a signal: one line on stderr.
+void say_inconclusive(const std::string& file, const Outcome& o) {
+    std::string why = stop_requested ? "interrupted by signal " + std::to_string((int)stop_requested)
+                                     : "stopped by the " + (o.run.limit.empty() ? std::string("time limit") : o.run.limit);
+    std::cerr << printable(file, kMaxShownFile) << ": " << why << ": the result above is inconclusive, "
+              << o.run.executions << " executions explored\n";
+}
+
+// `vfsmc litmus FILE...`: herd7's lines for each, and the witnesses.
+int run_tests(const std::vector<std::string>& files, const LitmusFlags& f) {
+    Options opt = options_of(f);
+    if (!f.replay.empty()) {
+        if (!f.witness || files.size() != 1)
+            throw LoadError("--replay: bad use; accepted: `vfsmc litmus --witness FILE --replay TOKEN` with one test");
+        const std::string& file = files[0];
+        std::string text = read_text(file);
+        Test t = parse(file, text);
+        RunResult r = replay_witness(t, text, opt, f.replay);
+        if (r.verdict == Verdict::error) throw LoadError(printable(file, kMaxShownFile) + ": --replay: " + r.message);
+        if (r.verdict != Verdict::violated || r.invariant != "litmus-condition") {
+            out_text("The token's execution does not satisfy the condition of " + printable(t.name, kMaxShownFile) + ".\n");
+            return 1;
+        }
+        Outcome o;
+        o.scenario = witness_scenario(t, text, opt);
+        print_witness(t, o, r, f, file);
+        return 0;
+    }
+    int rc = 0;
+    for (const auto& file : files) {
+        std::string text = read_text(file);
+        Test t = parse(file, text);  // a LoadError is exit 2, one line
+        Outcome o = run(t, text, opt);
+        if (!o.error.empty()) throw LoadError(o.error);
+        out_text(printable_lines(herd_report(t, o, f.stable)));
+        if (o.inconclusive) {
+            say_inconclusive(file, o);
+            if (stop_requested) return stopped_status();
+            rc = std::max(rc, 1);
+        }
+        if (f.witness && !o.inconclusive) {
+            if (!o.has_witness)
+                out_text(o.witness.verdict == Verdict::inconclusive
+                             ? std::string("No witness: the witness search was ") +
+                                   (stop_requested ? "interrupted.\n" : "cut by the time limit.\n")
+                             : std::string("No witness: no execution ") +
+                                   (t.quant == Quant::Forall ? "violates" : "satisfies") + " the condition.\n");
+            else
+                print_witness(t, o, o.witness, f, file);
+            if (stop_requested) {
+                std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
+                          << " during the witness search\n";
+                return stopped_status();
+            }
+        }
+        if (files.size() > 1) out_text("\n");
+    }
+    return rc;
+}
+
 enum class Judgement { Agree, Miss, FalseAlarm, Other, NoResult };
 
 Judgement judge(Answer lkmm, Answer ours) {
@@ -80,27 +200,335 @@ const char* judgement_name(Judgement j) {
     return "?";
 }
 
+// One test under --check. `kind` is what the summary counts it as: agree,
+// miss, false alarm, differ, no Result, unsupported, parse error,
+// inconclusive; `ok` is false when the corpus does not expect it.
+struct CheckResult {
+    std::string file, name, kind, line, lkmm, ours, cls;
+    bool ok = true;
+    uint64_t interleavings = 0;
+    double seconds = 0;
+};
 
-
-// The command that prints this witness again: the search is deterministic,
-// so the same flags give the same execution.
-std::string witness_command(const std::string& file, const LitmusFlags& f) {
-    std::string c = "vfsmc litmus --witness";
-    if (f.first) c += " --first";
-    if (f.format != "text") c += " --format " + f.format;
-    return c + " " + shell_word(file);
+nlohmann::json to_json(const CheckResult& r) {
+    return {{"file", r.file}, {"name", r.name}, {"kind", r.kind}, {"line", r.line}, {"lkmm", r.lkmm}, {"ours", r.ours},
+            {"cls", r.cls}, {"ok", r.ok}, {"interleavings", r.interleavings}, {"seconds", r.seconds}};
 }
 
-// A search cut by the time limit or a signal: one line on stderr.
-void say_inconclusive(const std::string& file, const Outcome& o) {
-    std::string why = stop_requested ? "interrupted by signal " + std::to_string((int)stop_requested)
-                                     : "stopped by the " + (o.run.limit.empty() ? std::string("time limit") : o.run.limit);
-    std::cerr << printable(file, kMaxShownFile) << ": " << why << ": the result above is inconclusive, "
-              << o.run.executions << " executions explored\n";
+CheckResult from_json(const nlohmann::json& j) {
+    CheckResult r;
+    r.file = j.value("file", "");
+    r.name = j.value("name", "");
+    r.kind = j.value("kind", "parse error");
+    r.line = j.value("line", "");
+    r.lkmm = j.value("lkmm", "");
+    r.ours = j.value("ours", "");
+    r.cls = j.value("cls", "");
+    r.ok = j.value("ok", false);
+    r.interleavings = j.value("interleavings", (uint64_t)0);
+    r.seconds = j.value("seconds", 0.0);
+    return r;
+}
+
+CheckResult check_one(const std::string& file, const Options& opt) {
+    CheckResult c;
+    c.file = file;
+    c.name = fs::path(file).stem().string();
+    auto start = std::chrono::steady_clock::now();
+    auto rejected = [&](const std::string& m) {
+        bool unsup = m.find("unsupported construct") != std::string::npos;
+        c.kind = unsup ? "unsupported" : "parse error";
+        c.ok = unsup;
+        c.line = std::string(unsup ? "UNSUP  " : "ERROR  ") + error_line(m);
+    };
+    std::string text;
+    Test t;
+    try {
+        text = read_text(file);
+        t = parse(file, text);
+        c.name = t.name;
+    } catch (const LoadError& e) {
+        rejected(e.what());
+        return c;
+    }
+    Outcome o;
+    try {
+        o = run(t, text, opt);
+    } catch (const LoadError& e) {
+        rejected(e.what());
+        return c;
+    }
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    c.interleavings = o.run.executions;
+    c.lkmm = t.result_text;
+    if (!o.error.empty()) {
+        c.kind = "parse error";
+        c.ok = false;
+        c.line = "ERROR  " + error_line(o.error);
+        return c;
+    }
+    if (o.inconclusive) {
+        c.kind = "inconclusive";
+        c.ok = false;
+        c.ours = "inconclusive";
+        c.line = "INCONC " + printable(file, kMaxShownFile) + ": inconclusive (stopped by the " + (o.run.limit.empty() ? "limit" : o.run.limit) +
+                 " after " + std::to_string(o.run.executions) + " interleavings; LKMM " +
+                 (t.result_text.empty() ? "-" : t.result_text) + ")";
+        return c;
+    }
+    c.ours = answer_name(o.answer);
+    Judgement j = judge(t.expected, o.answer);
+    if (t.result_text == "DEADLOCK") {
+        // `Result: DEADLOCK` (the kernel's judgelitmus.sh): no execution
+        // exists at all, herd7's `Never 0 0`.
+        bool none = o.positive + o.negative == 0;
+        j = none ? Judgement::Agree : Judgement::Other;
+        c.ours = none ? "DEADLOCK" : answer_name(o.answer);
+    }
+    c.kind = judgement_name(j);
+    std::string line = printable(file, kMaxShownFile) + ": " + c.ours + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
+    bool declared = t.vfsmc_answer != Answer::None;
+    c.cls = declared ? t.vfsmc_class : "";
+    if (j == Judgement::NoResult) {
+        c.ok = false;
+        line += " [no `Result:` line]";
+    } else if (j == Judgement::Agree && declared) {
+        c.ok = false;
+        line += " [the test declares `" + t.vfsmc_expected + "` but vfsmc now agrees with the LKMM: remove the line]";
+    } else if (j != Judgement::Agree && !declared) {
+        c.ok = false;
+        line += " [undeclared difference: explain it with a `vfsmc: <answer> (<class>)` line, or fix the layer]";
+    } else if (j != Judgement::Agree && t.vfsmc_answer != o.answer) {
+        c.ok = false;
+        line += " [the test declares `" + t.vfsmc_expected + "`]";
+    } else if (j != Judgement::Agree) {
+        line += " [" + c.cls + "]";
+    }
+    const char* tag = !c.ok ? "FAIL   " : j == Judgement::Agree ? "agree  " : j == Judgement::Miss ? "MISS   "
+                    : j == Judgement::FalseAlarm ? "ALARM  " : "DIFFER ";
+    c.line = tag + line + "  [" + std::to_string(o.positive + o.negative) + " executions]";
+    return c;
+}
+
+std::string xml_escape(const std::string& s) {
+    std::string o;
+    for (unsigned char ch : s) {
+        switch (ch) {
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '&': o += "&amp;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += ch < 0x20 && ch != '\n' && ch != '\t' ? ' ' : (char)ch;
+        }
+    }
+    return o;
+}
+
+// JUnit XML, one test case per litmus test (tests/junit.xsd): an unexpected
+// answer is a failure, a parse error or a cut search an error, an
+// unsupported construct a skipped test.
+void write_junit(const std::string& path, const std::vector<CheckResult>& rs) {
+    long fails = 0, errs = 0, skipped = 0;
+    double total = 0;
+    for (const auto& r : rs) {
+        total += r.seconds;
+        if (r.kind == "unsupported") skipped++;
+        else if (r.kind == "parse error" || r.kind == "inconclusive") errs++;
+        else if (!r.ok) fails++;
+    }
+    std::ostringstream x;
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f", total);
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"vfsmc litmus --check\" tests=\"" << rs.size()
+      << "\" failures=\"" << fails << "\" errors=\"" << errs << "\" time=\"" << secs << "\">\n"
+      << "  <testsuite name=\"litmus\" tests=\"" << rs.size() << "\" failures=\"" << fails << "\" errors=\"" << errs
+      << "\" skipped=\"" << skipped << "\" time=\"" << secs << "\">\n";
+    for (const auto& r : rs) {
+        std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
+        x << "    <testcase name=\"" << xml_escape(r.name) << "\" classname=\"litmus\" file=\"" << xml_escape(r.file)
+          << "\" time=\"" << secs << "\"";
+        if (r.kind == "unsupported") {
+            x << ">\n      <skipped message=\"" << xml_escape(r.line) << "\"/>\n    </testcase>\n";
+        } else if (r.kind == "parse error" || r.kind == "inconclusive") {
+            x << ">\n      <error message=\"" << xml_escape(r.line) << "\" type=\"" << r.kind << "\">" << xml_escape(r.line)
+              << "</error>\n    </testcase>\n";
+        } else if (!r.ok) {
+            x << ">\n      <failure message=\"" << xml_escape(r.line) << "\" type=\"fail\">" << xml_escape(r.line)
+              << "</failure>\n    </testcase>\n";
+        } else {
+            x << "/>\n";
+        }
+    }
+    x << "  </testsuite>\n</testsuites>\n";
+    write_file(path, x.str());
+}
+
+// Run the tests in child processes, -j at a time, and hand each result to
+// `done` as it finishes. A child that outlives its time limit by far (a
+// search the engine failed to stop) is killed and counted inconclusive.
+void run_children(const std::vector<std::string>& files, const Options& opt, int jobs,
+                  const std::function<void(const CheckResult&)>& done) {
+    struct Job {
+        pid_t pid;
+        int fd;
+        size_t idx;
+        std::string out;
+        std::chrono::steady_clock::time_point start;
+    };
+    std::vector<Job> running;
+    size_t next = 0;
+    bool forwarded = false;
+    pid_t parent = getpid();
+    double hard = opt.search.time_limit_s > 0 ? opt.search.time_limit_s * 2 + 30 : 0;
+    auto finish = [&](Job& j, bool killed) {
+        int st = 0;
+        while (waitpid(j.pid, &st, 0) < 0 && errno == EINTR) {
+        }
+        close(j.fd);
+        CheckResult c;
+        bool parsed = false;
+        if (!killed) {
+            try {
+                c = from_json(nlohmann::json::parse(j.out));
+                parsed = true;
+            } catch (const std::exception&) {
+            }
+        }
+        if (!parsed) {
+            c.file = files[j.idx];
+            c.name = fs::path(c.file).stem().string();
+            c.ok = false;
+            if (killed) {
+                c.kind = "inconclusive";
+                c.line = "INCONC " + printable(c.file, kMaxShownFile) + ": inconclusive (killed: still running " + std::to_string((int)hard) + " s after it started)";
+            } else {
+                c.kind = "parse error";
+                c.line = "ERROR  internal error: " + printable(c.file, kMaxShownFile) + ": the checker died (" +
+                         (WIFSIGNALED(st) ? "signal " + std::to_string(WTERMSIG(st)) : "status " + std::to_string(WEXITSTATUS(st))) + ")";
+            }
+        }
+        done(c);
+    };
+    while ((next < files.size() && !stop_requested) || !running.empty()) {
+        while (next < files.size() && !stop_requested && (int)running.size() < jobs) {
+            int p[2];
+            if (pipe(p) != 0) throw std::runtime_error("pipe failed");
+            std::cout.flush();
+            pid_t pid = fork();
+            if (pid < 0) throw std::runtime_error("fork failed");
+            if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                if (getppid() != parent) _exit(3);
+                close(p[0]);
+                for (const auto& j : running) close(j.fd);
+                std::string out;
+                try {
+                    out = to_json(check_one(files[next], opt)).dump();
+                } catch (const std::exception& e) {
+                    CheckResult c;
+                    c.file = files[next];
+                    c.name = fs::path(c.file).stem().string();
+                    c.kind = "parse error";
+                    c.ok = false;
+                    c.line = std::string("ERROR  internal error: ") + printable(files[next], kMaxShownFile) + ": " + error_line(e.what());
+                    out = to_json(c).dump();
+                }
+                size_t off = 0;
+                while (off < out.size()) {
+                    ssize_t n = write(p[1], out.data() + off, out.size() - off);
+                    if (n <= 0) break;
+                    off += (size_t)n;
+                }
+                close(p[1]);
+                _exit(0);
+            }
+            close(p[1]);
+            running.push_back({pid, p[0], next, "", std::chrono::steady_clock::now()});
+            next++;
+        }
+        if (stop_requested && !forwarded) {
+            // The tests still running stop as a single test would: inconclusive.
+            for (const auto& j : running) kill(j.pid, (int)stop_requested);
+            forwarded = true;
+        }
+        std::vector<struct pollfd> pfds;
+        for (const auto& j : running) pfds.push_back({j.fd, POLLIN, 0});
+        int pr = poll(pfds.data(), pfds.size(), 500);
+        if (pr < 0 && errno != EINTR) throw std::runtime_error("poll failed");
+        auto now = std::chrono::steady_clock::now();
+        for (size_t i = running.size(); i-- > 0;) {
+            Job& j = running[i];
+            bool eof = false;
+            if (pr > 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                char buf[4096];
+                ssize_t n = read(j.fd, buf, sizeof buf);
+                if (n > 0) j.out.append(buf, (size_t)n);
+                else if (n == 0 || errno != EINTR) eof = true;
+            }
+            bool late = hard > 0 && std::chrono::duration<double>(now - j.start).count() > hard;
+            if (!eof && !late) continue;
+            if (!eof) kill(j.pid, SIGKILL);
+            Job d = j;
+            running.erase(running.begin() + (long)i);
+            finish(d, !eof);
+        }
+    }
+}
+
+// `vfsmc litmus --check`: each test against its Result: line. A signal
+// stops the launching of tests; those still running end inconclusive (the
+// signal reaches their processes too), and the summary says how many were
+// not run.
+int check_tests(const std::vector<std::string>& files, const LitmusFlags& f) {
+    Options opt = options_of(f);
+    opt.witness = false;
+    std::vector<CheckResult> results;
+    std::map<std::string, int> count;
+    int unexpected = 0;
+    run_children(files, opt, f.jobs, [&](const CheckResult& c) {
+        results.push_back(c);
+        count[c.kind]++;
+        if (!c.ok) unexpected++;
+        // Names and lines come from untrusted files: printed printable.
+        if (!f.table) out_text(printable_lines(c.line) + "\n");
+        else if (!c.ok) std::cerr << printable_lines(c.line) << "\n";
+    });
+    std::sort(results.begin(), results.end(), [](const CheckResult& a, const CheckResult& b) { return a.file < b.file; });
+    int agree = count["agree"], miss = count["miss"], alarm = count["false alarm"], other = count["differ"];
+    int differ = miss + alarm + other;
+    std::ostringstream s;
+    s << agree << " agree, " << differ << " differ (" << miss << (miss == 1 ? " miss, " : " misses, ") << alarm
+      << (alarm == 1 ? " false alarm" : " false alarms") << (other ? ", " + std::to_string(other) + " Always/Sometimes" : "")
+      << "), " << count["unsupported"] << " unsupported, " << count["parse error"]
+      << (count["parse error"] == 1 ? " parse error, " : " parse errors, ") << count["inconclusive"] << " inconclusive"
+      << (count["no Result"] ? ", " + std::to_string(count["no Result"]) + " without a Result" : "");
+    if (stop_requested)
+        s << ", " << files.size() - results.size() << " not run: interrupted by signal " << (int)stop_requested;
+    s << "\n";
+    if (f.table) {
+        std::map<std::string, std::map<std::string, int>> by_class;  // class -> judgement -> count
+        s << "\n| test | LKMM | vfsmc | judgement | class |\n|---|---|---|---|---|\n";
+        for (const auto& r : results) {
+            if (r.kind == "parse error") continue;
+            s << "| " << r.name << " | " << r.lkmm << " | " << r.ours << " | " << r.kind << " | " << r.cls << " |\n";
+            by_class[r.kind == "agree" ? "" : r.kind == "unsupported" ? "unsupported" : r.cls.empty() ? "undeclared" : r.cls][r.kind]++;
+        }
+        s << "\n| class | agree | miss | false alarm | unsupported |\n|---|---|---|---|---|\n";
+        for (const auto& kv : by_class) {
+            auto get = [&](const char* k) { auto it = kv.second.find(k); return it == kv.second.end() ? 0 : it->second; };
+            s << "| " << (kv.first.empty() ? "(none)" : kv.first) << " | " << get("agree") << " | " << get("miss") << " | "
+              << get("false alarm") << " | " << get("unsupported") << " |\n";
+        }
+        s << "| **total** | " << agree << " | " << miss << " | " << alarm << " | " << count["unsupported"] << " |\n";
+    }
+    out_text(printable_lines(s.str()));
+    if (!f.junit.empty()) write_junit(f.junit, results);
+    if (stop_requested) return stopped_status();
+    if (count["parse error"]) return 2;
+    return unexpected ? 1 : 0;
 }
 
 }  // namespace
-
 
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
     if (f.generate) return cmd_litmus_generate(paths, f);
@@ -108,167 +536,12 @@ int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f) {
     if (files.empty())
         throw LoadError(printable(paths[0], kMaxShownFile) + ": no litmus tests (*.litmus) found; accepted: *.litmus files or directories of them");
     if (f.oracle) return cmd_litmus_oracle(files, f);
-    Options opt;
-    opt.witness = f.witness;
-    opt.minimize = !f.first;
-    opt.time_limit = f.time_limit;
+    if (!f.check && (f.jobs != 1 || !f.junit.empty()))
+        throw LoadError(std::string(f.junit.empty() ? "--jobs" : "--junit") + ": bad use; accepted: only with --check");
+    if (f.check && (!f.replay.empty() || f.witness))
+        throw LoadError(std::string(f.witness ? "--witness" : "--replay") + ": bad use; accepted: not with --check");
     catch_stop_signals();
-    if (!f.check) {
-        int rc = 0;
-        for (const auto& file : files) {
-            std::string text = read_text(file);
-            Test t = parse(file, text);  // a LoadError is exit 2, one line
-            Outcome o = run(t, text, opt);
-            if (!o.error.empty()) throw LoadError(o.error);
-            // The test's name and text are untrusted: every line printed is made printable.
-            out_text(printable_lines(herd_report(t, o, f.stable)));
-            if (o.inconclusive) {
-                say_inconclusive(file, o);
-                return stop_requested ? stopped_status() : 1;
-            }
-            if (f.witness) {
-                ReportOptions ro;
-                ro.stable = f.stable;
-                ro.replay = {witness_command(file, f), "", ""};
-                if (!o.has_witness) {
-                    out_text(std::string("No witness: ") +
-                             (o.witness.verdict == Verdict::inconclusive
-                                  ? std::string("the witness search was ") + (stop_requested ? "interrupted.\n" : "cut by the time limit.\n")
-                              : std::string("no execution ") + (t.quant == Quant::Forall ? "violates" : "satisfies") +
-                                    " the condition.\n"));
-                } else if (f.format == "json") {
-                    out_text(json_printable(json_report(o.scenario, o.witness, ro).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
-                } else if (f.format == "email") {
-                    out_text("\n" + printable_lines(email_report(o.scenario, o.witness, ro)));
-                } else {
-                    out_text("\n" + printable_lines(text_report(o.scenario, o.witness, ro)));
-                }
-                if (o.has_witness && !f.html.empty()) write_file(f.html, html_report(o.scenario, o.witness, ro));
-                if (stop_requested) {
-                    std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
-                              << " during the witness search\n";
-                    return stopped_status();
-                }
-            }
-            if (files.size() > 1) out_text("\n");
-        }
-        return rc;
-    }
-
-    // --check: each test against its Result: line.
-    int agree = 0, miss = 0, alarm = 0, other = 0, unsupported = 0, errors = 0, unexpected = 0, noresult = 0;
-    struct Row {
-        std::string name, lkmm, ours, verdict, cls;
-    };
-    std::vector<Row> rows;
-    std::map<std::string, std::map<std::string, int>> by_class;  // class -> judgement -> count
-    std::ostringstream lines;  // one per test; --table prints the table instead
-    int inconclusive = 0;
-    size_t done = 0;
-    for (const auto& file : files) {
-        if (stop_requested) break;
-        done++;
-        std::string text;
-        Test t;
-        try {
-            text = read_text(file);
-            t = parse(file, text);
-        } catch (const LoadError& e) {
-            std::string m = error_line(e.what());
-            bool unsup = m.find("unsupported construct") != std::string::npos;
-            (unsup ? unsupported : errors)++;
-            lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
-            if (unsup) {
-                rows.push_back({fs::path(file).stem().string(), "", "", "unsupported", ""});
-                by_class["unsupported"]["unsupported"]++;
-            }
-            continue;
-        }
-        Outcome o;
-        try {
-            o = run(t, text, opt);
-        } catch (const LoadError& e) {
-            std::string m = error_line(e.what());
-            bool unsup = m.find("unsupported construct") != std::string::npos;
-            (unsup ? unsupported : errors)++;
-            lines << (unsup ? "UNSUP  " : "ERROR  ") << m << "\n";
-            continue;
-        }
-        if (!o.error.empty()) {
-            errors++;
-            lines << "ERROR  " << error_line(o.error) << "\n";
-            continue;
-        }
-        if (o.inconclusive) {
-            if (stop_requested) {
-                done--;  // counted as not run
-                break;
-            }
-            inconclusive++;
-            lines << "INCONCLUSIVE " << printable(file, kMaxShownFile) << ": stopped by the time limit after "
-                  << o.run.executions << " executions\n";
-            continue;
-        }
-        Judgement j = judge(t.expected, o.answer);
-        std::string line = printable(file, kMaxShownFile) + ": " + answer_name(o.answer) + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
-        bool declared = t.vfsmc_answer != Answer::None;
-        bool ok = true;
-        std::string cls = declared ? t.vfsmc_class : "";
-        switch (j) {
-            case Judgement::Agree: agree++; break;
-            case Judgement::Miss: miss++; break;
-            case Judgement::FalseAlarm: alarm++; break;
-            case Judgement::Other: other++; break;
-            case Judgement::NoResult: noresult++; break;
-        }
-        if (j == Judgement::NoResult) {
-            ok = false;
-            line += " [no `Result:` line]";
-        } else if (j == Judgement::Agree && declared) {
-            ok = false;
-            line += " [the test declares `" + t.vfsmc_expected + "` but vfsmc now agrees with the LKMM: remove the line]";
-        } else if (j != Judgement::Agree && !declared) {
-            ok = false;
-            line += " [undeclared difference: explain it with a `vfsmc: <answer> (<class>)` line, or fix the layer]";
-        } else if (j != Judgement::Agree && t.vfsmc_answer != o.answer) {
-            ok = false;
-            line += " [the test declares `" + t.vfsmc_expected + "`]";
-        } else if (j != Judgement::Agree) {
-            line += " [" + cls + "]";
-        }
-        if (!ok) unexpected++;
-        const char* tag = !ok ? "FAIL   " : j == Judgement::Agree ? "agree  " : j == Judgement::Miss ? "MISS   "
-                        : j == Judgement::FalseAlarm ? "ALARM  " : "DIFFER ";
-        lines << tag << line << "  [" << o.run.executions << " executions]\n";
-        rows.push_back({t.name, t.result_text, answer_name(o.answer), judgement_name(j), cls});
-        by_class[j == Judgement::Agree ? "" : cls.empty() ? "undeclared" : cls][judgement_name(j)]++;
-    }
-    int differ = miss + alarm + other;
-    if (!f.table) out_text(printable_lines(lines.str()));
-    else if (errors || unexpected) std::cerr << printable_lines(lines.str());
-    std::ostringstream summary;
-    summary << agree << " agree, " << differ << " differ (" << miss << (miss == 1 ? " miss, " : " misses, ") << alarm
-              << (alarm == 1 ? " false alarm" : " false alarms") << (other ? ", " + std::to_string(other) + " Always/Sometimes" : "")
-              << "), " << unsupported << " unsupported" << (inconclusive ? ", " + std::to_string(inconclusive) + " inconclusive" : "");
-    if (stop_requested)
-        summary << ", " << files.size() - done << " not run: interrupted by signal " << (int)stop_requested;
-    summary << "\n";
-    if (f.table) {
-        summary << "\n| test | LKMM | vfsmc | judgement | class |\n|---|---|---|---|---|\n";
-        for (const auto& r : rows)
-            summary << "| " << r.name << " | " << r.lkmm << " | " << r.ours << " | " << r.verdict << " | " << r.cls << " |\n";
-        summary << "\n| class | agree | miss | false alarm | unsupported |\n|---|---|---|---|---|\n";
-        for (const auto& kv : by_class) {
-            auto get = [&](const char* k) { auto it = kv.second.find(k); return it == kv.second.end() ? 0 : it->second; };
-            summary << "| " << (kv.first.empty() ? "(none)" : kv.first) << " | " << get("agree") << " | " << get("miss") << " | "
-                      << get("false alarm") << " | " << get("unsupported") << " |\n";
-        }
-        summary << "| **total** | " << agree << " | " << miss << " | " << alarm << " | " << unsupported << " |\n";
-    }
-    out_text(printable_lines(summary.str()));
-    if (stop_requested) return stopped_status();
-    if (errors) return 2;
-    return unexpected || inconclusive ? 1 : 0;
+    return f.check ? check_tests(files, f) : run_tests(files, f);
 }
 
 }  // namespace vfsmc

@@ -35,7 +35,7 @@ static Key mix(uint64_t x) {
     x *= 0xc4ceb9fe1a85ec53ULL;
     x ^= x >> 33;
     Key k = (Key)x;
-    return k < 16 ? k + 16 : k;
+    return k < kGlobalKeys ? k + kGlobalKeys : k;
 }
 Key field_key(int owner, const char* name) { return mix(((uint64_t)(uint16_t)owner << 48) ^ (uint64_t)(uintptr_t)name); }
 Key alive_key(int owner) { return mix(((uint64_t)(uint16_t)owner << 48) ^ 0xa11feULL); }

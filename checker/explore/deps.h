@@ -39,7 +39,11 @@ constexpr Key kKeyAll = 6;        // unknown: dependent with everything
 // Thread t's RCU read-side state: inside an outermost section or not.
 inline Key rcu_key(int t) { return (Key)(8 + t); }
 // Thread t finished (order waits and grace periods wait on it).
-inline Key exit_key(int t) { return (Key)(12 + t); }
+inline Key exit_key(int t) { return (Key)(8 + kMaxThreads + t); }
+// Thread t's read-side state in SRCU domain d (1..kMaxSrcu).
+inline Key srcu_key(int d, int t) { return (Key)(8 + (1 + d) * kMaxThreads + t); }
+// Global keys are below this; field keys are hashed above it.
+constexpr Key kGlobalKeys = 8 + (2 + kMaxSrcu) * kMaxThreads;
 
 Key field_key(int owner, const char* name);
 Key alive_key(int owner);

@@ -1,5 +1,5 @@
 // vfsmc engine adapter: the only place besides the kernel-vocabulary layer
-// that drives Relacy. One Relacy test suite per thread count (1..4), so a
+// that drives Relacy. One Relacy test suite per thread count (1..kMaxThreads), so a
 // scenario runs with exactly its own threads; the suite builds the model's
 // state in before(), runs each thread's ops in thread(), and checks the final
 // invariants in after(). The search strategy is a Relacy scheduler: Relacy's
@@ -388,7 +388,11 @@ rl::test_result_e simulate_threads(int n, rl::test_params& p, Strategy st) {
         case 1: return simulate_n<1>(p, st);
         case 2: return simulate_n<2>(p, st);
         case 3: return simulate_n<3>(p, st);
-        default: return simulate_n<4>(p, st);
+        case 4: return simulate_n<4>(p, st);
+        case 5: return simulate_n<5>(p, st);
+        case 6: return simulate_n<6>(p, st);
+        case 7: return simulate_n<7>(p, st);
+        default: return simulate_n<8>(p, st);
     }
 }
 
@@ -422,7 +426,11 @@ rl::test_result_e replay_threads(int n, rl::test_params& p) {
         case 1: return replay_n<1>(p);
         case 2: return replay_n<2>(p);
         case 3: return replay_n<3>(p);
-        default: return replay_n<4>(p);
+        case 4: return replay_n<4>(p);
+        case 5: return replay_n<5>(p);
+        case 6: return replay_n<6>(p);
+        case 7: return replay_n<7>(p);
+        default: return replay_n<8>(p);
     }
 }
 

@@ -350,11 +350,13 @@ void Runtime::begin_execution(ExecRecord* r) {
     for (int i = 0; i < kMaxOrder; i++) order_done[i] = false;
     pruned = false;
     order_cut = false;
+    nunjudged = 0;
     sleep_blocked = false;
     duplicate = false;
     in_thread = false;
     in_check = false;
     quiet = false;
+    quiet_thread = -1;
 }
 
 // Events that change shared state (after them the every-step invariants
@@ -376,7 +378,7 @@ static bool checks_invariants(Ev k) { return changes_state(k) || k == Ev::Step; 
 int log_event(int thread, Ev kind, int obj, const char* action, const char* field,
               int64_t before, int64_t after, const char* fmt, ...) {
     Runtime& r = g_runtime;
-    if (r.quiet && kind == Ev::Read) return -1;
+    if (r.quiet && kind == Ev::Read && thread == r.quiet_thread) return -1;
     ExecRecord* rec = r.rec;
     if (!rec) return -1;
     if (rec->nevents >= kMaxEvents) {
@@ -509,7 +511,12 @@ void violate(int thread, const char* invariant, const int* conflicts, int nconfl
              const char* fmt, ...) {
     Runtime& r = g_runtime;
     if (r.pruned) return;
-    if (r.inv_enabled && !r.inv_enabled(invariant)) return;
+    if (r.inv_enabled && !r.inv_enabled(invariant)) {
+        bool known = false;
+        for (int i = 0; i < r.nunjudged; i++) known |= std::strcmp(r.unjudged[i], invariant) == 0;
+        if (!known && r.nunjudged < 4) r.unjudged[r.nunjudged++] = invariant;
+        return;
+    }
     char msg[256];
     va_list ap;
     va_start(ap, fmt);

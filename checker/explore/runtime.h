@@ -74,6 +74,10 @@ struct Runtime {
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool order_cut = false;                // pruned by an `order` constraint
+    // Invariants the scenario does not judge that broke in this execution
+    // (violate() records their names, and nothing else): the first four.
+    const char* unjudged[4] = {};
+    int nunjudged = 0;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
     bool duplicate = false;                // cut at a stale read another branch covers (StaleCut)
     // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a
@@ -89,6 +93,7 @@ struct Runtime {
     // vocabulary (kernel/core.h, here()); each event logged takes it.
     const char* src_file[kMaxThreads] = {};
     int src_line[kMaxThreads] = {};
+    int quiet_thread = -1;                 // whose wait re-check is quiet (another thread may run inside it)
 
     // Across executions of one scenario.
     int ncoverage = 0;

@@ -13,7 +13,13 @@
 
 namespace vfsmc {
 
-constexpr int kMaxThreads = 4;
+// The engine's capacity. A scenario has at most kMaxScenarioThreads
+// threads (kernel/model.h); a litmus test up to kMaxThreads.
+constexpr int kMaxThreads = 8;
+constexpr int kMaxScenarioThreads = 4;
+// SRCU domains (srcu_structs) besides RCU: kernel/rcupdate.h.
+constexpr int kMaxSrcu = 4;
+constexpr int kRcuDomains = 1 + kMaxSrcu;
 constexpr int kMaxEvents = 4096;
 constexpr int kMaxObjects = 256;
 constexpr int kMaxFuncDepth = 16;

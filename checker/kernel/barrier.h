@@ -37,5 +37,18 @@ void smp_mb__before_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_atomic(SrcLoc at = SrcLoc());
 inline void smp_mb__after_spinlock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
 inline void smp_mb__after_unlock_lock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
+// A full barrier after srcu_read_unlock() (the LKMM's after-srcu-read-unlock
+// fence, strong): a full fence here.
+inline void smp_mb__after_srcu_read_unlock() { fence(Acc::FenceMb, "smp_mb__after_srcu_read_unlock"); }
+// smp_store_mb: WRITE_ONCE, then smp_mb().
+template <class T, class V> inline void smp_store_mb(kfield<T>& f, V v) {
+    f.store((T)v, Acc::WriteOnce);
+    smp_mb();
+}
+// <linux/compiler.h>'s barrier(): a compiler barrier. The layer's accesses
+// are never reordered by a compiler, so it orders nothing a CPU does (the
+// LKMM's barrier fence orders no hardware accesses either); it is a step in
+// the trace.
+void barrier();
 
 }  // namespace vfsmc

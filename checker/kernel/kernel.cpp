@@ -19,9 +19,11 @@ struct LayerState {
     };
     PlainAccess plain[kMaxObjects][kMaxThreads];
     bool setup = false;
-    int rcu_nest[kMaxThreads] = {};
+    // Per RCU domain (0: RCU, 1..kMaxSrcu: the srcu_structs) and thread.
+    int rcu_nest[kRcuDomains][kMaxThreads] = {};
+    int rcu_down[kRcuDomains][kMaxThreads] = {};  // of rcu_nest: opened by srcu_down_read, not yet upped
     unsigned read_fences[kMaxThreads] = {};
-    int rcu_gen[kMaxThreads] = {};   // bumped when a thread leaves its outermost section
+    int rcu_gen[kRcuDomains][kMaxThreads] = {};   // bumped when a thread leaves its outermost section
     struct Pending {
         int id;
         int readers;  // bitmask of threads still inside a pre-existing read section
@@ -32,10 +34,11 @@ struct LayerState {
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
-    // The grace-period words (see gp_rmw below), one per reader: Relacy
-    // atomics, constructed and destroyed inside each execution.
-    alignas(sim::atomic<int>) unsigned char gp_mem[kMaxThreads][sizeof(sim::atomic<int>)];
-    sim::atomic<int>* gp[kMaxThreads] = {};
+    // The grace-period words (see gp_rmw below), one per domain and reader:
+    // Relacy atomics, constructed and destroyed inside each execution (an
+    // SRCU domain's by init_srcu_struct).
+    alignas(sim::atomic<int>) unsigned char gp_mem[kRcuDomains][kMaxThreads][sizeof(sim::atomic<int>)];
+    sim::atomic<int>* gp[kRcuDomains][kMaxThreads] = {};
 };
 static LayerState g_ls;
 
@@ -46,22 +49,38 @@ void heap_full() {
     std::abort();
 }
 bool in_setup() { return g_ls.setup; }
-void set_quiet(bool q) { rt().quiet = q; }
+void set_quiet(bool q) {
+    rt().quiet = q;
+    rt().quiet_thread = q ? this_thread() : -1;
+}
 
 void layer_begin_execution() {
     g_ls.heap.n = 0;
     for (bool& f : g_ls.freeable) f = false;
     g_ls.setup = true;
-    for (int& n : g_ls.rcu_nest) n = 0;
-    for (int& n : g_ls.rcu_gen) n = 0;
+    for (auto& d : g_ls.rcu_nest)
+        for (int& n : d) n = 0;
+    for (auto& d : g_ls.rcu_down)
+        for (int& n : d) n = 0;
+    for (auto& d : g_ls.rcu_gen)
+        for (int& n : d) n = 0;
     for (unsigned& n : g_ls.read_fences) n = 0;
     g_ls.npending = 0;
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
     for (int t = 0; t < kMaxThreads; t++) {
-        g_ls.gp[t] = new (g_ls.gp_mem[t]) sim::atomic<int>();
-        g_ls.gp[t]->store(0, MemOrder::relaxed);
+        g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
+        g_ls.gp[0][t]->store(0, MemOrder::relaxed);
+    }
+}
+
+void init_srcu_struct(int d) {
+    if (d < 1 || d >= kRcuDomains || !g_ls.setup || g_ls.gp[d][0])
+        throw std::logic_error("init_srcu_struct: a domain 1.." + std::to_string(kRcuDomains - 1) + ", once, in setup");
+    for (int t = 0; t < kMaxThreads; t++) {
+        g_ls.gp[d][t] = new (g_ls.gp_mem[d][t]) sim::atomic<int>();
+        g_ls.gp[d][t]->store(0, MemOrder::relaxed);
     }
 }
 
@@ -83,10 +102,11 @@ void layer_end_execution() {
     }
     for (int i = 0; i < g_ls.heap.n; i++) std::free(g_ls.heap.slots[i].mem);
     g_ls.heap.n = 0;
-    for (int t = 0; t < kMaxThreads; t++) {
-        if (g_ls.gp[t]) g_ls.gp[t]->~atomic();
-        g_ls.gp[t] = nullptr;
-    }
+    for (int d = 0; d < kRcuDomains; d++)
+        for (int t = 0; t < kMaxThreads; t++) {
+            if (g_ls.gp[d][t]) g_ls.gp[d][t]->~atomic();
+            g_ls.gp[d][t] = nullptr;
+        }
 }
 
 // The stable name of a use after free of `o`: <kind>-use-after-free when
@@ -204,6 +224,8 @@ void smp_mb__after_atomic(SrcLoc at) {
     }
     log_event(t, Ev::Fence, -1, "smp_mb__after_atomic", nullptr, 0, 0, "no atomic RMW before it: orders nothing");
 }
+void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 0, "a compiler barrier: orders no CPU access"); }
+
 // Called by every atomic RMW (inside its step): the deferred fence of an
 // smp_mb__before_atomic comes first.
 void atomic_rmw_hook(int t) {
@@ -681,18 +703,23 @@ void lockref_mark_dead(lockref& l, SrcLoc at) {
 }
 bool lockref_is_dead_locked(lockref& l, SrcLoc at) { here(at); return lockref_count_locked(l) < 0; }
 
-// <linux/rcupdate.h>
-// For DPOR and blocking, each thread's read-side state is a key of its own
-// (rcu_key, explore/deps.h), written only when the thread enters or leaves its outermost
-// section (a nested rcu_read_lock changes nothing a grace period looks at).
+// <linux/rcupdate.h>, <linux/srcu.h>
+// Domain 0 is RCU; domains 1..kMaxSrcu are SRCU's srcu_structs, each with
+// read sections and grace periods of its own, ordered by the same rules on
+// words of their own.
+// For DPOR and blocking, each thread's read-side state in a domain is a key
+// of its own (rcu_key, srcu_key: explore/deps.h), written only when the
+// thread enters or leaves its outermost section (a nested rcu_read_lock
+// changes nothing a grace period looks at).
 // The list of frees waiting for a grace period is no key: call_rcu() reads
 // every reader's key, and a reader's rcu_read_unlock() writes its own before
 // it ends the grace periods waiting for it, so each pair that touches one
 // entry is ordered by that reader's key; two call_rcu()s only append, and
 // two readers that end one grace period free its object at the later
 // unlock in either order.
-static void rcu_read_all(int t) {
-    for (int u = 0; u < rt().nthreads; u++) read_global(t, rcu_key(u));
+static Key domain_key(int d, int u) { return d == 0 ? rcu_key(u) : srcu_key(d, u); }
+static void rcu_read_all(int t, int d = 0) {
+    for (int u = 0; u < rt().nthreads; u++) read_global(t, domain_key(d, u));
 }
 static void gp_end(int waited);
 static void rcu_process(int t) {
@@ -725,30 +752,32 @@ static void rcu_process(int t) {
 // sections of different threads do not order each other (they do not in
 // the LKMM either), and for DPOR they touch different keys (rcu_gp_key),
 // so two readers' rcu_read_lock()/rcu_read_unlock() commute; a grace
-// period touches every reader's key.
-static Key rcu_gp_key(int t) { return field_key(-2 - t, "rcu_gp"); }
+// period touches every reader's key. An srcu_up_read() ends a section that
+// another thread's srcu_down_read() began: it releases into the word of
+// that section's reader.
+static Key rcu_gp_key(int d, int t) { return field_key(-2 - t - d * kMaxThreads, "rcu_gp"); }
 // Under `sc` the words carry only happens-before (for the race check and
 // kfree's check, issue 11 item 13): every access is sequentially consistent
 // already, so they are no DPOR keys there.
-static void gp_rmw(Acc a) {
-    if (!g_ls.gp[0]) return;
+static void gp_rmw(Acc a, int d = 0, int reader = -1) {
+    if (!g_ls.gp[d][0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
     if (rt().lock_next[this_thread()]) lock_next_check(this_thread(), false);
     if (a != Acc::RcuGp) {
-        int t = this_thread();
-        g_ls.gp[t]->fetch_add(0, mo_for(a));
-        if (keys) note_access(rcu_gp_key(t), true);
+        int t = reader >= 0 ? reader : this_thread();
+        g_ls.gp[d][t]->fetch_add(0, mo_for(a));
+        if (keys) note_access(rcu_gp_key(d, t), true);
         return;
     }
     int n = rt().nthreads;
-    for (int u = 0; u < n; u++) g_ls.gp[u]->fetch_add(0, MemOrder::acquire);
+    for (int u = 0; u < n; u++) g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
     for (int u = 0; u < n; u++) {
-        g_ls.gp[u]->fetch_add(1, mo_for(a));
-        if (keys) note_access(rcu_gp_key(u), true);
+        g_ls.gp[d][u]->fetch_add(1, mo_for(a));
+        if (keys) note_access(rcu_gp_key(d, u), true);
     }
 }
-static void gp_fence() { gp_rmw(Acc::RcuGp); }
+static void gp_fence(int d = 0) { gp_rmw(Acc::RcuGp, d); }
 // The end of call_rcu()'s grace period, before its callback (the free): an
 // acquire of the words of the readers it waited for, each of which released
 // its section into its word when it left; call_rcu() released into every
@@ -757,23 +786,25 @@ static void gp_fence() { gp_rmw(Acc::RcuGp); }
 // (for DPOR) only the waited readers' keys: a section of a thread it did
 // not wait for is not ordered against it.
 static void gp_end(int waited) {
-    if (!g_ls.gp[0]) return;
+    if (!g_ls.gp[0][0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
     for (int u = 0; u < rt().nthreads; u++)
         if (waited & (1 << u)) {
-            g_ls.gp[u]->fetch_add(0, MemOrder::acquire);
-            if (keys) note_access(rcu_gp_key(u), false);
+            g_ls.gp[0][u]->fetch_add(0, MemOrder::acquire);
+            if (keys) note_access(rcu_gp_key(0, u), false);
         }
 }
 void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
-void rcu_read_lock(SrcLoc at) {
-    here(at);
+
+// Enter a read section of domain d as thread t's (`reader`, for
+// srcu_down_read: the section is the opener's until srcu_up_read ends it).
+static void section_enter(int d, const char* what) {
     int t = this_thread();
-    if (g_ls.rcu_nest[t]++ == 0) {
-        write_global(rcu_key(t));
-        gp_rmw(Acc::RcuLock);
-        int ev = log_access(t, Ev::Lock, -1, "rcu_read_lock", nullptr, 0, 0);
+    if (g_ls.rcu_nest[d][t]++ == 0) {
+        write_global(domain_key(d, t));
+        gp_rmw(Acc::RcuLock, d);
+        int ev = log_access(t, Ev::Lock, -1, what, nullptr, 0, 0);
         if (Event* e = event_at(ev)) {
             e->sync = Sync::Acquire;
             e->lock = LockClass::Rcu;
@@ -781,27 +812,37 @@ void rcu_read_lock(SrcLoc at) {
         if (ev >= 0) access_logged(Ev::Lock);
     }
 }
-void rcu_read_unlock(SrcLoc at) {
-    here(at);
+// Leave reader u's section of domain d (this thread is u, or ends u's
+// srcu_down_read section).
+static void section_leave(int d, int u, const char* what, bool log = true) {
     int t = this_thread();
-    if (g_ls.rcu_nest[t] <= 0) {
-        violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
-        return;
-    }
-    if (--g_ls.rcu_nest[t] == 0) {
-        write_global(rcu_key(t));
-        gp_rmw(Acc::RcuUnlock);
-        g_ls.rcu_gen[t]++;
-        int ev = log_access(t, Ev::Unlock, -1, "rcu_read_unlock", nullptr, 0, 0);
+    if (--g_ls.rcu_nest[d][u] == 0) {
+        write_global(domain_key(d, u));
+        gp_rmw(Acc::RcuUnlock, d, u);
+        g_ls.rcu_gen[d][u]++;
+        int ev = log ? log_access(t, Ev::Unlock, -1, what, nullptr, 0, 0) : -1;
         if (Event* e = event_at(ev)) {
             e->sync = Sync::Release;
             e->lock = LockClass::Rcu;
         }
         if (ev >= 0) access_logged(Ev::Unlock);
-        rcu_process(t);
+        if (d == 0) rcu_process(u);
     }
 }
-bool rcu_read_lock_held() { return g_ls.rcu_nest[this_thread()] > 0; }
+void rcu_read_lock(SrcLoc at) {
+    here(at);
+    section_enter(0, "rcu_read_lock");
+}
+void rcu_read_unlock(SrcLoc at) {
+    here(at);
+    int t = this_thread();
+    if (g_ls.rcu_nest[0][t] <= 0) {
+        violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
+        return;
+    }
+    section_leave(0, t, "rcu_read_unlock");
+}
+bool rcu_read_lock_held() { return g_ls.rcu_nest[0][this_thread()] > 0; }
 void call_rcu_free(int id, SrcLoc at) {
     here(at);
     int t = this_thread();
@@ -809,9 +850,9 @@ void call_rcu_free(int id, SrcLoc at) {
     rcu_read_all(t);
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
-        if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
+        if (g_ls.rcu_nest[0][u] > 0 && u != t) readers |= 1 << u;
     // The caller's own read section, if any, also delays the grace period.
-    if (g_ls.rcu_nest[t] > 0) readers |= 1 << t;
+    if (g_ls.rcu_nest[0][t] > 0) readers |= 1 << t;
     log_event(t, Ev::Step, id, "call_rcu", nullptr, 0, 0, "%s freed after a grace period", object_name(id));
     if (readers == 0) {
         kfree_id(id);
@@ -827,41 +868,88 @@ void call_rcu_free(int id, SrcLoc at) {
     rt().rec->objects[id].rcu_pending = true;
     g_ls.pending[g_ls.npending++] = {id, readers, readers};
 }
-void synchronize_rcu(SrcLoc at) {
-    here(at);
+static void grace_period(int d, const char* what) {
     int t = this_thread();
-    gp_fence();
-    rcu_read_all(t);
+    gp_fence(d);
+    rcu_read_all(t, d);
     int readers = 0;
     for (int u = 0; u < rt().nthreads; u++)
-        if (g_ls.rcu_nest[u] > 0 && u != t) readers |= 1 << u;
-    if (g_ls.rcu_nest[t] > 0) {
-        violate(t, "lock-misuse", nullptr, 0, "synchronize_rcu inside an RCU read-side section");
+        if (g_ls.rcu_nest[d][u] > 0 && u != t) readers |= 1 << u;
+    if (g_ls.rcu_nest[d][t] > 0) {
+        violate(t, "lock-misuse", nullptr, 0, "%s inside a read-side section of its own domain", what);
         return;
     }
-    log_event(t, Ev::Step, -1, "synchronize_rcu", nullptr, 0, 0, "waits for a grace period");
-    if (MUTATION("synchronize-rcu-no-wait")) return;
+    log_event(t, Ev::Step, -1, what, nullptr, 0, 0, "waits for a grace period");
+    if (d == 0 && MUTATION("synchronize-rcu-no-wait")) return;
     // Wait until every thread that was a reader when it started has left
     // its section (a thread that entered a new section since is not waited for).
     int gen[kMaxThreads];
-    for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[u];
-    wait_until("synchronize_rcu", -1, true, [&] {
-        rcu_read_all(t);
+    for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[d][u];
+    wait_until(what, -1, true, [&] {
+        rcu_read_all(t, d);
         for (int u = 0; u < rt().nthreads; u++)
-            if ((readers & (1 << u)) && g_ls.rcu_nest[u] > 0 && g_ls.rcu_gen[u] == gen[u]) return false;
+            if ((readers & (1 << u)) && g_ls.rcu_nest[d][u] > 0 && g_ls.rcu_gen[d][u] == gen[u]) return false;
         return true;
     });
-    gp_fence();
+    gp_fence(d);
+}
+void synchronize_rcu(SrcLoc at) {
+    here(at);
+    grace_period(0, "synchronize_rcu");
 }
 
-// A thread that finishes ends its read sections (it cannot hold one).
+static void srcu_domain_check(int d) {
+    if (d < 1 || d >= kRcuDomains || !g_ls.gp[d][0])
+        throw std::logic_error("srcu: domain " + std::to_string(d) + " was not set up by init_srcu_struct");
+}
+void srcu_read_lock(int d) {
+    srcu_domain_check(d);
+    section_enter(d, "srcu_read_lock");
+}
+void srcu_read_unlock(int d) {
+    srcu_domain_check(d);
+    int t = this_thread();
+    if (g_ls.rcu_nest[d][t] - g_ls.rcu_down[d][t] <= 0) {
+        violate(t, "lock-misuse", nullptr, 0, "srcu_read_unlock without srcu_read_lock");
+        return;
+    }
+    section_leave(d, t, "srcu_read_unlock");
+}
+void srcu_down_read(int d) {
+    srcu_domain_check(d);
+    section_enter(d, "srcu_down_read");
+    g_ls.rcu_down[d][this_thread()]++;
+}
+void srcu_up_read(int d) {
+    srcu_domain_check(d);
+    int t = this_thread();
+    // The section ended: this thread's own srcu_down_read one if it has
+    // one, else the first other thread's.
+    int u = g_ls.rcu_down[d][t] > 0 ? t : -1;
+    for (int v = 0; v < rt().nthreads && u < 0; v++)
+        if (g_ls.rcu_down[d][v] > 0) u = v;
+    rcu_read_all(t, d);
+    if (u < 0) {
+        violate(t, "lock-misuse", nullptr, 0, "srcu_up_read without srcu_down_read");
+        return;
+    }
+    g_ls.rcu_down[d][u]--;
+    section_leave(d, u, "srcu_up_read");
+}
+void synchronize_srcu(int d) {
+    srcu_domain_check(d);
+    grace_period(d, "synchronize_srcu");
+}
+
+// A thread that finishes ends its read sections (it cannot hold one); an
+// srcu_down_read section stays until an srcu_up_read ends it.
 void rcu_thread_exit(int t) {
-    if (g_ls.rcu_nest[t] == 0) return;   // not a reader: nothing changes
-    write_global(rcu_key(t));
-    gp_rmw(Acc::RcuUnlock);
-    g_ls.rcu_nest[t] = 0;
-    g_ls.rcu_gen[t]++;
-    rcu_process(t);
+    for (int d = 0; d < kRcuDomains; d++) {
+        int own = g_ls.rcu_nest[d][t] - g_ls.rcu_down[d][t];
+        if (own == 0) continue;   // not a reader: nothing changes
+        g_ls.rcu_nest[d][t] = g_ls.rcu_down[d][t] + 1;
+        section_leave(d, t, nullptr, false);
+    }
 }
 
 // <linux/wait.h>

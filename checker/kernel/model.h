@@ -111,7 +111,7 @@ struct ModelSpec {
     };
     std::vector<StepAfterAccess> steps_after_access;
     int min_threads = 1;
-    int max_threads = kMaxThreads;
+    int max_threads = kMaxScenarioThreads;
     int max_ops = 0;                   // ops per thread at most (0: no limit); the loader and the schema check it
 };
 

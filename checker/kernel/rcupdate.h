@@ -33,6 +33,17 @@ bool rcu_read_lock_held();
 // Wait for a grace period: until every thread that was inside a read-side
 // section when it started has left that section.
 void synchronize_rcu(SrcLoc at = SrcLoc());
+// <linux/srcu.h>: SRCU domains 1..kMaxSrcu, one per srcu_struct, each with
+// the read sections and grace periods of RCU above on words of its own
+// (domain 0 is RCU). init_srcu_struct sets a domain up, in a model's setup.
+// srcu_down_read() begins a section that srcu_up_read(), in any thread,
+// ends; srcu_read_lock()/srcu_read_unlock() nest within one thread.
+void init_srcu_struct(int domain);
+void srcu_read_lock(int domain);
+void srcu_read_unlock(int domain);
+void srcu_down_read(int domain);
+void srcu_up_read(int domain);
+void synchronize_srcu(int domain);
 // Publish and read an RCU-protected pointer (a kfield that holds object ids).
 template <class T> inline T rcu_dereference(kfield<T>& p, SrcLoc at = SrcLoc()) { here(at); return p.load(Acc::RcuDereference); }
 template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v, SrcLoc at = SrcLoc()) { here(at); p.store((T)v, Acc::RcuAssignPointer); }

@@ -31,21 +31,23 @@ enum class Fn {
     Mb, Rmb, Wmb, MbBeforeAtomic, MbAfterAtomic, MbAfterSpinlock, MbAfterUnlockLock,
     SpinLock, SpinUnlock, SpinTrylock, SpinIsLocked,
     RcuReadLock, RcuReadUnlock, SynchronizeRcu, RcuDereference, RcuAssignPointer,
-    SrcuReadLock, SrcuReadUnlock, SynchronizeSrcu,
+    SrcuReadLock, SrcuReadUnlock, SynchronizeSrcu, SrcuDownRead, SrcuUpRead,
+    MbAfterSrcuReadUnlock, Barrier, StoreMb,
     AtomicRead, AtomicSet, AtomicReadAcquire, AtomicSetRelease,
     AtomicOp,       // atomic_inc/dec/add/sub (no return value)
     AtomicOpReturn, // atomic_{add,sub,inc,dec}_return, atomic_fetch_*, *_and_test
     Xchg,           // xchg, atomic_xchg
     Cmpxchg,        // cmpxchg, atomic_cmpxchg
+    AddUnless,      // atomic_add_unless(v, a, u): v += a unless v == u; 1 if it added
 };
 
 // The ordering of a value-returning RMW (its name's suffix).
 enum class RmwOrder { Full, Relaxed, Acquire, Release };
 
 // The arithmetic of an atomic op.
-enum class ArithOp { Add, Sub };
+enum class ArithOp { Add, Sub, And, Or, Xor, AndNot };
 // Which value an AtomicOpReturn returns.
-enum class RetKind { New, Old, IsZero };
+enum class RetKind { New, Old, IsZero, IsNegative };
 
 struct Expr {
     enum Kind { Const, Reg, VarAddr, Deref, Unary, Binary, Call } kind = Const;
@@ -79,6 +81,8 @@ struct Reg {
     bool pointer = false;           // `int *r0`: prints as a location name
     long init = 0;
     std::string init_addr;
+    int implicit_line = 0;          // declared by its first use (herd7's rule), at this line
+    bool given = false;             // assigned in the body or given an initial value
 };
 
 struct Proc {
@@ -101,6 +105,8 @@ struct Prop {
     bool negate = false;            // `!=`
     long value = 0;
     int value_addr = -1;            // variable index when right is an address
+    int rproc = -1;                 // right is a register (`x=0:r1`, `0:r1=1:r1`): its thread
+    int rindex = -1;                //   and slot
 };
 
 enum class Quant { Exists, NotExists, Forall };
@@ -130,6 +136,9 @@ struct Test {
     std::unique_ptr<Prop> filter;   // may be null
     std::vector<Observed> observed; // `locations` then the condition's, in order, no duplicates
     bool uses_rcu = false, uses_srcu = false;
+    // The diy7 header lines between the name and the initial state
+    // (`Cycle=Rfe PodRR Fre PodWW`, `Hash=...`), in order.
+    std::vector<std::pair<std::string, std::string>> info;
 
     int var_index(const std::string& n) const;
 };

@@ -1,18 +1,27 @@
 // vfsmc litmus: the interpreter. A litmus test is a Model registered at run
 // time; each simulated thread walks its P body and performs every access
 // with the kernel-vocabulary layer's own primitives (READ_ONCE,
-// smp_store_release, spin_lock, rcu_read_lock ...), so what `vfsmc litmus`
-// measures is the layer every protocol model runs on, under `kernel`.
+// smp_store_release, spin_lock, rcu_read_lock, srcu_read_lock ...), so what
+// `vfsmc litmus` measures is the layer every protocol model runs on, under
+// `kernel`.
 //
 // Locations are objects with one word (object id = variable index + 1; id 0
 // is NULL, so a pointer 0 is NULL as in herd7). Registers are thread-local
-// plain values. Every finished execution records its final state in a
-// fixed-size tally (nothing is allocated inside the simulation).
+// plain values. Every srcu_struct is an SRCU domain of the layer.
+//
+// What is counted, as herd7 counts: candidate executions, not
+// interleavings. Two interleavings are one execution when every read reads
+// from the same write (rf) and every location's writes come in the same
+// order (co); writes and reads are named by their thread and their place in
+// it, and a lock's acquisitions and releases are its writes. Each finished
+// execution's (rf, co) is hashed from the trace and counted once. Nothing
+// is allocated inside the simulation: the tallies are fixed-size.
 #include "litmus/litmus.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 #include "scenario/scenario.h"
@@ -27,8 +36,10 @@ constexpr int kMaxVars = 32;
 constexpr int kMaxRegs = 32;
 constexpr int kMaxObserved = 16;
 constexpr int kMaxStates = 4096;
+constexpr size_t kSeenCap = size_t(1) << 20;   // distinct executions remembered
 
-// The final states seen, across the executions of one search.
+// The final states seen, across the executions of one search, each with
+// the number of distinct executions (rf, co) that end in it.
 struct Tally {
     int nobs = 0;
     int nstates = 0;
@@ -36,6 +47,13 @@ struct Tally {
     uint64_t count[kMaxStates];
     bool sat[kMaxStates];
     bool overflow = false;
+    // The (rf, co) hashes seen: open addressing, 0 is an empty slot.
+    uint64_t seen[kSeenCap];
+    size_t nseen = 0;
+    bool seen_overflow = false;
+    bool race = false;          // a data race (a plain access in it) in some execution
+    bool misuse = false;        // a lock or read section misused in some execution
+    bool truncated = false;     // an execution's trace was cut: its (rf, co) is partial
     // The first ill-formed execution: a dereference of a non-location, or
     // arithmetic without a 32-bit result (what a location holds).
     enum class Bad { None, Pointer, DivZero, Overflow, Shift };
@@ -44,11 +62,34 @@ struct Tally {
     int bad_proc = -1, bad_line = 0;
     long bad_value = 0, bad_rhs = 0;
     char bad_op[8] = {};
+    int ord[kMaxEvents];        // scratch: each event's place in its thread
     void reset(int n) {
         nobs = n;
         nstates = 0;
         overflow = false;
         bad = false;
+        race = false;
+        misuse = false;
+        truncated = false;
+        if (nseen) std::fill(seen, seen + kSeenCap, 0);
+        nseen = 0;
+        seen_overflow = false;
+    }
+    // Remember an execution; false when it was seen before.
+    bool first_time(uint64_t h) {
+        if (h == 0) h = 1;
+        if (nseen * 4 >= kSeenCap * 3) {
+            seen_overflow = true;
+            return true;
+        }
+        size_t i = (size_t)(h * 0x9e3779b97f4a7c15ULL) & (kSeenCap - 1);
+        while (seen[i]) {
+            if (seen[i] == h) return false;
+            i = (i + 1) & (kSeenCap - 1);
+        }
+        seen[i] = h;
+        nseen++;
+        return true;
     }
     void add(const int32_t* k, bool s) {
         for (int i = 0; i < nstates; i++) {
@@ -69,6 +110,15 @@ struct Tally {
 };
 Tally g_tally;
 
+uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
 struct LitVar : kobj {
     kfield<int> w;
     LitVar(const char* name, int init, bool pointer) : kobj("location", "%s", name), w(this, "", init) {
@@ -88,9 +138,17 @@ public:
     LitmusRun(const Test& t, Want want) : t_(t), want_(want) {
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
+        for (int& v : objvar_) v = -1;
+        int domains = 0;
         for (int i = 0; i < nvars_; i++) {
             const Var& v = t.vars[i];
             int init = v.init_addr.empty() ? (int)v.init : t.var_index(v.init_addr) + 1;
+            if (v.type == VarType::Srcu) {
+                // An srcu_struct: an SRCU domain of the layer. Its location
+                // stays, for the values herd7 gives it (srcu_read_lock's 0).
+                domain_[i] = ++domains;
+                init_srcu_struct(domains);
+            }
             if (v.type == VarType::Lock) {
                 LitLock* l = kalloc<LitLock>(v.name.c_str());
                 locks_[i] = l;
@@ -101,6 +159,8 @@ public:
                 ids_[i] = x->id;
             }
         }
+        for (int i = 0; i < nvars_; i++)
+            if (ids_[i] >= 0 && ids_[i] < kMaxObjects) objvar_[ids_[i]] = i;
         for (size_t p = 0; p < t.procs.size(); p++) {
             const Proc& P = t.procs[p];
             for (size_t r = 0; r < P.regs.size(); r++)
@@ -115,9 +175,13 @@ public:
     void check_final() override {
         int32_t key[kMaxObserved];
         for (size_t i = 0; i < t_.observed.size(); i++) key[i] = (int32_t)observed(t_.observed[i].proc, t_.observed[i].index);
+        for (int i = 0; i < rt().nunjudged; i++) {
+            if (std::strcmp(rt().unjudged[i], "data-race") == 0) g_tally.race = true;
+            if (std::strcmp(rt().unjudged[i], "lock-misuse") == 0) g_tally.misuse = true;
+        }
         if (t_.filter && !holds(*t_.filter)) return;
         bool sat = holds(*t_.cond);
-        g_tally.add(key, sat);
+        if (g_tally.first_time(execution_hash(key))) g_tally.add(key, sat);
         if ((want_ == Want::Satisfies && sat) || (want_ == Want::Violates && !sat)) {
             char st[200];
             state_text(st, sizeof st);
@@ -152,7 +216,49 @@ private:
     LitVar* vars_[kMaxVars] = {};
     LitLock* locks_[kMaxVars] = {};
     int ids_[kMaxVars] = {};
+    int domain_[kMaxVars] = {};     // an srcu_struct's SRCU domain (1..kMaxSrcu)
+    int objvar_[kMaxObjects];       // object id -> variable index, -1 for none
     long regs_[kMaxThreads][kMaxRegs] = {};
+
+    // The execution's (rf, co), hashed from its trace: each access of a
+    // location is named by (thread, place among the thread's accesses);
+    // rf pairs each read with the write it read (0: the initial value), co
+    // is each location's writes in order. The final state is hashed in too.
+    uint64_t execution_hash(const int32_t* key) const {
+        const ExecRecord* rec = rt().rec;
+        if (rec->truncated) g_tally.truncated = true;
+        int n = std::min(rec->nevents, kMaxEvents);
+        int cnt[kMaxThreads] = {};
+        uint64_t co[kMaxVars] = {};
+        uint64_t h = 0;
+        for (int i = 0; i < n; i++) {
+            const Event& e = rec->events[i];
+            g_tally.ord[i] = -1;
+            if (e.obj < 0 || e.obj >= kMaxObjects || objvar_[e.obj] < 0) continue;
+            bool read = e.kind == Ev::Read || e.kind == Ev::Rmw;
+            bool write = e.kind == Ev::Write || e.kind == Ev::Rmw || e.kind == Ev::Lock || e.kind == Ev::Unlock;
+            if (!read && !write) continue;
+            // A spin_lock that found the lock held and tried again is no
+            // event of herd7's (only the acquisition is); how often it
+            // tried depends on the interleaving alone.
+            if (e.kind == Ev::Read && e.action && std::strcmp(e.action, "spin_lock") == 0) continue;
+            g_tally.ord[i] = cnt[e.thread]++;
+            uint64_t id = ((uint64_t)e.thread << 32 | (uint64_t)g_tally.ord[i]) + 1;
+            if (read) {
+                uint64_t from = 0;
+                if (e.rf >= 0 && e.rf < i && g_tally.ord[e.rf] >= 0)
+                    from = ((uint64_t)rec->events[e.rf].thread << 32 | (uint64_t)g_tally.ord[e.rf]) + 1;
+                h += mix64(id * 0x100000001b3ULL ^ mix64(from + 0x5bd1e995));
+            }
+            if (write) {
+                int v = objvar_[e.obj];
+                co[v] = mix64(co[v] * 31 + id);
+            }
+        }
+        for (int v = 0; v < nvars_; v++) h += mix64(co[v] ^ ((uint64_t)v << 48));
+        for (size_t i = 0; i < t_.observed.size(); i++) h = mix64(h ^ (uint32_t)key[i]) + i;
+        return h;
+    }
 
     std::string value_text(long v, bool pointer) const {
         if (pointer) {
@@ -195,7 +301,7 @@ private:
             case Prop::And: return holds(*p.kids[0]) && holds(*p.kids[1]);
             case Prop::Or: return holds(*p.kids[0]) || holds(*p.kids[1]);
             case Prop::Eq: {
-                long want = p.value_addr >= 0 ? p.value_addr + 1 : p.value;
+                long want = p.rindex >= 0 ? observed(p.rproc, p.rindex) : p.value_addr >= 0 ? p.value_addr + 1 : p.value;
                 return (observed(p.proc, p.index) == want) != p.negate;
             }
         }
@@ -324,11 +430,20 @@ private:
             case Fn::SynchronizeRcu: synchronize_rcu(); return 0;
             case Fn::RcuDereference: return rcu_dereference(at(0));
             case Fn::RcuAssignPointer: { kfield<int>& f = at(0); rcu_assign_pointer(f, arg(1)); return 0; }
-            // One SRCU domain (the parser rejects a second, and SRCU mixed
-            // with RCU): the layer's RCU.
-            case Fn::SrcuReadLock: rcu_read_lock(); return 0;
-            case Fn::SrcuReadUnlock: arg(1); rcu_read_unlock(); return 0;
-            case Fn::SynchronizeSrcu: synchronize_rcu(); return 0;
+            // SRCU: each srcu_struct a domain of the layer. The index
+            // srcu_read_lock returns is 0, as in herd7 (a load of the
+            // srcu_struct, which only srcu_read_unlock stores); the index
+            // given to srcu_read_unlock is evaluated (its reads happen) and
+            // the section it ends is the thread's innermost one of that
+            // domain (srcu_up_read: an srcu_down_read one, of any thread).
+            case Fn::SrcuReadLock: srcu_read_lock(domain_[e.args[0]->index]); return 0;
+            case Fn::SrcuReadUnlock: arg(1); srcu_read_unlock(domain_[e.args[0]->index]); return 0;
+            case Fn::SrcuDownRead: srcu_down_read(domain_[e.args[0]->index]); return 0;
+            case Fn::SrcuUpRead: arg(1); srcu_up_read(domain_[e.args[0]->index]); return 0;
+            case Fn::SynchronizeSrcu: synchronize_srcu(domain_[e.args[0]->index]); return 0;
+            case Fn::MbAfterSrcuReadUnlock: smp_mb__after_srcu_read_unlock(); return 0;
+            case Fn::Barrier: barrier(); return 0;
+            case Fn::StoreMb: { kfield<int>& f = at(0); smp_store_mb(f, arg(1)); return 0; }
             case Fn::AtomicRead: return at(0).load(Acc::AtomicRead);
             case Fn::AtomicSet: { kfield<int>& f = at(0); f.store((int)arg(1), Acc::AtomicSet); return 0; }
             case Fn::AtomicReadAcquire: return at(0).load(Acc::LoadAcquire);
@@ -336,11 +451,25 @@ private:
             case Fn::AtomicOp: case Fn::AtomicOpReturn: {
                 long i = e.has_imm ? e.imm : arg(0);
                 kfield<int>& f = at((int)e.args.size() - 1);
-                long d = e.arith == ArithOp::Add ? i : -i;
-                Acc a = e.fn == Fn::AtomicOp ? Acc::AtomicRmwVoid : rmw_acc(e.order);
+                ArithOp op = e.arith;
+                long d = i;
+                // Add and Sub must leave a 32-bit result (what a location
+                // holds); the bitwise operations always do.
+                auto apply = [op, d](int v) -> long {
+                    switch (op) {
+                        case ArithOp::Add: return (long)v + d;
+                        case ArithOp::Sub: return (long)v - d;
+                        case ArithOp::And: return v & (int)d;
+                        case ArithOp::Or: return v | (int)d;
+                        case ArithOp::Xor: return v ^ (int)d;
+                        case ArithOp::AndNot: return v & ~(int)d;
+                    }
+                    return v;
+                };
                 bool overflow = false;
-                int old = f.rmw(a, e.name.c_str(), [d, &overflow](int& v) {
-                    long nv = (long)v + d;
+                Acc a = e.fn == Fn::AtomicOp ? Acc::AtomicRmwVoid : rmw_acc(e.order);
+                int old = f.rmw(a, e.name.c_str(), [&apply, &overflow](int& v) {
+                    long nv = apply(v);
                     if (nv < INT32_MIN || nv > INT32_MAX) {
                         overflow = true;
                         return false;
@@ -348,10 +477,21 @@ private:
                     v = (int)nv;
                     return true;
                 });
-                if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, "+");
+                if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, op == ArithOp::Sub ? "-" : "+");
+                long nv = apply(old);
                 if (e.ret == RetKind::Old) return old;
-                if (e.ret == RetKind::IsZero) return old + d == 0;
-                return old + d;
+                if (e.ret == RetKind::IsZero) return nv == 0;
+                if (e.ret == RetKind::IsNegative) return nv < 0;
+                return nv;
+            }
+            case Fn::AddUnless: {
+                // Fully ordered when it adds; a failed one is a plain
+                // atomic read, as a failed cmpxchg is.
+                kfield<int>& f = at(0);
+                int a = (int)arg(1), u = (int)arg(2);
+                bool added = false;
+                f.rmw(Acc::AtomicRmwFull, e.name.c_str(), [a, u](int& v) { if (v == u) return false; v += a; return true; }, &added);
+                return added;
             }
             case Fn::Xchg: {
                 kfield<int>& f = at(0);
@@ -396,35 +536,32 @@ void check_limits(const Test& t) {
         if ((int)P.regs.size() > kMaxRegs)
             throw LoadError(t.file + ":" + std::to_string(P.line) + ": unsupported construct `more than " +
                             std::to_string(kMaxRegs) + " registers in P" + std::to_string(P.index) + "`");
-    // The layer has one RCU domain: one srcu_struct, and not both RCU and SRCU.
-    int srcu = -1;
-    for (const auto& v : t.vars)
-        if (v.type == VarType::Srcu) {
-            if (srcu >= 0)
-                throw LoadError(t.file + ":" + std::to_string(v.line) +
-                                ": unsupported construct `a second srcu_struct (vfsmc has one RCU domain)`");
-            srcu = v.line;
-        }
-    if (t.uses_rcu && t.uses_srcu)
-        throw LoadError(t.file + ":" + std::to_string(srcu) +
-                        ": unsupported construct `RCU with SRCU (vfsmc has one RCU domain)`");
+    int domains = 0;
+    for (const auto& v : t.vars) domains += v.type == VarType::Srcu;
+    if (domains > kMaxSrcu)
+        throw LoadError(t.file + ": unsupported construct `more than " + std::to_string(kMaxSrcu) +
+                        " srcu_structs`; accepted: at most " + std::to_string(kMaxSrcu));
     if ((int)t.observed.size() > kMaxObserved)
         throw LoadError(t.file + ": unsupported construct `more than " + std::to_string(kMaxObserved) +
                         " observed locations in the condition`");
 }
 
-Scenario scenario_of(const Test& t, const std::string& text, bool witness, double time_limit) {
+Scenario scenario_of(const Test& t, const std::string& text, bool witness, const SearchSpec& search) {
     Scenario s;
     s.file = t.file;
     s.name = t.name;
     s.doc = "herd7 C litmus test " + t.name;
     s.model = "litmus";
     for (const auto& P : t.procs) s.threads.push_back({"P" + std::to_string(P.index), {}});
-    // What makes a litmus run ill-formed: a lock misused, a thread stuck.
-    s.invariants = {"deadlock", "lost-wakeup", "livelock", "lock-misuse"};
+    // An execution in which every live thread waits (a thread that never
+    // unlocks) does not exist, as in herd7: `deadlock` is not judged, so it
+    // is cut. A lock or read section misused (an unlock of a lock the
+    // thread does not hold, rcu_read_unlock outside a section,
+    // synchronize_rcu inside one) is not judged either: the execution goes
+    // on, as herd7's does, and the result carries a flag.
+    s.invariants = {"livelock"};
     if (witness) s.invariants.push_back("litmus-condition");
-    s.search.strategy = Strategy::exhaustive;
-    s.search.time_limit_s = time_limit;
+    s.search = search;
     s.memory_model = MemModel::kernel;
     s.memory_model_given = true;
     s.expect.verdict = witness ? Verdict::violated : Verdict::holds;
@@ -472,10 +609,9 @@ std::string bad_text(const Test& t) {
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
     Outcome out;
-    Want want = Want::Nothing;
-    LitmusModel counting(t, want);
+    LitmusModel counting(t, Want::Nothing);
     register_runtime_model(&counting);
-    out.scenario = scenario_of(t, text, false, opt.time_limit);
+    out.scenario = scenario_of(t, text, false, opt.search);
     g_tally.reset((int)t.observed.size());
     RunOptions ro;
     ro.minimize = false;
@@ -485,9 +621,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         out.error = bad_text(t);
         return out;
     }
-    // Cut by the time limit or a signal: the states seen so far, no answer.
-    out.inconclusive = out.run.verdict == Verdict::inconclusive;
-    if (out.run.verdict != Verdict::holds && !out.inconclusive) {
+    if (out.run.verdict != Verdict::holds && out.run.verdict != Verdict::inconclusive) {
         out.error = t.file + ": the test is ill-formed: " + out.run.invariant + ": " + out.run.message;
         return out;
     }
@@ -495,6 +629,10 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         out.error = t.file + ": more than " + std::to_string(kMaxStates) + " distinct final states";
         return out;
     }
+    out.inconclusive = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
+    out.data_race = g_tally.race;
+    out.lock_misuse = g_tally.misuse;
+    out.counts_exact = !g_tally.truncated && !g_tally.seen_overflow;
     for (int i = 0; i < g_tally.nstates; i++) {
         State st;
         st.text = state_line(t, g_tally.key[i]);
@@ -505,20 +643,20 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     }
     std::sort(out.states.begin(), out.states.end(), [](const State& a, const State& b) { return a.text < b.text; });
     uint64_t total = out.positive + out.negative;
-    if (out.inconclusive) return out;
-    out.answer = total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
+    out.answer = out.inconclusive ? Answer::None
+               : total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
     switch (t.quant) {
         case Quant::Exists: out.validated = out.positive > 0; break;
         case Quant::NotExists: out.validated = out.positive == 0; break;
         case Quant::Forall: out.validated = out.negative == 0; break;
     }
-    if (opt.witness) {
+    if (opt.witness && !out.inconclusive) {
         Want w = t.quant == Quant::Forall ? Want::Violates : Want::Satisfies;
         bool exists = w == Want::Satisfies ? out.positive > 0 : out.negative > 0;
         if (exists) {
             LitmusModel wm(t, w);
             register_runtime_model(&wm);
-            Scenario ws = scenario_of(t, text, true, opt.time_limit);
+            Scenario ws = witness_scenario(t, text, opt);
             g_tally.reset((int)t.observed.size());
             RunOptions wo;
             wo.minimize = opt.minimize;
@@ -531,6 +669,27 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     return out;
 }
 
+Scenario witness_scenario(const Test& t, const std::string& text, const Options& o) {
+    return scenario_of(t, text, true, o.search);
+}
+
+RunResult replay_witness(const Test& t, const std::string& text, const Options& o, const std::string& token) {
+    check_limits(t);
+    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies);
+    register_runtime_model(&wm);
+    Scenario ws = witness_scenario(t, text, o);
+    g_tally.reset((int)t.observed.size());
+    RunResult r;
+    try {
+        r = replay_scenario(ws, token);
+    } catch (...) {
+        unregister_runtime_model(&wm);
+        throw;
+    }
+    unregister_runtime_model(&wm);
+    return r;
+}
+
 std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     std::string s;
     // herd7's kinds: exists is Allowed, ~exists Forbidden, forall Required.
@@ -538,17 +697,26 @@ std::string herd_report(const Test& t, const Outcome& o, bool stable) {
     s += "Test " + t.name + " " + kind + "\n";
     s += "States " + std::to_string(o.states.size()) + "\n";
     for (const auto& st : o.states) s += st.text + "\n";
-    if (!o.inconclusive) s += o.validated ? "Ok\n" : "No\n";
+    if (o.inconclusive) {
+        s += "inconclusive (" + (o.run.limit.empty() ? std::string("the search was cut short") : "stopped by the " + o.run.limit) +
+             " after " + std::to_string(o.run.executions) + " interleavings; the states above are those seen so far)\n";
+    } else {
+        s += o.validated ? "Ok\n" : "No\n";
+    }
     s += "Witnesses\n";
     s += "Positive: " + std::to_string(o.positive) + " Negative: " + std::to_string(o.negative) + "\n";
+    if (o.data_race) s += "Flag data-race\n";
+    if (o.lock_misuse) s += "Flag lock-misuse\n";
     s += "Condition " + t.cond_text + "\n";
-    s += "Observation " + t.name + " " + (o.inconclusive ? "Inconclusive" : answer_name(o.answer)) + " " + std::to_string(o.positive) + " " +
-         std::to_string(o.negative) + "\n";
+    s += "Observation " + t.name + " " + (o.inconclusive ? "inconclusive" : answer_name(o.answer)) + " " +
+         std::to_string(o.positive) + " " + std::to_string(o.negative) + "\n";
     if (!stable) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.2f", o.run.seconds);
         s += "Time " + t.name + " " + buf + "\n";
     }
+    for (const auto& kv : t.info)
+        if (kv.first == "Hash") s += "Hash=" + kv.second + "\n";
     return s;
 }
 

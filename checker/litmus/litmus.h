@@ -1,11 +1,13 @@
-// vfsmc litmus: run a parsed herd7 C litmus test exhaustively under the
-// `kernel` memory model, through the engine, and judge it as herd7 does
-// (Always / Sometimes / Never).
+// vfsmc litmus: run a parsed herd7 C litmus test under the `kernel` memory
+// model, through the engine, and judge it as herd7 does (Always /
+// Sometimes / Never).
 //
 // A test becomes a Model registered at run time (interp.cpp): each thread
 // interprets its P body on the kernel-vocabulary layer (every location is a
 // kfield, every primitive the layer's own), and every finished execution
-// records its final state. The search is Relacy's exhaustive one.
+// records its final state. The search is the engine's dpor unless the
+// options say otherwise; a search cut by its limit answers nothing
+// (`inconclusive`).
 #pragma once
 
 #include <cstdint>
@@ -20,18 +22,21 @@ namespace litmus {
 
 struct State {
     std::string text;       // "1:r0=0; 1:r1=1; x=2;" as herd7 prints a state
-    uint64_t executions = 0;
+    uint64_t executions = 0;  // distinct executions (rf, co) that end in it
     bool satisfies = false; // the condition's proposition holds in it
 };
 
 struct Outcome {
     Answer answer = Answer::None;   // of the condition's proposition
+    bool inconclusive = false;      // the search was cut (a limit, SIGINT/SIGTERM): no answer, states so far
     bool validated = false;         // herd7's Ok/No: the quantifier holds
-    uint64_t positive = 0;          // executions whose final state satisfies the proposition
+    uint64_t positive = 0;          // distinct executions (rf, co) whose final state satisfies the proposition
     uint64_t negative = 0;
+    bool data_race = false;         // some execution has a data race (herd7's `Flag data-race`)
+    bool lock_misuse = false;       // some execution misuses a lock or an RCU/SRCU section (`Flag lock-misuse`)
+    bool counts_exact = true;       // every execution's (rf, co) was told apart (no trace cut, no table full)
     std::vector<State> states;      // sorted by text
     RunResult run;                  // the counting search (executions, time)
-    bool inconclusive = false;      // the search was cut (time limit, SIGINT/SIGTERM): states so far
     std::string error;              // non-empty: the test is ill-formed (one line)
     bool has_witness = false;
     RunResult witness;              // with --witness: an execution satisfying the proposition
@@ -42,13 +47,21 @@ struct Outcome {
 struct Options {
     bool witness = false;
     bool minimize = true;           // the shortest witness
-    double time_limit = 0;          // seconds for each search; 0: none
+    SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it
 };
 
 Outcome run(const Test& t, const std::string& text, const Options& o);
 
+// The scenario of a test's witness search (what `--witness` runs and a
+// witness token replays on), and the replay of such a token: the result
+// shows the execution that satisfies the condition (forall: violates it).
+Scenario witness_scenario(const Test& t, const std::string& text, const Options& o);
+RunResult replay_witness(const Test& t, const std::string& text, const Options& o, const std::string& token);
+
 // herd7's lines for one test: Test, States, Ok/No, Witnesses, Positive/
-// Negative, Condition, Observation (and Time unless stable).
+// Negative, Flag data-race, Condition, Observation, Hash (and Time unless
+// stable). A search cut by its limit prints its states so far and
+// `inconclusive` in place of Ok/No and the answer.
 std::string herd_report(const Test& t, const Outcome& o, bool stable);
 
 }  // namespace litmus

@@ -1,6 +1,8 @@
 // vfsmc litmus: the parser (see parser.h). A hand-written tokenizer and
-// recursive-descent parser for the subset of herd7's C litmus format that
-// the LKMM's own tests use; docs/litmus.md lists it.
+// recursive-descent parser for herd7's C litmus format as the LKMM's tests
+// and diy7 write it: header lines, the initial state, P0..P7, locations,
+// filter and the final condition. docs/litmus.md is its grammar and its
+// table of primitives.
 #include "litmus/parser.h"
 
 #include <cctype>
@@ -10,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "explore/trace.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {
@@ -34,10 +37,8 @@ int Test::var_index(const std::string& n) const {
 namespace {
 
 const char* kAcceptedConstructs =
-    "READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
-    "smp_mb__{before,after}_atomic, smp_mb__after_spinlock, smp_mb__after_unlock_lock, "
-    "spin_{lock,unlock,trylock,is_locked}, rcu_read_{lock,unlock}, synchronize_rcu, rcu_dereference, "
-    "rcu_assign_pointer, srcu_read_{lock,unlock}, synchronize_srcu, atomic_t ops, xchg, cmpxchg, if/else";
+    "the primitives of tools/memory-model/linux-kernel.def (READ_ONCE, WRITE_ONCE, smp_*, spin_*, rcu_*, srcu_*, "
+    "atomic_*, xchg*, cmpxchg*, barrier), if/else and blocks (docs/litmus.md)";
 
 // Every location holds a 32-bit int (kfield<int>), so every value is one:
 // a literal out of that range is rejected here, and arithmetic that leaves
@@ -86,6 +87,9 @@ const std::map<std::string, Named>& functions() {
         t["smp_mb__after_atomic"] = {Fn::MbAfterAtomic, 0};
         t["smp_mb__after_spinlock"] = {Fn::MbAfterSpinlock, 0};
         t["smp_mb__after_unlock_lock"] = {Fn::MbAfterUnlockLock, 0};
+        t["smp_mb__after_srcu_read_unlock"] = {Fn::MbAfterSrcuReadUnlock, 0};
+        t["barrier"] = {Fn::Barrier, 0};
+        t["smp_store_mb"] = {Fn::StoreMb, 2};
         t["spin_lock"] = {Fn::SpinLock, 1};
         t["spin_unlock"] = {Fn::SpinUnlock, 1};
         t["spin_trylock"] = {Fn::SpinTrylock, 1};
@@ -99,6 +103,14 @@ const std::map<std::string, Named>& functions() {
         t["srcu_read_lock"] = {Fn::SrcuReadLock, 1};
         t["srcu_read_unlock"] = {Fn::SrcuReadUnlock, 2};
         t["synchronize_srcu"] = {Fn::SynchronizeSrcu, 1};
+        t["synchronize_srcu_expedited"] = {Fn::SynchronizeSrcu, 1};
+        t["srcu_down_read"] = {Fn::SrcuDownRead, 1};
+        t["srcu_up_read"] = {Fn::SrcuUpRead, 2};
+        t["atomic_add_unless"] = {Fn::AddUnless, 3};
+        t["atomic_and"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::And};
+        t["atomic_or"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Or};
+        t["atomic_xor"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Xor};
+        t["atomic_andnot"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::AndNot};
         t["atomic_read"] = {Fn::AtomicRead, 1};
         t["atomic_set"] = {Fn::AtomicSet, 2};
         t["atomic_read_acquire"] = {Fn::AtomicReadAcquire, 1};
@@ -125,6 +137,11 @@ const std::map<std::string, Named>& functions() {
             t["xchg" + x] = {Fn::Xchg, 2, s.second};
             t["atomic_xchg" + x] = {Fn::Xchg, 2, s.second};
             t["cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
+            t["atomic_add_negative" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::IsNegative};
+            t["atomic_fetch_and" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::And, RetKind::Old};
+            t["atomic_fetch_or" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Or, RetKind::Old};
+            t["atomic_fetch_xor" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Xor, RetKind::Old};
+            t["atomic_fetch_andnot" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::AndNot, RetKind::Old};
             t["atomic_cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
         }
         return t;
@@ -133,8 +150,13 @@ const std::map<std::string, Named>& functions() {
 }
 
 bool is_type_word(const std::string& s) {
-    return s == "int" || s == "long" || s == "unsigned" || s == "intptr_t" || s == "bool" || s == "atomic_t" ||
-           s == "spinlock_t" || s == "struct" || s == "u32" || s == "u64" || s == "const" || s == "volatile";
+    static const char* words[] = {"int", "long", "unsigned", "signed", "short", "char", "intptr_t", "uintptr_t",
+                                  "bool", "_Bool", "atomic_t", "spinlock_t", "struct", "u8", "u16", "u32", "u64",
+                                  "s8", "s16", "s32", "s64", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+                                  "uint16_t", "uint32_t", "uint64_t", "const", "volatile"};
+    for (const char* w : words)
+        if (s == w) return true;
+    return false;
 }
 
 class Parser {
@@ -159,9 +181,11 @@ private:
     struct PendingRegInit {
         int proc;
         std::string reg, value;
-        long num;
-        bool addr;
-        int line;
+        long num = 0;
+        bool addr = false;
+        int line = 0;
+        bool pointer = false;    // declared with a pointer type
+        bool has_value = true;   // `int *1:r1;` declares a type only
     };
     std::vector<PendingRegInit> reg_inits_;
     Proc* cur_ = nullptr;  // the proc being parsed
@@ -271,6 +295,7 @@ private:
         const std::string& s = text_;
         int line = start_line_;
         int depth = 0;  // braces and parentheses: `(*` opens a comment only outside code
+        bool seen_brace = false;  // the initial state has begun: no more header lines
         size_t i = 0;
         auto push = [&](Tok::Kind k, std::string v, long num = 0) { toks_.push_back({k, std::move(v), num, line}); };
         while (i < s.size()) {
@@ -312,6 +337,22 @@ private:
             if (std::isalpha((unsigned char)c) || c == '_') {
                 size_t j = i;
                 while (j < s.size() && (std::isalnum((unsigned char)s[j]) || s[j] == '_')) j++;
+                // A diy7 header line before the initial state: `Key=value`
+                // alone on its line (Cycle=, Relax=, Safe=, Prefetch=, Com=,
+                // Orig=, Hash=, Generator= ...). Kept, not interpreted.
+                bool line_start = toks_.empty() || toks_.back().line != line;
+                size_t eq = s.find_first_not_of(" \t", j);
+                if (!seen_brace && line_start && eq != std::string::npos && s[eq] == '=' &&
+                    (eq + 1 >= s.size() || s[eq + 1] != '=')) {
+                    size_t end = s.find('\n', eq);
+                    if (end == std::string::npos) end = s.size();
+                    std::string v = s.substr(eq + 1, end - eq - 1);
+                    v.erase(0, v.find_first_not_of(" \t"));
+                    v.erase(v.find_last_not_of(" \t\r") + 1);
+                    t_.info.push_back({s.substr(i, j - i), v});
+                    i = end;
+                    continue;
+                }
                 push(Tok::Ident, s.substr(i, j - i));
                 i = j;
                 continue;
@@ -346,6 +387,7 @@ private:
                     break;
                 }
             if (done) continue;
+            if (c == '{') seen_brace = true;
             if (c == '{' || c == '(' || c == '[') depth++;
             if (c == '}' || c == ')' || c == ']') depth = depth > 0 ? depth - 1 : 0;
             push(Tok::Punct, std::string(1, c));
@@ -459,6 +501,20 @@ private:
                 int stars = 0;
                 bool typed = peek().kind == Tok::Ident && is_type_word(peek().s);
                 VarType k = type(stars, line, false);
+                if (typed && peek().kind == Tok::Num && is(":", 1)) {
+                    // A typed register: `int * 1:r1;`, `int 0:r2 = 3;`.
+                    PendingRegInit ri;
+                    ri.proc = (int)next().num;
+                    next();
+                    ri.reg = ident("a register name");
+                    ri.line = line;
+                    ri.pointer = stars > 0;
+                    ri.has_value = accept("=");
+                    if (ri.has_value) init_value(ri.num, ri.value, ri.addr);
+                    reg_inits_.push_back(ri);
+                    if (!is("}")) expect(";", "after an initial value");
+                    continue;
+                }
                 if (typed && stars == 1 && k == VarType::Int) k = VarType::Pointer;
                 std::string name = ident("a location name in the initial state");
                 int vi = add_var(name, k, line, typed);
@@ -510,11 +566,28 @@ private:
         if (t_.procs.empty()) fail(peek().line, "no P0(...) { ... } thread found, found " + shown(peek()));
         for (size_t i = 0; i < t_.procs.size(); i++)
             if (t_.procs[i].index != (int)i) fail(t_.procs[i].line, "threads must be P0, P1, ... in order");
-        if ((int)t_.procs.size() > 4)
-            unsupported(t_.procs[4].line, "P4 (more than 4 threads; vfsmc runs at most 4)");
+        if ((int)t_.procs.size() > kMaxThreads)
+            unsupported(t_.procs[kMaxThreads].line, "P" + std::to_string(kMaxThreads) + " (more than " +
+                                                        std::to_string(kMaxThreads) + " threads; vfsmc runs at most " +
+                                                        std::to_string(kMaxThreads) + ")");
         for (const auto& ri : reg_inits_) {
+            // A register the initial state names but the body never uses
+            // is declared by the initial state.
+            if (ri.proc >= 0 && ri.proc < (int)t_.procs.size()) {
+                auto& regs = t_.procs[ri.proc].regs;
+                bool have = false;
+                for (const auto& x : regs) have |= x.name == ri.reg;
+                if (!have) {
+                    Reg nr;
+                    nr.name = ri.reg;
+                    regs.push_back(nr);
+                }
+            }
             int r = reg_of(ri.proc, ri.reg, ri.line);
             Reg& R = t_.procs[ri.proc].regs[r];
+            R.given = true;
+            if (ri.pointer) R.pointer = true;
+            if (!ri.has_value) continue;
             if (ri.addr) {
                 if (t_.var_index(ri.value) < 0) fail(ri.line, "undeclared variable `" + ri.value + "` in a register's initial value");
                 R.init_addr = ri.value;
@@ -523,6 +596,14 @@ private:
                 R.init = ri.num;
             }
         }
+        // A name used but never assigned nor given an initial value is no
+        // register the test means: most likely a location it forgot.
+        for (const auto& P : t_.procs)
+            for (const auto& R : P.regs)
+                if (R.implicit_line && !R.given)
+                    fail(R.implicit_line, "undeclared variable `" + R.name + "`: not a parameter of P" +
+                                              std::to_string(P.index) + ", nor a register it assigns or the initial state sets; accepted: add `int *" +
+                                              R.name + "` to P" + std::to_string(P.index) + "'s parameters, or assign the register");
         // As in herd7, a name in the initial state is a location even when
         // no thread takes it as a parameter (`p=y`: y is an int location).
         for (size_t i = 0; i < t_.vars.size(); i++)
@@ -648,6 +729,7 @@ private:
             if (lhs->kind == Expr::Reg) {
                 s->kind = Stmt::Assign;
                 s->reg = lhs->index;
+                cur_->regs[lhs->index].given = true;
             } else if (lhs->kind == Expr::Deref) {
                 s->kind = Stmt::Store;
                 s->addr = std::move(lhs->args[0]);
@@ -768,7 +850,13 @@ private:
         if (is("&")) unsupported(line, "&");
         if (is("(")) {
             next();
-            if (peek().kind == Tok::Ident && is_type_word(peek().s)) unsupported(line, "cast");
+            if (peek().kind == Tok::Ident && is_type_word(peek().s)) {
+                // A cast: `(intptr_t)r1`, `(int *)r1`, `(intptr_t **)p`.
+                // Every value is one machine word here, so it changes nothing.
+                cast_type(line);
+                expect(")", "to close a cast");
+                return unary();
+            }
             auto e = expr();
             expect(")", "to close a parenthesis");
             return e;
@@ -806,8 +894,26 @@ private:
         if (t_.var_index(n) >= 0)
             fail(line, "undeclared variable `" + n + "`: not a parameter of P" + std::to_string(cur_->index) +
                            " nor one of its registers; accepted: add it to P" + std::to_string(cur_->index) + "'s parameters");
-        fail(line, "undeclared variable `" + n + "`: not a parameter of P" + std::to_string(cur_->index) +
-                       " nor one of its registers (declare registers before use: `int " + n + ";`)");
+        // As herd7 does, a name that is neither a parameter nor a location
+        // of the test is a register of this thread, declared by its first
+        // use (starting at 0, as every register does).
+        Reg R;
+        R.name = n;
+        R.implicit_line = line;
+        cur_->regs.push_back(R);
+        e->kind = Expr::Reg;
+        e->index = (int)cur_->regs.size() - 1;
+        return e;
+    }
+    // The type of a cast, after its `(`: type words (a struct tag after
+    // `struct`), then stars.
+    void cast_type(int line) {
+        while (peek().kind == Tok::Ident && is_type_word(peek().s)) {
+            if (next().s == "struct") ident("a struct tag");
+        }
+        while (accept("*")) {
+        }
+        if (!is(")")) fail(line, "expected `)` to close a cast, found " + shown(peek()) + "; accepted: `(intptr_t)`, `(int *)` ...");
     }
 
     std::unique_ptr<Expr> call(const std::string& n, int line) {
@@ -835,7 +941,7 @@ private:
         // The location argument: `*x` for the ONCE and RCU-pointer forms, a
         // pointer for the rest (as in the kernel).
         bool star = f.fn == Fn::ReadOnce || f.fn == Fn::WriteOnce || f.fn == Fn::RcuDereference ||
-                    f.fn == Fn::RcuAssignPointer;
+                    f.fn == Fn::RcuAssignPointer || f.fn == Fn::StoreMb;
         if (star) {
             if (e->args[0]->kind != Expr::Deref)
                 fail(line, n + " needs a dereferenced location as its first argument; accepted: " + n + "(*x" +
@@ -849,7 +955,7 @@ private:
         switch (f.fn) {
             case Fn::Mb: case Fn::Rmb: case Fn::Wmb: case Fn::MbBeforeAtomic: case Fn::MbAfterAtomic:
             case Fn::MbAfterSpinlock: case Fn::MbAfterUnlockLock: case Fn::RcuReadLock: case Fn::RcuReadUnlock:
-            case Fn::SynchronizeRcu:
+            case Fn::SynchronizeRcu: case Fn::MbAfterSrcuReadUnlock: case Fn::Barrier:
                 break;
             case Fn::AtomicOp: case Fn::AtomicOpReturn:
                 loc = (int)e->args.size() - 1;
@@ -863,7 +969,8 @@ private:
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Lock)
                 fail(line, n + " needs a spinlock_t parameter; accepted: `spinlock_t *s` in the thread's parameters");
         }
-        if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuReadUnlock || f.fn == Fn::SynchronizeSrcu) {
+        if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuReadUnlock || f.fn == Fn::SynchronizeSrcu ||
+            f.fn == Fn::SrcuDownRead || f.fn == Fn::SrcuUpRead) {
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Srcu)
                 fail(line, n + " needs a struct srcu_struct parameter; accepted: `struct srcu_struct *s`");
             t_.uses_srcu = true;
@@ -909,7 +1016,10 @@ private:
             return o;
         }
         accept("*");
+        // herd7 also writes a location as `[x]`.
+        bool bracket = accept("[");
         std::string n = ident("a location or a register (N:rK)");
+        if (bracket) expect("]", "to close `[location]`");
         o.index = t_.var_index(n);
         if (o.index < 0)
             fail(line, "undeclared variable `" + n + "` in the condition; accepted: a location of the test or N:register");
@@ -939,15 +1049,26 @@ private:
         p->index = o.index;
         if (accept("!=")) p->negate = true;
         else if (!accept("=") && !accept("==")) fail(line, "expected `=` in the condition, found " + shown(peek()));
+        if (peek().kind == Tok::Num && is(":", 1)) {
+            // Another register: `0:r1=1:r1`, `x=0:r1`.
+            Observed r = observed_loc();
+            p->rproc = r.proc;
+            p->rindex = r.index;
+            return p;
+        }
         bool neg = accept("-");
         if (peek().kind == Tok::Num) {
             p->value = literal(next(), neg);
         } else if (accept("NULL")) {
             p->value = 0;
         } else {
-            std::string n = ident("a value (a number or a location name)");
+            std::string n = ident("a value (a number, a location name or N:register)");
             p->value_addr = t_.var_index(n);
-            if (p->value_addr < 0) fail(line, "undeclared variable `" + n + "` in the condition");
+            if (p->value_addr < 0)
+                fail(line, "undeclared variable `" + n + "` in the condition; accepted: a number, a location of the test or N:register");
+            // A register compared with a location's address holds pointers:
+            // its values print as location names.
+            if (p->proc >= 0) t_.procs[p->proc].regs[p->index].pointer = true;
         }
         return p;
     }
@@ -967,7 +1088,8 @@ private:
             }
             case Prop::Eq:
                 return obs_name(p.proc, p.index) + (p.negate ? "!=" : "=") +
-                       (p.value_addr >= 0 ? t_.vars[p.value_addr].name : std::to_string(p.value));
+                       (p.rindex >= 0 ? obs_name(p.rproc, p.rindex)
+                        : p.value_addr >= 0 ? t_.vars[p.value_addr].name : std::to_string(p.value));
         }
         return "?";
     }
@@ -978,6 +1100,7 @@ private:
     }
     void collect_observed(const Prop& p) {
         if (p.kind == Prop::Eq) add_observed({p.proc, p.index});
+        if (p.kind == Prop::Eq && p.rindex >= 0) add_observed({p.rproc, p.rindex});
         for (const auto& k : p.kids) collect_observed(*k);
     }
 };

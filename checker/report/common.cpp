@@ -28,13 +28,17 @@ std::string field_name(const ExecRecord& rec, const Event& e) {
     return o.empty() ? e.field : o + "." + e.field;
 }
 
-std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v) {
+std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v, bool witness) {
     std::string p = "Running the " + s.model + " model under the " + r.memory_model +
                     " memory model, vfsmc found an execution in which " + r.message + ".";
-    if (const InvariantInfo* inv = find_invariant(r.invariant.c_str()))
-        p += " " + r.invariant + " " + inv->verb + ": " + inv->doc + ".";
+    const InvariantInfo* inv = find_invariant(r.invariant.c_str());
+    if (inv && !witness) p += " " + r.invariant + " " + inv->verb + ": " + inv->doc + ".";
     p += " The execution has " + std::to_string(v.lines.size()) + " steps and " + preemption_text(r.preemptions) + ".";
-    if (r.minimized) p += " " + minimality_text(r);
+    if (r.minimized) {
+        std::string m = minimality_text(r);
+        for (size_t at; witness && (at = m.find("counterexample")) != std::string::npos;) m.replace(at, 14, "witness");
+        p += " " + m;
+    }
     return p;
 }
 

@@ -15,7 +15,9 @@ std::string obj_name(const ExecRecord& rec, int id);
 std::string field_name(const ExecRecord& rec, const Event& e);
 // The counterexample in words: what broke, the invariant, the step count
 // and minimality.
-std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v);
+// `witness`: the execution is a witness (ReportOptions::witness), not a
+// violation: no invariant sentence, and "witness" for "counterexample".
+std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v, bool witness = false);
 
 }  // namespace report_detail
 }  // namespace vfsmc

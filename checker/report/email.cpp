@@ -127,8 +127,9 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     }
     // The subject: one line when it fits in 72 columns, else the invariant
     // goes on a second, indented line.
-    std::string subject = "[counterexample] " + s.name + ": " + r.invariant + " violated";
+    std::string subject = subject_line(s, r, o);
     if (subject.size() <= W) os << subject << "\n\n";
+    else if (!o.witness.empty()) os << "[witness] " << s.name << ":\n  an execution satisfying " << o.witness << "\n\n";
     else os << "[counterexample] " << s.name << ":\n  " << r.invariant << " violated\n\n";
     if (!o.overrides.empty())
         for (const auto& l : wrap(override_note(o), W)) os << l << "\n";
@@ -182,7 +183,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
-    for (const auto& l : wrap(paragraph(s, r, v), W)) os << l << "\n";
+    for (const auto& l : wrap(paragraph(s, r, v, !o.witness.empty()), W)) os << l << "\n";
     os << "\n";
     if (!o.brief) {
         int nt = (int)r.thread_names.size();

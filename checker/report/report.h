@@ -33,7 +33,14 @@ struct ReportOptions {
     // Command-line changes to the scenario's search or config ("--bound 1"):
     // the result is then not the scenario's own, and every report says so.
     std::vector<std::string> overrides;
+    // Non-empty: the execution is a witness, not a violation (a litmus
+    // test's execution that satisfies its condition), and this says what it
+    // satisfies ("the exists clause"). The reports frame it so.
+    std::string witness;
 };
+// The subject line of a violated result: "[counterexample] NAME: INV
+// violated", or for a witness "[witness] NAME: an execution satisfying ...".
+std::string subject_line(const Scenario& s, const RunResult& r, const ReportOptions& o);
 
 // The shown lines of r's trace (TraceView::of(r).lines).
 std::vector<TraceLine> trace_lines(const RunResult& r);

@@ -18,6 +18,11 @@ std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
     return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; memory model " + r.memory_model + ")";
 }
 
+std::string subject_line(const Scenario& s, const RunResult& r, const ReportOptions& o) {
+    if (!o.witness.empty()) return "[witness] " + s.name + ": an execution satisfying " + o.witness;
+    return "[counterexample] " + s.name + ": " + r.invariant + " violated";
+}
+
 std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
     std::ostringstream os;
     if (r.verdict != Verdict::violated) {
@@ -27,19 +32,26 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
         return os.str();
     }
     const InvariantInfo* inv = find_invariant(r.invariant.c_str());
-    os << "[counterexample] " << s.name << ": " << r.invariant << " violated\n\n";
+    os << subject_line(s, r, o) << "\n\n";
     std::string threads;
     for (size_t i = 0; i < r.thread_names.size(); i++) threads += (i ? ", " : "") + r.thread_names[i];
     os << "With threads " << threads << " running the " << s.model << " model under the " << r.memory_model
        << " memory model, vfsmc found an execution in which " << r.message << ".";
-    if (inv) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
+    if (inv && o.witness.empty()) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
     const TraceView v = TraceView::of(r, &s);
     const std::vector<TraceLine>& all = v.lines;
     os << " The execution has " << all.size() << " steps (the numbered lines below) and "
-       << preemption_text(r.preemptions) << "; lines marked >> are the violation and the steps it conflicts with";
+       << preemption_text(r.preemptions)
+       << (o.witness.empty() ? "; lines marked >> are the violation and the steps it conflicts with"
+                             : "; the line marked >> is where its final state is judged");
     if (v.any_stale) os << ", and STALE marks a read that did not see the latest write";
     os << ".";
-    if (r.minimized) os << " " << minimality_text(r);
+    if (r.minimized) {
+        std::string m = minimality_text(r);
+        // A witness is no counterexample: the same sentence, named so.
+        for (size_t at; !o.witness.empty() && (at = m.find("counterexample")) != std::string::npos;) m.replace(at, 14, "witness");
+        os << " " << m;
+    }
     os << "\n\n";
     os << "Scenario: " << s.doc << "\n\n";
     // The story: the model's named steps only, as a reviewer would tell it.
@@ -79,9 +91,9 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
-    // A command without a token (`litmus --witness`) cannot replay the first one.
+    // A command without a token cannot replay the first one.
     if (r.minimized && r.first.token != r.token && !o.replay.token.empty()) {
-        os << "\nThe first counterexample found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
+        os << "\nThe first " << (o.witness.empty() ? "counterexample" : "witness") << " found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps
            << " steps; it replays with:\n  " << o.replay.text_with(r.first.token) << "\n";
     }
     os << "\nReplay:\n  " << o.replay.text() << "\n";

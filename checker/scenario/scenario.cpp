@@ -592,8 +592,8 @@ void parse_threads(const Ctx& c, const json& j, const ModelSpec& ms, Scenario& s
             ts.ops.push_back(parse_op(c, ops[oi], tp + ".ops[" + std::to_string(oi) + "]", ms, s, op_names));
         s.threads.push_back(std::move(ts));
     }
-    if ((int)s.threads.size() > kMaxThreads)
-        c.fail("threads", "thread count out of range; accepted: at most " + std::to_string(kMaxThreads));
+    if ((int)s.threads.size() > kMaxScenarioThreads)
+        c.fail("threads", "thread count out of range; accepted: at most " + std::to_string(kMaxScenarioThreads));
 }
 
 // `invariants`: a subset of the model's invariants; all of them when absent.

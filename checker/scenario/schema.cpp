@@ -244,7 +244,7 @@ oj scenario_schema(const std::vector<Model*>& ms) {
     p["threads"] = {{"description", "the threads, each a list of the model's ops run in order"},
                     {"type", "array"},
                     {"minItems", 1},
-                    {"maxItems", kMaxThreads},
+                    {"maxItems", kMaxScenarioThreads},
                     {"items", {{"$ref", "#/$defs/thread"}}}};
     p["invariants"] = {{"description", "the invariants checked; default: all of the model's and the engine's"},
                        {"type", "array"},

@@ -137,9 +137,9 @@ struct DcacheCfg {
     int server_initial[kMaxNames] = {};  // per entry: the stored name, or -1
     // Threads.
     int nthreads = 0;
-    int nops[kMaxThreads] = {};
-    OpKind op[kMaxThreads][kMaxOps] = {};
-    int op_name[kMaxThreads][kMaxOps] = {};
+    int nops[kMaxScenarioThreads] = {};
+    OpKind op[kMaxScenarioThreads][kMaxOps] = {};
+    int op_name[kMaxScenarioThreads][kMaxOps] = {};
     // init, as written (prepare() resolves the names once the threads' are known).
     std::string cached_negative_list, server_files_list;
 };
@@ -259,7 +259,7 @@ struct DcacheRun : ModelRun {
     HashBucket* inlb[kMaxNames];    // in_lookup_hashtable, one bucket per name
     FileInode* inode[kMaxNames];    // per server entry
     ServerEntry* srv[kMaxNames];
-    WaitQ* wq[kMaxThreads];
+    WaitQ* wq[kMaxScenarioThreads];
 
     // Bookkeeping outside the kernel's state (plain C++, read by the checks).
     struct Ghost {
@@ -272,13 +272,13 @@ struct DcacheRun : ModelRun {
     int ndentries = 0;
     Dentry* by_id[kMaxObjects] = {};
     int server_name[kMaxNames];     // the name each server entry is stored under
-    int inflight[kMaxThreads];      // create-exclusion: server entry of a running O_CREAT call, or -1
-    int inflight_ev[kMaxThreads];
-    int inflight_name[kMaxThreads];
+    int inflight[kMaxScenarioThreads];      // create-exclusion: server entry of a running O_CREAT call, or -1
+    int inflight_ev[kMaxScenarioThreads];
+    int inflight_name[kMaxScenarioThreads];
     // Ghost: the thread is inside __d_add's i_dir_seq section
     // (start_dir_add .. end_dir_add) for an in-lookup dentry. Names that
     // section in the trace of the steps inside it.
-    bool in_dir_add[kMaxThreads] = {};
+    bool in_dir_add[kMaxScenarioThreads] = {};
 
     bool broken(DcacheBug b) const { return cfg.broken.has(b); }
 

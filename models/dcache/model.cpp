@@ -285,7 +285,7 @@ struct DcacheModel : Model {
             {"lookup_open:lock", "READ_ONCE(sb->s_iflags) of atomic_open_create_shared()", "lookup_open"},
         };
         s.min_threads = 1;
-        s.max_threads = kMaxThreads;
+        s.max_threads = kMaxScenarioThreads;
         s.max_ops = kMaxOps;
     }
     const ModelSpec& spec() const override { return s; }
