@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cli/cli.h"
-#include "explore/engine.h"
-#include "explore/runtime.h"
+#include "search/engine.h"
+#include "substrate/runtime.h"
 #include "scenario/scenario.h"
 
 void raw_toy_lock(int threads, unsigned bound, unsigned long long& executions, double& seconds);

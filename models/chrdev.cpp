@@ -69,7 +69,7 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {

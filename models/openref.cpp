@@ -121,7 +121,7 @@
 // balance (ref-leak); and the lockref-update count for the metric.
 #include <cstdio>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {

@@ -1,5 +1,5 @@
 // Declare once (issue 15 item 5): each model declares its knobs, init
-// fields, invariants and steps in one table (ModelDecl, kernel/model.h).
+// fields, invariants and steps in one table (ModelDecl, contract/model.h).
 // - Every kernel function and named step a model logs (KFUNC, kstep,
 //   kstep_ev) is declared in its spec's `steps`, the list `order` and
 //   --coverage use, and every declared step is logged somewhere in the
@@ -17,7 +17,7 @@
 #include <set>
 #include <sstream>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;

@@ -1,4 +1,4 @@
-// The DPOR search (checker/explore/dpor.h) is sound: it reaches what the
+// The DPOR search (checker/search/dpor.h) is sound: it reaches what the
 // plain search reaches, and on small programs with a known answer it runs
 // exactly one execution per Mazurkiewicz trace. The number of traces is
 // computed here by brute force: every interleaving of an abstract copy of
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "explore/engine.h"
+#include "search/engine.h"
 #include "cli/cli.h"
 #include "scenario/scenario.h"
 
@@ -260,7 +260,7 @@ TEST_CASE("dpor covers every Mazurkiewicz trace of a lock-protected counter, fai
     // event of its own, so the traces are those of the brute force without
     // failed tries (`want`). dpor runs exactly one execution for each, with
     // the same final states as the plain search. Without the lock handoff
-    // rule (explore/dpor.h) it reaches each of them too, but reversing the
+    // rule (search/dpor.h) it reaches each of them too, but reversing the
     // release before a waiting acquire reruns a trace: at least `want`
     // executions, never more than the traces that count a failed try as a
     // read of the lock (`old_want`, what it ran before the await rule).
@@ -558,7 +558,7 @@ TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusi
 
 // A stale lockref read that the update succeeds on retries on the latest
 // value: a full search cuts it as a duplicate of the sibling branch that
-// read the latest value (explore/stale_cut.h, the succeeding-update cut).
+// read the latest value (search/stale_cut.h, the succeeding-update cut).
 // So is a stale read of a locked value when a newer store in its window is
 // locked too: both go to spin_lock, which reads the latest (the
 // locked-value cut). Sound when the search without the cut reaches the
@@ -624,7 +624,7 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
 // never cut by the default full searches: each value it may return is a
 // branch dpor runs to the end (the reorder cut, which ended such a branch
 // when moving its step before the store it missed looked like an
-// interleaving dpor explores, is unsound: explore/stale_cut.h). Only the
+// interleaving dpor explores, is unsound: search/stale_cut.h). Only the
 // test-only StaleCut::reorder still takes it, which tests/mutation_oracle.py
 // shows is caught on a mutated model.
 TEST_CASE("the full searches cut no stale marked load", "[dpor]") {

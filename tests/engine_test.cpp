@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "explore/engine.h"
-#include "explore/runtime.h"
+#include "search/engine.h"
+#include "substrate/runtime.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "litmus/parser.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
 
 int main(int argc, char** argv) {

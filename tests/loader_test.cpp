@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernel/invariants.h"
-#include "scenario/printable.h"
+#include "contract/invariants.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 

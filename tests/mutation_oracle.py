@@ -6,7 +6,7 @@ preemption-bounded search's, on the real models and on every mutation.
                              [--only MUTATION]... [--scenario FILE]... [--expect-miss]
 
 For the unmutated models (row "none") and for every mutation of `vfsmc list
---mutations` (checker/kernel/mutations.h), it runs each scenario the
+--mutations` (checker/contract/mutations.h), it runs each scenario the
 mutation applies to (scenarios/<model>/ for a model's mutation, all of
 scenarios/ for the layer's) twice with VFSMC_MUTATION set: `--strategy
 bounded --bound B` and `--strategy dpor`, both with `--first` and a time
@@ -19,7 +19,7 @@ anything is listed as not compared (inconclusive, never `holds`).
 
 --expect-miss inverts the exit code: 0 when at least one miss was found.
 The suite uses it with the test-only unsound cut (VFSMC_TEST_STALE_CUT=
-reorder, checker/explore/stale_cut.h) to show that the oracle catches it.
+reorder, checker/search/stale_cut.h) to show that the oracle catches it.
 """
 import argparse
 import concurrent.futures

@@ -308,6 +308,13 @@ run_printed() {
   [ "$rc" -eq 2 ] && [[ $err == *"printed with VFSMC_MUTATION=$m; replay it with the same"* ]] || { echo "rc $rc err $err"; return 1; }
   run_printed "${cmd/VFSMC_MUTATION=$m /VFSMC_MUTATION=$m } --stable"
   [ "$rc" -le 1 ] && [[ $out == *"[counterexample]"* ]] || { echo "replayed: rc $rc $out $err"; return 1; }
+  # The result and the reports say which mutation the run ran under.
+  [[ $(<"$tmp/out") == *"; mutation $m (a line of the model deleted, VFSMC_MUTATION)"* ]] || { echo "text: $(<"$tmp/out")"; return 1; }
+  VFSMC_MUTATION=$m "$VFSMC" run --json --no-progress "$s" >"$tmp/json" 2>/dev/null || true
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(j.get("mutation") != sys.argv[2])' "$tmp/json" "$m" ||
+    { echo "json: $(head -c 300 "$tmp/json")"; return 1; }
+  "$VFSMC" run --json --no-progress "$s" >"$tmp/json" 2>/dev/null || true
+  python3 -c 'import json,sys; sys.exit("mutation" in json.load(open(sys.argv[1])))' "$tmp/json" || { echo "a mutation without one"; return 1; }
 }
 
 @test "litmus --witness: the printed replay command runs and prints the same witness" {

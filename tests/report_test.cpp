@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/cli.h"
-#include "explore/engine.h"
+#include "search/engine.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
 

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "cli/cli.h"
-#include "kernel/invariants.h"
-#include "explore/engine.h"
+#include "contract/invariants.h"
+#include "search/engine.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
 

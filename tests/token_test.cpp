@@ -3,8 +3,8 @@
 // tests/token_fuzz.py (label cli).
 #include <catch2/catch.hpp>
 
-#include "explore/engine.h"
-#include "explore/token.h"
+#include "search/engine.h"
+#include "search/token.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;

@@ -4,7 +4,7 @@
 // into the test and bench binaries.
 #include <algorithm>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {

@@ -3,7 +3,7 @@
 // the two racing accesses as the conflicting steps, so the report marks
 // more than the violation line with ">>". Not registered globally: a test
 // adds toy_race_model() to models() while it runs.
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <memory>
 
-#include "explore/engine.h"
+#include "search/engine.h"
 #include "report/report.h"
 #include "report/trace_view.h"
 #include "scenario/scenario.h"

@@ -1,6 +1,6 @@
 // vfsmc command line: run, check, replay, list, validate.
 #include "cli/cli.h"
-#include "kernel/mutations.h"
+#include "contract/mutations.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -27,9 +27,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "kernel/invariants.h"
+#include "contract/invariants.h"
 #include "report/report.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "commit.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
@@ -323,7 +323,7 @@ void die_with_parent(pid_t parent, int sig) {
 }
 
 // The stale-read cut of `run`: the default, or the test-only reorder cut
-// (explore/stale_cut.h) that tests/mutation_oracle.py selects to show that
+// (search/stale_cut.h) that tests/mutation_oracle.py selects to show that
 // the oracle catches it. Checked at start-up (cli_main).
 StaleCut test_stale_cut() {
     const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
@@ -1139,12 +1139,12 @@ int cli_main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     // tests/mutation_oracle.py selects the test-only reorder cut by
-    // VFSMC_TEST_STALE_CUT=reorder (explore/stale_cut.h), to show that it
+    // VFSMC_TEST_STALE_CUT=reorder (search/stale_cut.h), to show that it
     // catches an unsound cut.
     if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
         throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
                         "\"; accepted: reorder (test-only), or unset");
-    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/kernel/mutations.h).
+    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/contract/mutations.h).
     if (const char* m = active_mutation(); m && !find_mutation(m)) {
         std::string acc;
         for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "explore/engine.h"
-#include "kernel/model.h"
+#include "search/engine.h"
+#include "contract/model.h"
 #include "report/report.h"  // vacuous_steps
 
 namespace vfsmc {

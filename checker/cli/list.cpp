@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
-#include "kernel/invariants.h"
+#include "contract/invariants.h"
 #include "kernel/memory_model.h"
-#include "kernel/mutations.h"
+#include "contract/mutations.h"
 
 namespace vfsmc {
 

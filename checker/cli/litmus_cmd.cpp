@@ -35,7 +35,7 @@
 #include "litmus/litmus.h"
 #include "litmus/parser.h"
 #include "report/report.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {

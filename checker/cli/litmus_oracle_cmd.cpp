@@ -15,7 +15,7 @@
 #include "litmus/parser.h"
 #include "lkmm/generate.h"
 #include "lkmm/oracle.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {

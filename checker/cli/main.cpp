@@ -16,10 +16,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/cli.h"
-#include "explore/engine.h"
-#include "kernel/invariants.h"
+#include "search/engine.h"
+#include "contract/invariants.h"
 #include "report/report.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;

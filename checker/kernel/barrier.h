@@ -3,7 +3,7 @@
 #pragma once
 
 #include "kernel/kfield.h"
-#include "kernel/mutations.h"
+#include "contract/mutations.h"
 
 namespace vfsmc {
 

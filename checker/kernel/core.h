@@ -5,9 +5,11 @@
 
 #include <cstring>
 
-#include "explore/deps.h"
-#include "explore/runtime.h"
-#include "explore/sim.h"
+#include "substrate/blocking.h"
+#include "substrate/deps.h"
+#include "substrate/observer.h"
+#include "substrate/runtime.h"
+#include "substrate/sim.h"
 #include "kernel/memory_model.h"
 
 namespace vfsmc {
@@ -41,10 +43,9 @@ inline void here(const SrcLoc& at) {
 }
 
 // What a model may ask of the run, without reaching into the runtime:
-// a thread's name as the scenario gives it, whether it has finished, the
-// index of the last event logged (for a report that points back at a step).
+// a thread's name as the scenario gives it, the index of the last event
+// logged (for a report that points back at a step).
 inline const char* thread_name(int t) { return t >= 0 && t < kMaxThreads ? rt().thread_names[t] : "?"; }
-inline bool thread_done(int t) { return rt().tstate[t] == TState::Done; }
 inline int last_event() { return rt().rec ? rt().rec->nevents - 1 : -1; }
 
 // One scheduling point: other threads may run here. An execution that the
@@ -74,26 +75,6 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
     prune_execution();
 }
 
-// Ends an execution that a full search has explored in another branch
-// already (a stale read another branch covers, kfield::rmw): counted as a
-// duplicate, not judged.
-[[noreturn]] inline void cut_duplicate_execution() {
-    rt().duplicate = true;
-    rt().pruned = true;
-    throw Pruned();
-}
-
-// The locked-value cut of lockref's stale READ_ONCE (kfield::rmw) is taken
-// at the thread's next access, and only when that access is spin_lock on
-// the same word (`at_lock`): the branch that read the newer locked store
-// comes to the same spin_lock with the same state. Any other access in
-// between (a field, a fence, an RCU or rwsem-queue key, the thread's exit)
-// drops the pending cut and the branch runs.
-inline void lock_next_check(int t, bool at_lock) {
-    rt().lock_next[t] = 0;
-    if (at_lock) cut_duplicate_execution();
-}
-
 // Blocking (kernel.cpp). park_on() parks the running thread until another
 // thread writes a key of `ws`; before it parks it checks whether every other
 // live thread is parked too (a deadlock or a lost wakeup, named by the
@@ -112,14 +93,14 @@ void kick(Key key);
 void wake_watchers(int t, Key key);
 // Thread t reads a global key (in a wait condition, or for DPOR).
 inline void read_global(int t, Key key) {
-    if (rt().lock_next[t]) lock_next_check(t, false);
+    search_observer().before_access(t, key, false);
     note_access(key, false);
     watch_read(t, key, nullptr, 0);
 }
 inline void write_global(Key key) {
-    if (rt().in_thread && rt().lock_next[this_thread()]) lock_next_check(this_thread(), false);
+    if (rt().in_thread) search_observer().before_access(this_thread(), key, false);
     note_access(key, true);
-    if (deps().nparked) kick(key);
+    if (blocking().nparked) kick(key);
 }
 
 void wait_stuck_report(int t);
@@ -133,7 +114,7 @@ void set_quiet(bool q);
 template <class Cond, class Real>
 inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
     int t = this_thread();
-    WatchSet& ws = deps().wait_ws[t];
+    WatchSet& ws = blocking().wait_ws[t];
     ws.clear();
     ws.active = true;
     begin_await(t);
@@ -208,7 +189,7 @@ struct kfunc_scope {
                 }
             for (;;) {
                 // Parks until another thread completes a step or finishes.
-                WatchSet& ws = deps().wait_ws[t];
+                WatchSet& ws = blocking().wait_ws[t];
                 ws.clear();
                 ws.add(kKeyOrder, nullptr, 0);
                 for (int u = 0; u < r.nthreads; u++) ws.add(exit_key(u), nullptr, 0);
@@ -244,13 +225,6 @@ struct kfunc_scope {
 
 // A named point inside a function, for `order`, coverage and the trace:
 // `kstep("d_alloc_parallel:publish", obj, "dentry %s -> in-lookup hash", ...)`.
-inline void kstep_done(const char* step) {
-    cover(step);
-    if (rt().norder) {
-        order_step_done(this_thread(), step);
-        write_global(kKeyOrder);
-    }
-}
 #define kstep(step, obj, ...)                                                   \
     do {                                                                         \
         ::vfsmc::kfunc_scope VFS_CAT(kstep_, __LINE__)(step);                    \

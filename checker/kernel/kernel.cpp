@@ -68,6 +68,7 @@ void layer_begin_execution() {
     g_ls.npending = 0;
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
+    blocking().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
@@ -136,7 +137,7 @@ void note_plain_access(int id, const char* field, bool store, int ev, uint64_t s
     g_ls.plain[id][this_thread()] = {stamp, ev, field, store};
 }
 
-// Issue 11 item 13. A plain access runs in one step with the marked access
+// The free-time plain-access check. A plain access runs in one step with the marked access
 // before it, so the search never puts another thread's free between the
 // two. Such a free shows here instead: a plain access to the object by
 // another thread that does not happen before this free could run after it
@@ -198,7 +199,7 @@ void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 
 void fence(Acc a, const char* name) {
     int t = this_thread();
-    if (rt().lock_next[t]) lock_next_check(t, false);
+    search_observer().before_access(t, 0, false);
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
     sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
@@ -267,22 +268,22 @@ void wait_stuck_report(int t) {
 
 // Blocking waits (kernel.h).
 static void unpark(int u) {
-    Deps& d = deps();
-    d.parked_on[u] = nullptr;
-    d.nparked--;
+    Blocking& b = blocking();
+    b.parked_on[u] = nullptr;
+    b.nparked--;
     sim::unpark(u);
 }
 
 void wake_watchers(int t, Key key) {
-    Deps& d = deps();
-    for (int u = 0; u < rt().nthreads && d.nparked; u++)
-        if (u != t && d.parked_on[u] && d.parked_on[u]->has(key)) unpark(u);
+    Blocking& b = blocking();
+    for (int u = 0; u < rt().nthreads && b.nparked; u++)
+        if (u != t && b.parked_on[u] && b.parked_on[u]->has(key)) unpark(u);
 }
 
 void kick(Key key) {
-    Deps& d = deps();
-    for (int u = 0; u < rt().nthreads && d.nparked; u++)
-        if (d.parked_on[u] && d.parked_on[u]->has(key)) unpark(u);
+    Blocking& b = blocking();
+    for (int u = 0; u < rt().nthreads && b.nparked; u++)
+        if (b.parked_on[u] && b.parked_on[u]->has(key)) unpark(u);
 }
 
 // Every thread that has not finished is parked: nothing can wake any of
@@ -304,6 +305,7 @@ static void relax() {
 void park_on(int t, const WatchSet& ws, RealCond real) {
     Runtime& r = rt();
     Deps& d = deps();
+    Blocking& b = blocking();
     if (r.pruned) throw Pruned();
     if (ws.stale()) {
         d.await_set[t] = false;  // it looks again at once: its reads stay ordinary reads
@@ -314,28 +316,28 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     g_ls.real[t] = real;
     bool other_live = false;
     for (int u = 0; u < r.nthreads; u++)
-        if (u != t && r.tstate[u] != TState::Done && !d.parked_on[u]) other_live = true;
+        if (u != t && r.tstate[u] != TState::Done && !b.parked_on[u]) other_live = true;
     if (!other_live) stuck(t);
-    d.parked_on[t] = &ws;
-    d.nparked++;
+    b.parked_on[t] = &ws;
+    b.nparked++;
     sim::park();
     if (r.pruned) throw Pruned();
     relax();
 }
 
 retry_loop::retry_loop() : t_(this_thread()) {
-    Deps& d = deps();
-    d.pass_ws[t_].clear();
-    d.pass_ws[t_].active = true;
-    d.pass_writes[t_].clear();
+    Blocking& b = blocking();
+    b.pass_ws[t_].clear();
+    b.pass_ws[t_].active = true;
+    b.pass_writes[t_].clear();
     begin_pass(t_);
 }
-retry_loop::~retry_loop() { deps().pass_ws[t_].active = false; }
+retry_loop::~retry_loop() { blocking().pass_ws[t_].active = false; }
 void retry_loop::again() {
-    Deps& d = deps();
-    WatchSet& ws = d.pass_ws[t_];
+    Blocking& b = blocking();
+    WatchSet& ws = b.pass_ws[t_];
     ws.active = false;
-    if (d.pass_writes[t_].net_zero()) {
+    if (b.pass_writes[t_].net_zero()) {
         // Nothing changed by this pass: the next one would read the same
         // values unless another thread writes what this one read.
         wait_begin(t_, current_func(t_), -1, false, false);
@@ -348,7 +350,7 @@ void retry_loop::again() {
         relax();
     }
     ws.clear();
-    d.pass_writes[t_].clear();
+    b.pass_writes[t_].clear();
     ws.active = true;
     begin_pass(t_);
 }
@@ -358,9 +360,9 @@ void retry_loop::again() {
 // can wake them.
 void rcu_thread_exit(int t);
 static void unpark_all() {
-    Deps& d = deps();
+    Blocking& b = blocking();
     for (int u = 0; u < rt().nthreads; u++)
-        if (d.parked_on[u]) unpark(u);
+        if (b.parked_on[u]) unpark(u);
 }
 void layer_thread_exit(int t) {
     Runtime& r = rt();
@@ -380,12 +382,12 @@ void layer_thread_exit(int t) {
     }
     r.tstate[t] = TState::Done;
     write_global(exit_key(t));
-    Deps& d = deps();
-    if (!d.nparked) return;
+    Blocking& b = blocking();
+    if (!b.nparked) return;
     int waiter = -1;
     for (int u = 0; u < r.nthreads; u++) {
         if (r.tstate[u] == TState::Done) continue;
-        if (!d.parked_on[u]) return;
+        if (!b.parked_on[u]) return;
         if (waiter < 0) waiter = u;
     }
     if (waiter < 0) return;
@@ -708,7 +710,7 @@ bool lockref_is_dead_locked(lockref& l, SrcLoc at) { here(at); return lockref_co
 // read sections and grace periods of its own, ordered by the same rules on
 // words of their own.
 // For DPOR and blocking, each thread's read-side state in a domain is a key
-// of its own (rcu_key, srcu_key: explore/deps.h), written only when the
+// of its own (rcu_key, srcu_key: substrate/deps.h), written only when the
 // thread enters or leaves its outermost section (a nested rcu_read_lock
 // changes nothing a grace period looks at).
 // The list of frees waiting for a grace period is no key: call_rcu() reads
@@ -757,13 +759,13 @@ static void rcu_process(int t) {
 // that section's reader.
 static Key rcu_gp_key(int d, int t) { return field_key(-2 - t - d * kMaxThreads, "rcu_gp"); }
 // Under `sc` the words carry only happens-before (for the race check and
-// kfree's check, issue 11 item 13): every access is sequentially consistent
+// kfree's free-time plain-access check): every access is sequentially consistent
 // already, so they are no DPOR keys there.
 static void gp_rmw(Acc a, int d = 0, int reader = -1) {
     if (!g_ls.gp[d][0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
-    if (rt().lock_next[this_thread()]) lock_next_check(this_thread(), false);
+    search_observer().before_access(this_thread(), 0, false);
     if (a != Acc::RcuGp) {
         int t = reader >= 0 ? reader : this_thread();
         g_ls.gp[d][t]->fetch_add(0, mo_for(a));

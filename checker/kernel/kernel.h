@@ -7,14 +7,14 @@
 // <linux/mutex.h>, <linux/rwsem.h>, <linux/seqlock.h>, <linux/lockref.h>,
 // <linux/rcupdate.h>, <linux/wait.h>, <linux/slab.h>, over what they share
 // (memory_model.h, core.h, kfield.h). They are written over the simulation
-// shim explore/sim.h and never spell `rl::`: only checker/explore/ does.
+// shim substrate/sim.h and never spell `rl::`: only checker/search/ does.
 // The out-of-line primitives are in kernel.cpp.
 //
 // Every primitive is one step of the execution: it has exactly one scheduling
 // point (before it), runs atomically after it, and names itself in the trace
-// through the one hook, log_event() (explore/runtime.h). A plain access is
+// through the one hook, log_event() (substrate/runtime.h). A plain access is
 // part of the step before it; kfree() checks that every other thread's plain
-// access to the object happens before the free (kfree_id, issue 11 item 13),
+// access to the object happens before the free (kfree_id: the free-time plain-access check),
 // so the step a plain access shares cannot hide a use after free (slab.h).
 // The memory order of each primitive comes from kMemoryModelTable
 // (memory_model.h), for the scenario's memory model (`sc` or `kernel`);
@@ -23,7 +23,7 @@
 // Shared state lives in kfield<T> (kfield.h): a word that records which
 // write every read saw, whether that write was the latest in modification
 // order, and, for plain (unmarked) accesses, LKMM data races. Every access
-// also tells the explorer which location it touched (explore/deps.h), for
+// also tells the explorer which location it touched (substrate/deps.h), for
 // DPOR.
 //
 // Blocking is not spinning (core.h): a thread whose wait condition is false
@@ -34,7 +34,7 @@
 // detected and named by the layer, not by Relacy.
 //
 // Include this header last: Relacy's macros are undefined again at the end
-// of explore/sim.h, but Relacy itself must come after the standard headers.
+// of substrate/sim.h, but Relacy itself must come after the standard headers.
 #pragma once
 
 // The kernel headers it mirrors, one file each (checker/kernel/):
@@ -52,5 +52,5 @@
 #include "kernel/lockref.h"       // <linux/lockref.h>
 #include "kernel/rcupdate.h"      // <linux/rcupdate.h>
 #include "kernel/wait.h"          // <linux/wait.h>
-#include "kernel/invariants.h"
-#include "kernel/mutations.h"
+#include "contract/invariants.h"
+#include "contract/mutations.h"

@@ -27,10 +27,10 @@ class kfield {
     const char* name_;
     int64_t shadow_;       // latest value in modification order
     uint32_t shadow_tag_;  // write tag of the latest write (0 = initial)
-    Word word_ = Word::Number;  // what its values are, for the trace (explore/trace.h)
+    Word word_ = Word::Number;  // what its values are, for the trace (substrate/trace.h)
     mutable bool visible_ = false;  // the model's every-step invariant reads it
     bool deferred_ = false;         // built with deferred_init, init() not yet called
-    Key key_;              // this field, for DPOR and watch sets (explore/deps.h)
+    Key key_;              // this field, for DPOR and watch sets (substrate/deps.h)
     Key alive_;            // its object's liveness
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
     sim::timestamp_t plain_load_[kMaxThreads] = {}, plain_store_[kMaxThreads] = {};
@@ -98,43 +98,7 @@ class kfield {
         }
     }
     void alive() const { check_alive(owner_, name_); }
-    // lockref's stale READ_ONCE read a locked value (the store with write
-    // tag `tag`): is a newer store of the window, up to the latest, locked
-    // too? Every store between the one read and the latest was a value the
-    // read could return (Relacy walks the history from the latest back),
-    // and a locked value sends CMPXCHG_LOOP to the slow path whatever its
-    // count: the same path, whose spin_lock reads the latest value. The
-    // newest locked store stands for the older ones; reading an older one
-    // leaves only what spin_lock's acquire of the latest value covers (an
-    // older first-seen mark, an older release clock for an acquire fence)
-    // while nothing comes between the read and spin_lock, which
-    // lock_next_check() makes sure of. Stores are events (their tags are
-    // event indices + 1): the events after the one read are scanned; a
-    // truncated log cuts nothing.
-    bool newer_store_locked(uint32_t tag) const {
-        const ExecRecord* rec = rt().rec;
-        if (!rec || rec->truncated) return false;
-        int last = ev_of_tag(shadow_tag_);
-        for (int i = (int)tag; i <= last && i < rec->nevents; i++) {
-            const Event& e = rec->events[i];
-            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_ && (e.after & 1)) return true;
-        }
-        return false;
-    }
-    // The event index of the first store of this field logged after the
-    // one with write tag `tag` (the store a stale read missed first, its
-    // successor in modification order: Relacy orders a location's stores
-    // as they run); -1 when the log cannot tell (truncated).
-    int next_store(uint32_t tag) const {
-        const ExecRecord* rec = rt().rec;
-        if (!rec || rec->truncated) return -1;
-        int last = ev_of_tag(shadow_tag_);
-        for (int i = (int)tag; i < last && i < rec->nevents; i++) {
-            const Event& e = rec->events[i];
-            if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.obj == owner_ && e.field == name_) return i;
-        }
-        return last;
-    }
+    StaleValue stale_value(int t, uint32_t read_tag) const { return {t, key_, owner_, name_, read_tag, shadow_tag_}; }
     // For DPOR: the running step reads (or writes) this field. A write to a
     // field the every-step invariant reads is also a write of kKeyVisible,
     // so that the explorer keeps every order of such writes.
@@ -148,7 +112,7 @@ class kfield {
         note_access(alive_, false);
         if (visible_) note_access(kKeyVisible, true);
         watch_own_write(t, key_, &shadow_, before);
-        if (deps().nparked) wake_watchers(t, key_);
+        if (blocking().nparked) wake_watchers(t, key_);
     }
     static bool marked(Acc a) { return a != Acc::Plain; }
     // Every marked access is a step of its own; a plain access is part of
@@ -225,7 +189,7 @@ public:
 
     T load(Acc a) {
         int t = this_thread();
-        if (rt().lock_next[t]) lock_next_check(t, false);
+        search_observer().before_access(t, key_, false);
         if (sched_before(a)) sched_point();
         no_preempt np;
         alive();
@@ -257,16 +221,8 @@ public:
             }
         }
         if (ev >= 0) access_logged(Ev::Read);
-        // A marked load that read a value a newer store overwrote: under
-        // dpor with the test-only StaleCut::reorder, a candidate for the
-        // reorder cut (explore/stale_cut.h), from the first store it missed.
-        if (tag != shadow_tag_ && marked(a) && ev >= 0 && deps().enabled && reorder_cut_on(rt().stale_cut)) {
-            Deps::StaleRead& sr = deps().stale_read;
-            sr.thread = t;
-            sr.newer = next_store(tag);
-            sr.read_ev = ev;
-            sr.key = key_;
-        }
+        // A marked load that read a value a newer store overwrote: the search decides.
+        if (tag != shadow_tag_ && marked(a) && ev >= 0) search_observer().stale_read_logged(stale_value(t, tag), true, ev);
         race_note(false, marked(a), ev, stamp);
         if (!marked(a)) note_plain(false, ev, stamp);
         note_read(t, (int64_t)v);
@@ -275,7 +231,7 @@ public:
 
     void store(T v, Acc a) {
         int t = this_thread();
-        if (rt().lock_next[t]) lock_next_check(t, false);
+        search_observer().before_access(t, key_, false);
         if (sched_before(a)) sched_point();
         no_preempt np;
         alive();
@@ -307,7 +263,7 @@ public:
     template <class F>
     T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
         int t = this_thread();
-        if (rt().lock_next[t]) lock_next_check(t, a == Acc::LockAcquire && rt().lock_next[t] == key_);
+        search_observer().before_access(t, key_, a == Acc::LockAcquire);
         sched_point();
         no_preempt np;
         alive();
@@ -325,32 +281,15 @@ public:
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
         bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
-        int reorder_candidate = -1;  // the first store the stale read missed
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
-        if (!latest && rt().stale_cut != StaleCut::none) {
+        // A stale start: the search decides before the compare-exchange
+        // (search/stale_cut.h), and hears of the read once it is logged.
+        bool stale = !latest && tag_of(cur) != shadow_tag_;
+        StaleValue sv;
+        if (stale) {
             T seen = dec(cur);
-            bool locked = word_ == Word::Lockref && ((int64_t)seen & 1);
-            if (tag_of(cur) != shadow_tag_) {
-                // A stale value the update succeeds on: the compare-exchange
-                // below fails, sees the latest value and tries again, which is
-                // the sibling branch that read the latest value, step for step
-                // (the same accesses, values and events; the loop is one step).
-                // A full search has that branch: this one is cut as a
-                // duplicate (explore/stale_cut.h, the succeeding-update cut). A stale value the
-                // update fails on is a path of its own (the slow path) and runs,
-                // unless it is locked and a newer store in the window is
-                // locked too (newer_store_locked): then the cut is taken at
-                // this thread's next access, if that is spin_lock on this
-                // word (lock_next_check, core.h).
-                if (rt().stale_cut == StaleCut::every_stale || f(seen)) cut_duplicate_execution();
-                if (locked && newer_store_locked(tag_of(cur))) rt().lock_next[t] = key_;
-                // Under dpor with the test-only StaleCut::reorder, the
-                // scheduler may cut it when the step closes: the reorder
-                // cut (explore/stale_cut.h), from the first store the read
-                // missed.
-                else if (deps().enabled && reorder_cut_on(rt().stale_cut))
-                    reorder_candidate = next_store(tag_of(cur));
-            }
+            sv = stale_value(t, tag_of(cur));
+            search_observer().stale_update(sv, f(seen), word_ == Word::Lockref && ((int64_t)seen & 1));
         }
         T nv{};
         bool w = false;
@@ -416,13 +355,7 @@ public:
             }
         }
         if (ev >= 0) access_logged(w ? Ev::Rmw : Ev::Read);
-        if (reorder_candidate >= 0 && ev >= 0) {
-            Deps::StaleRead& sr = deps().stale_read;
-            sr.thread = t;
-            sr.newer = reorder_candidate;
-            sr.read_ev = ev;
-            sr.key = key_;
-        }
+        if (stale && ev >= 0) search_observer().stale_read_logged(sv, false, ev);
         if (wrote) *wrote = w;
         return old;
     }

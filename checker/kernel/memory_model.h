@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "explore/order.h"
-#include "explore/runtime.h"
+#include "substrate/order.h"
+#include "substrate/runtime.h"
 
 namespace vfsmc {
 

@@ -1,6 +1,6 @@
 // vfsmc: the model registry. Each file in models/ adds itself with a static
 // ModelRegistrar; this file is linked with them.
-#include "kernel/model.h"
+#include "contract/model.h"
 
 namespace vfsmc {
 

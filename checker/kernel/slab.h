@@ -50,7 +50,7 @@ inline void check_alive(int id, const char* field) {
 // instead: the layer keeps, per freeable object and thread, the clock of
 // the thread's last plain access to it, and kfree_id() reports
 // <kind>-use-after-free when one of them does not happen before the free
-// (issue 11 item 13: without that happens-before, the access can run after
+// (without that happens-before, the access can run after
 // the free). Objects that are members of the model run (a static table, a
 // global lock) and objects allocated with kalloc_static() are never freed:
 // their plain accesses are not recorded, and kfree of one is a model error

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "explore/engine.h"
+#include "search/engine.h"
 #include "litmus/ast.h"
 
 namespace vfsmc {

@@ -12,7 +12,7 @@
 #include <map>
 #include <sstream>
 
-#include "explore/trace.h"
+#include "substrate/trace.h"
 #include "scenario/scenario.h"
 
 namespace vfsmc {

@@ -10,12 +10,18 @@
 #include <cstdio>
 #include <cstring>
 
-#include "kernel/invariants.h"
+#include "contract/invariants.h"
 #include "report/detail.h"
 
 namespace vfsmc {
 
 namespace report_detail {
+
+std::string run_conditions(const RunResult& r) {
+    std::string s = "memory model " + r.memory_model;
+    if (!r.mutation.empty()) s += "; mutation " + r.mutation + " (a line of the model deleted, VFSMC_MUTATION)";
+    return s;
+}
 
 std::string obj_name(const ExecRecord& rec, int id) {
     if (id < 0 || id >= rec.nobjects) return "";

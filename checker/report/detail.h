@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "explore/engine.h"
-#include "kernel/model.h"
+#include "search/engine.h"
+#include "contract/model.h"
 #include "report/trace_view.h"
 
 namespace vfsmc {
@@ -17,6 +17,8 @@ std::string field_name(const ExecRecord& rec, const Event& e);
 // and minimality.
 // `witness`: the execution is a witness (ReportOptions::witness), not a
 // violation: no invariant sentence, and "witness" for "counterexample".
+// "memory model kernel", and the mutation the run ran under, if any.
+std::string run_conditions(const RunResult& r);
 std::string paragraph(const Scenario& s, const RunResult& r, const TraceView& v, bool witness = false);
 
 }  // namespace report_detail

@@ -228,7 +228,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
     os << "\n";
     std::string counts = "Counts: " + executions_text(r.executions);
     if (r.pruned) counts += " (" + std::to_string(r.pruned) + " " + pruned_label(r) + ")";
-    counts += "; " + r.completeness + "; memory model " + r.memory_model + ".";
+    counts += "; " + r.completeness + "; " + run_conditions(r) + ".";
     for (const auto& w : wrap(counts, W)) os << w << "\n";
     os << "\nReplay:\n";
     for (const auto& l : shell_lines(o.replay, W)) os << l << "\n";

@@ -4,10 +4,10 @@
 #include <set>
 #include <sstream>
 
-#include "kernel/invariants.h"
+#include "contract/invariants.h"
 #include "report/detail.h"
 #include "report/report.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 
 namespace vfsmc {
 
@@ -224,7 +224,7 @@ void holds_page(std::ostringstream& h, const Scenario& s, const RunResult& r, co
     h << "<p class=\"doc\">Scenario: " << esc(s.doc) << "</p>\n";
     h << "<h2 id=\"scope\">What was checked</h2>\n<ul class=\"scope\">\n"
       << "<li class=\"scope-kind\">Scope: <b>" << scope_name(r.scope)
-      << "</b>: " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</li>\n"
+      << "</b>: " << esc(r.completeness) << "; " << esc(run_conditions(r)) << ".</li>\n"
       << "<li class=\"executions\">" << executions_text(r.executions) << " explored";
     if (r.pruned) h << ", " << r.pruned << " of them " << esc(pruned_label(r));
     if (!o.stable) h << strprintf(", in %.2f s", r.seconds);
@@ -310,7 +310,7 @@ std::string html_report(const Scenario& s, const RunResult& r, const ReportOptio
     h << "<h2 id=\"final-state\">Final state</h2>\n<pre class=\"final-state\">" << esc(r.final_state) << "</pre>\n";
     h << "<p class=\"counts\">" << executions_text(r.executions);
     if (r.pruned) h << " (" << r.pruned << " " << esc(pruned_label(r)) << ")";
-    h << "; " << esc(r.completeness) << "; memory model " << esc(r.memory_model) << ".</p>\n";
+    h << "; " << esc(r.completeness) << "; " << esc(run_conditions(r)) << ".</p>\n";
     h << "<h2 id=\"replay\">Replay</h2>\n<pre class=\"replay\">" << esc(o.replay.text()) << "</pre>\n</body></html>\n";
     return h.str();
 }

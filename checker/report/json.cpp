@@ -14,6 +14,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
     j["file"] = s.file;
     j["model"] = s.model;
     j["memory_model"] = r.memory_model;
+    if (!r.mutation.empty()) j["mutation"] = r.mutation;
     j["verdict"] = verdict_name(r.verdict);
     j["expected"] = verdict_name(s.expect.verdict);
     if (!s.expect.invariant.empty()) j["expected_invariant"] = s.expect.invariant;

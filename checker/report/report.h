@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "explore/engine.h"
-#include "kernel/model.h"
+#include "search/engine.h"
+#include "contract/model.h"
 #include "report/trace_view.h"
 
 namespace vfsmc {

@@ -4,7 +4,8 @@
 
 #include <sstream>
 
-#include "kernel/invariants.h"
+#include "contract/invariants.h"
+#include "report/detail.h"
 
 namespace vfsmc {
 
@@ -15,7 +16,7 @@ std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
     if (r.sleep_blocked) counts += strprintf(", %llu redundant (dpor sleep sets)", (unsigned long long)r.sleep_blocked);
     if (r.duplicates) counts += strprintf(", %llu duplicate (stale read)", (unsigned long long)r.duplicates);
     if (!stable) counts += strprintf(", %.0f/s, %.2fs", r.execs_per_sec, r.seconds);
-    return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; memory model " + r.memory_model + ")";
+    return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; " + report_detail::run_conditions(r) + ")";
 }
 
 std::string subject_line(const Scenario& s, const RunResult& r, const ReportOptions& o) {
@@ -90,7 +91,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (r.sleep_blocked) os << " (" << r.sleep_blocked << " redundant, dpor sleep sets)";
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
-    os << "; " << r.completeness << "; memory model " << r.memory_model << ".\n";
+    os << "; " << r.completeness << "; " << report_detail::run_conditions(r) << ".\n";
     // A command without a token cannot replay the first one.
     if (r.minimized && r.first.token != r.token && !o.replay.token.empty()) {
         os << "\nThe first " << (o.witness.empty() ? "counterexample" : "witness") << " found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps

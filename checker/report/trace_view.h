@@ -1,6 +1,6 @@
 // vfsmc reports: the one view of a reported execution that every renderer
 // reads (text.cpp, email.cpp, html.cpp, json.cpp). It is computed once per
-// execution, from the typed events the layer records (explore/trace.h):
+// execution, from the typed events the layer records (substrate/trace.h):
 // the shown lines, the locks each thread holds after each line, the lock
 // spans, the reference counts and the spans in which they are above zero,
 // the conflict, the In-short summary, the `order` marks, and for every
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "explore/engine.h"
-#include "kernel/model.h"
+#include "search/engine.h"
+#include "contract/model.h"
 
 namespace vfsmc {
 

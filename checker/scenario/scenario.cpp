@@ -20,8 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernel/invariants.h"
-#include "scenario/printable.h"
+#include "contract/invariants.h"
+#include "base/printable.h"
 #include "scenario/schema.h"
 
 namespace vfsmc {
@@ -390,26 +390,11 @@ std::map<std::string, Value> load_fields(const Ctx& c, const json* obj, const st
 
 }  // namespace
 
-// The one table of strategy names: `search.strategy` and `run --strategy`.
-const std::vector<std::pair<std::string, Strategy>>& strategy_table() {
-    static const std::vector<std::pair<std::string, Strategy>> t = {
-        {"dpor", Strategy::dpor},     {"exhaustive", Strategy::exhaustive}, {"bounded", Strategy::bounded},
-        {"random", Strategy::random}, {"pct", Strategy::pct}};
-    return t;
-}
-std::vector<std::string> strategy_list() {
-    std::vector<std::string> out;
-    for (const auto& kv : strategy_table()) out.push_back(kv.first);
-    return out;
-}
 std::string strategy_names() { return join(strategy_list()); }
 bool parse_strategy(const std::string& name, Strategy& out) {
-    for (const auto& kv : strategy_table())
-        if (kv.first == name) {
-            out = kv.second;
-            return true;
-        }
-    return false;
+    const StrategyRow* r = strategy_named(name);
+    if (r) out = r->strategy;
+    return r != nullptr;
 }
 std::vector<std::string> memory_model_list() { return {"sc", "kernel"}; }
 bool parse_memory_model(const std::string& name, MemModel& out) {

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "kernel/invariants.h"
-#include "explore/runtime.h"
+#include "contract/invariants.h"
+#include "substrate/runtime.h"
 
 namespace vfsmc {
 

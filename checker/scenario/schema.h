@@ -12,19 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 
 namespace vfsmc {
 
-// Limits of the `search` object and of thread names, used by both the loader
-// and the schema.
-constexpr long kMaxPreemptionBound = 20;
-constexpr long kMaxIterations = 100000000;
-constexpr long kMaxSeed = 1000000;
-constexpr long kMaxPctDepth = 16;
-constexpr long kMaxExecutionsLimit = 1000000000;
-constexpr double kMaxTimeLimitS = 86400;
-constexpr size_t kMaxThreadName = 16;
 
 // The schema's `$id`: a name, not a download address (the file is
 // docs/scenario.schema.json; scenarios point editors at it with

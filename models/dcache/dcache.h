@@ -76,7 +76,7 @@
 
 #include <string>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 #include "kernel/kernel.h"
 
 namespace vfsmc {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "dcache.h"
-#include "scenario/printable.h"
+#include "base/printable.h"
 
 namespace vfsmc {
 namespace dcache {

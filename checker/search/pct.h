@@ -20,7 +20,8 @@
 #include <istream>
 #include <ostream>
 
-#include "explore/runtime.h"
+#include "substrate/runtime.h"
+#include "substrate/sim.h"
 
 namespace vfsmc {
 
@@ -30,6 +31,7 @@ struct PctConfig {
     bool probe = false;     // a probe execution: no change points, counts steps
     uint64_t probe_steps = 0;
 };
+// The running PCT search's (engine.cpp: the search object of the run owns it).
 PctConfig& pct_config();
 
 template <rl::thread_id_t N>

@@ -1,5 +1,5 @@
-// vfsmc: what each step touches, for the exploration strategies, and what a
-// waiting thread waits on, for blocking waits.
+// vfsmc: what each step touches, for the exploration strategies (the
+// blocking machinery, what a waiting thread waits on, is blocking.h).
 //
 // The kernel-vocabulary layer (checker/kernel/) calls note_access() for every
 // shared location a step reads or writes (a step is what a thread does from
@@ -13,19 +13,12 @@
 // state that lives outside any field (RCU read sections, `order`
 // constraints, the seq_cst fence order, the model's every-step invariants).
 //
-// Blocking (wait_until and retry loops in checker/kernel/core.h): a thread
-// whose wait condition is false, or whose retry pass read the same values as
-// the last one and changed nothing, parks with a watch set, the keys it
-// read. A write to one of them by another thread unparks it, and only then
-// does it evaluate its condition again. GenMC calls this spin-assume, Nidhugg
-// await.
-//
 // No Relacy here.
 #pragma once
 
 #include <cstdint>
 
-#include "explore/trace.h"
+#include "substrate/trace.h"
 
 namespace vfsmc {
 
@@ -65,67 +58,6 @@ struct Access {
 };
 
 constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
-constexpr int kMaxWatch = 64;          // per watch set; more parks on kKeyAll
-
-// The keys a waiting thread read, with the value each had when it was
-// first read.
-struct WatchSet {
-    struct Entry {
-        Key key;
-        const int64_t* value;   // the field's latest value (null: a global key)
-        int64_t first;          // its value when this wait or pass first read it
-    };
-    Entry e[kMaxWatch];
-    int n = 0;
-    bool overflow = false;
-    bool active = false;
-    void clear() { n = 0; overflow = false; }
-    void add(Key key, const int64_t* value, int64_t first) {
-        for (int i = 0; i < n; i++)
-            if (e[i].key == key) return;
-        if (n < kMaxWatch) e[n++] = {key, value, first};
-        else overflow = true;
-    }
-    bool has(Key key) const {
-        if (overflow) return true;
-        for (int i = 0; i < n; i++)
-            if (e[i].key == key) return true;
-        return false;
-    }
-    // A location read here holds another value than it did when it was
-    // first read: looking again could see something new. (Values, not
-    // writes: a pass is a function of the values it reads.)
-    bool stale() const {
-        for (int i = 0; i < n; i++)
-            if (e[i].value && *e[i].value != e[i].first) return true;
-        return false;
-    }
-};
-
-// A retry pass's own writes: the pass changed nothing if every location it
-// wrote holds the value it held before the pass.
-struct PassWrites {
-    struct Entry {
-        const int64_t* value;
-        int64_t before;
-    };
-    Entry e[16];
-    int n = 0;
-    bool overflow = false;
-    void clear() { n = 0; overflow = false; }
-    void add(const int64_t* value, int64_t before) {
-        for (int i = 0; i < n; i++)
-            if (e[i].value == value) return;
-        if (n < 16) e[n++] = {value, before};
-        else overflow = true;
-    }
-    bool net_zero() const {
-        if (overflow) return false;
-        for (int i = 0; i < n; i++)
-            if (*e[i].value != e[i].before) return false;
-        return true;
-    }
-};
 
 struct Deps {
     bool enabled = false;              // a strategy wants the accesses (dpor)
@@ -133,13 +65,6 @@ struct Deps {
     Access step[kMaxStepAccesses];
     int nstep = 0;
     bool step_overflow = false;
-
-    // Blocking.
-    WatchSet wait_ws[kMaxThreads];     // a wait_until condition's reads
-    WatchSet pass_ws[kMaxThreads];     // a retry pass's reads
-    PassWrites pass_writes[kMaxThreads];
-    const WatchSet* parked_on[kMaxThreads] = {};
-    int nparked = 0;
 
     // Scheduling points in the running execution (the DPOR scheduler
     // counts them, so that a mark can tell whether a step ended since).
@@ -164,17 +89,6 @@ struct Deps {
     struct PassMark {
         int thread = -1, step = -1, n = 0;
     } failed_pass;
-
-    // A stale read in the running step (kfield::rmw: a lockref update
-    // that failed on it; kfield::load: a marked load), under dpor with the
-    // duplicate cut, for the reorder cut (dpor.h): its thread, the event
-    // index of the first store it missed (the one after the store it read
-    // in modification order), the read's own event and the field's key.
-    // thread -1: none. The scheduler looks at it when the step closes.
-    struct StaleRead {
-        int thread = -1, newer = -1, read_ev = -1;
-        Key key = 0;
-    } stale_read;
 
     void begin_execution();
 };
@@ -266,23 +180,6 @@ inline void mark_failed_pass(int t) {
     d.failed_pass.thread = t;
     d.failed_pass.step = d.pass_step[t];
     d.failed_pass.n = d.pass_n[t];
-}
-
-// Thread t read `key` (a field with its latest value, or a global key with
-// null) and saw `seen`: it goes into the watch sets that are collecting.
-inline void watch_read(int t, Key key, const int64_t* latest, int64_t seen) {
-    Deps& d = deps();
-    if (d.wait_ws[t].active) d.wait_ws[t].add(key, latest, seen);
-    if (d.pass_ws[t].active) d.pass_ws[t].add(key, latest, seen);
-}
-// Thread t wrote `key`, which held `before`: a retry pass notes the value
-// before its first write.
-inline void watch_own_write(int t, Key key, const int64_t* value, int64_t before) {
-    Deps& d = deps();
-    if (d.pass_ws[t].active) {
-        d.pass_ws[t].add(key, value, before);
-        d.pass_writes[t].add(value, before);
-    }
 }
 
 }  // namespace vfsmc

@@ -7,7 +7,7 @@
 // only in the order of independent steps are one trace.
 //
 // - A step is what a thread does from one scheduling point to its next; the
-//   layer reports the keys it touched (explore/deps.h). Steps of different
+//   layer reports the keys it touched (substrate/deps.h). Steps of different
 //   threads are dependent when they share a key and one of them writes it.
 // - The search is a depth-first walk over a tree of choice nodes, replayed
 //   from the root for every execution (Relacy runs each execution from the
@@ -26,7 +26,7 @@
 // A parked thread (blocking waits, kernel.h) is not enabled; it becomes
 // enabled when a write wakes it, and that write is dependent with the
 // re-evaluation it wakes, so the races around a wait are reversed like any
-// other, with one exception (issue 10): a wait condition that failed and
+// other, with one exception: a wait condition that failed and
 // parked is no event of its own (deps.h, mark_failed_await), so its read
 // followed by another thread's write is not reversed: the write first gives
 // what the wakeup gives, the waiter trying after the write. A write
@@ -35,28 +35,9 @@
 // such an await spread over several steps: its reads are marked when it
 // parks (mark_failed_pass_steps).
 //
-// The lock handoff rule (issue 10; what Nidhugg's trace builders do for
-// pthread mutexes: the race is with the last preceding lock, the clock
-// takes in the last access): a lock acquire that waited (the lock word
-// RMW inside wait_until: spin_lock, mutex_lock, the lockref's spin_lock,
-// down_read, down_write) and follows the release of an exclusive hold
-// (spin_unlock, mutex_unlock, up_write) does not race with that release:
-// tried before it, while the lock is held, the acquire fails and parks, and
-// a failed await is no event, so the reversal gives the same trace again,
-// with the whole subtree after it. It races with the acquire the release
-// ends (the holder's, found as the last step that took the lock), and that
-// race is reversed, unless the acquiring thread is ordered after that
-// acquire anyway. Only when the lock word is all the two steps share: a
-// release step that also writes something the acquiring step touches is
-// reversed as before. A trylock is no waiting acquire (its failure is an
-// event and a path of its own), and neither is up_read a release of an
-// exclusive hold (other readers may hold the lock still). Deps records what
-// a step did with a lock word (Access::lk, note_lock_op). The count test on
-// a lock-protected counter (tests/dpor_test.cpp) shows it runs exactly one
-// execution per trace where the release reversal ran more, and
-// Handoff::drop, a test-only mutation that drops the race, loses traces.
+// The lock handoff rule: search/handoff.h.
 //
-// Wakeup sequences (issue 10): a thread added to a backtrack set keeps the
+// Wakeup sequences: a thread added to a backtrack set keeps the
 // thread order of the race reversal that added it (u first, then the
 // rest of notdep(e, E).e'), and the next execution follows it past the
 // replayed prefix while its threads are awake, as Optimal-DPOR's wakeup
@@ -75,8 +56,11 @@
 #include <istream>
 #include <ostream>
 
-#include "explore/deps.h"
-#include "explore/runtime.h"
+#include "substrate/deps.h"
+#include "search/handoff.h"
+#include "substrate/runtime.h"
+#include "substrate/sim.h"
+#include "search/stale_cut.h"
 
 namespace vfsmc {
 
@@ -88,7 +72,10 @@ struct DporStats {
     bool replay_mismatch = false; // a replayed path did not fit the execution
     double explored_share = 0;    // the share of the tree explored, read off the last path (explored_share())
 };
+// The running search's statistics and handoff rule (engine.cpp: the search
+// object of the run owns them).
 DporStats& dpor_stats();
+Handoff dpor_handoff();
 
 // A set of accesses (the union of a thread's step from one node).
 struct AccSet {
@@ -156,7 +143,7 @@ public:
     }
 
     rl::thread_id_t iteration_begin_impl() {
-        deps().stale_read = Deps::StaleRead();
+        StaleCutPolicy::take_candidate();  // none carries over from the last execution
         follow_pos_ = 0;
         depth_ = 0;
         steps_.clear();
@@ -194,7 +181,7 @@ public:
     }
 
     bool iteration_end_impl() {
-        deps().stale_read = Deps::StaleRead();
+        StaleCutPolicy::take_candidate();  // none carries over from the last execution
         close_step();
         if (depth_ > dpor_stats().max_depth) dpor_stats().max_depth = depth_;
         if (replay_) return true;
@@ -412,7 +399,7 @@ private:
         return (rl::thread_id_t)t;
     }
 
-    // The reorder cut (explore/stale_cut.h): test-only and unsound, taken
+    // The reorder cut (search/stale_cut.h): test-only and unsound, taken
     // only under StaleCut::reorder. The running step (thread u) read a
     // field `key` stale; it read the value the store with event index
     // `newer` overwrote first. The cut ends the execution when no step of u
@@ -421,9 +408,7 @@ private:
     // not depend on S, claiming that the interleaving which moves u's step
     // before the store is explored instead.
     void reorder_cut() {
-        Deps& d = deps();
-        Deps::StaleRead sr = d.stale_read;
-        d.stale_read = Deps::StaleRead();
+        StaleCutPolicy::Candidate sr = StaleCutPolicy::take_candidate();
         if (sr.thread < 0 || halted_ || rt().pruned || steps_.empty() || steps_.back().thread != sr.thread) return;
         const ExecRecord* rec = rt().rec;
         if (!rec || rec->truncated || sr.newer < 0 || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;

@@ -1,5 +1,5 @@
 // vfsmc: per-execution bookkeeping (see runtime.h).
-#include "explore/runtime.h"
+#include "substrate/runtime.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -343,7 +343,6 @@ void Runtime::begin_execution(ExecRecord* r) {
         wait_sleeping[t] = false;
         wait_cond_true[t] = false;
         wait_order[t] = false;
-        lock_next[t] = 0;
         src_file[t] = nullptr;
         src_line[t] = 0;
     }

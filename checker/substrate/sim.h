@@ -2,14 +2,14 @@
 // written over: a shared atomic cell, fences, the running thread, its
 // scheduling point, a preemption-free region, a nondeterministic choice,
 // parking, and the happens-before clocks the race check reads. It is the
-// vocabulary's only view of Relacy: checker/explore/ is the only code that
-// spells `rl::`, and this header is where the vocabulary meets it.
+// vocabulary's only view of Relacy: checker/search/ and this header are the
+// only code that spells `rl::`, and this header is where the vocabulary meets it.
 //
 // Include it after the standard headers: Relacy's macros (new, delete,
 // malloc, free, assert ...) are undefined again at its end.
 #pragma once
 
-#include "explore/order.h"
+#include "substrate/order.h"
 
 // Relacy's headers trip warnings that are not ours (-Warray-bounds on its
 // fixed-size thread arrays once inlined, deprecated declarations, unused

@@ -1,51 +1,19 @@
 // vfsmc replay tokens (see token.h).
-#include "explore/token.h"
+#include "search/token.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 
-#include "kernel/mutations.h"
+#include "contract/mutations.h"
 
-#include "scenario/printable.h"
-#include "scenario/scenario.h"
-#include "scenario/schema.h"
+#include "base/errors.h"
+#include "base/printable.h"
+#include "search/strategies.h"
 
 namespace vfsmc {
 
 namespace {
-
-// How a strategy's scheduler state is written.
-enum class StateFormat {
-    tree,       // ITER SIZE (COUNT INDEX TYPE)*: Relacy's tree_search_scheduler, dpor
-    iteration,  // ITER: a seeded scheduler (random)
-    iteration_horizon,  // ITER K: PCT
-};
-
-// The number after the strategy char.
-enum class Param { none, preemption_bound, depth };
-
-// One row per search strategy. A new strategy adds a row here (and, for a
-// tree strategy replayed by replay_sched.h, a choice policy there).
-struct StrategyCodec {
-    char code;
-    Strategy strategy;
-    StateFormat format;
-    Param param;
-};
-const StrategyCodec kStrategyCodecs[] = {
-    {'e', Strategy::exhaustive, StateFormat::tree, Param::none},
-    {'b', Strategy::bounded, StateFormat::tree, Param::preemption_bound},
-    {'r', Strategy::random, StateFormat::iteration, Param::none},
-    {'d', Strategy::dpor, StateFormat::tree, Param::none},
-    {'p', Strategy::pct, StateFormat::iteration_horizon, Param::depth},
-};
-
-const StrategyCodec* codec_of(Strategy s) {
-    for (const auto& c : kStrategyCodecs)
-        if (c.strategy == s) return &c;
-    return nullptr;
-}
 
 // Relacy's sched_type (relacy/defs.hpp): sched, atomic_load, cas_fail,
 // mem_realloc, user.
@@ -128,12 +96,11 @@ std::string ReplayToken::relacy_state() const {
 
 std::string encode_token(const Scenario& s, Strategy strategy, int param, MemModel mm,
                          const std::string& relacy_state) {
-    const StrategyCodec* c = codec_of(strategy);
-    if (!c) throw std::logic_error("encode_token: a strategy without a token codec");
+    const StrategyRow* c = &strategy_row(strategy);
     std::string st = relacy_state;
     for (char& ch : st)
         if (ch == ' ') ch = '-';
-    std::string body = std::string(1, c->code) + std::to_string(c->param == Param::none ? 0 : param) +
+    std::string body = std::string(1, c->token_code) + std::to_string(c->param == StrategyParam::none ? 0 : param) +
                        (mm == MemModel::sc ? "s" : "k") + ":" + st;
     return sign_token_body(s, body);
 }
@@ -153,26 +120,24 @@ ReplayToken decode_token(const Scenario& s, const std::string& token) {
     auto colon = body.find(':');
     if (colon == std::string::npos || colon < 3) bad("malformed search field");
     std::string head = body.substr(0, colon), st = body.substr(colon + 1);
-    const StrategyCodec* c = nullptr;
-    for (const auto& k : kStrategyCodecs)
-        if (k.code == head[0]) c = &k;
+    const StrategyRow* c = strategy_coded(head[0]);
     if (!c) bad("unknown strategy '" + printable(head.substr(0, 1)) + "'");
     ReplayToken t;
     t.strategy = c->strategy;
-    t.tree = c->format == StateFormat::tree;
+    t.tree = c->token_state == StateFormat::tree;
     char mm = head.back();
     if (mm != 's' && mm != 'k') bad("unknown memory model '" + printable(head.substr(head.size() - 1)) + "'");
     t.memory_model = mm == 's' ? MemModel::sc : MemModel::kernel;
     uint64_t bound = 0;
     if (!number(head.substr(1, head.size() - 2), bound))
-        bad(c->param == Param::depth ? "malformed depth" : "malformed preemption bound");
-    if (c->param == Param::preemption_bound && bound > (uint64_t)kMaxPreemptionBound)
+        bad(c->param == StrategyParam::depth ? "malformed depth" : "malformed preemption bound");
+    if (c->param == StrategyParam::preemption_bound && bound > (uint64_t)kMaxPreemptionBound)
         bad("preemption bound " + std::to_string(bound) + " out of range 0.." + std::to_string(kMaxPreemptionBound));
-    if (c->param == Param::depth && (bound < 1 || bound > (uint64_t)kMaxPctDepth))
+    if (c->param == StrategyParam::depth && (bound < 1 || bound > (uint64_t)kMaxPctDepth))
         bad("depth " + std::to_string(bound) + " out of range 1.." + std::to_string(kMaxPctDepth));
-    if (c->param == Param::none && bound != 0) bad("a bound with a strategy that has none");
-    if (c->param == Param::preemption_bound) t.preemption_bound = (int)bound;
-    if (c->param == Param::depth) t.depth = (int)bound;
+    if (c->param == StrategyParam::none && bound != 0) bad("a bound with a strategy that has none");
+    if (c->param == StrategyParam::preemption_bound) t.preemption_bound = (int)bound;
+    if (c->param == StrategyParam::depth) t.depth = (int)bound;
 
     // The state: numbers separated by '-', ending in '-'.
     std::vector<uint64_t> v;
@@ -187,11 +152,11 @@ ReplayToken decode_token(const Scenario& s, const std::string& token) {
     }
     t.iteration = v[0];
     if (t.iteration > kMaxTokenIteration) bad("iteration " + std::to_string(t.iteration) + " out of range");
-    if (c->format == StateFormat::iteration) {
+    if (c->token_state == StateFormat::iteration) {
         if (v.size() != 1) bad("malformed state (one iteration number)");
         return t;
     }
-    if (c->format == StateFormat::iteration_horizon) {
+    if (c->token_state == StateFormat::iteration_horizon) {
         if (v.size() != 2) bad("malformed state (an iteration and a step count)");
         if (v[1] < 1 || v[1] > kMaxTokenHorizon)
             bad("step count " + std::to_string(v[1]) + " out of range 1.." + std::to_string(kMaxTokenHorizon));

@@ -1,5 +1,5 @@
 // vfsmc: text that goes to a terminal (see printable.h).
-#include "scenario/printable.h"
+#include "base/printable.h"
 
 #include <cctype>
 #include <cstdio>

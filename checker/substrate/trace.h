@@ -14,7 +14,7 @@
 namespace vfsmc {
 
 // The engine's capacity. A scenario has at most kMaxScenarioThreads
-// threads (kernel/model.h); a litmus test up to kMaxThreads.
+// threads (contract/model.h); a litmus test up to kMaxThreads.
 constexpr int kMaxThreads = 8;
 constexpr int kMaxScenarioThreads = 4;
 // SRCU domains (srcu_structs) besides RCU: kernel/rcupdate.h.

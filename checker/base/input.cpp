@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-#include "scenario/printable.h"
-#include "scenario/scenario.h"
+#include "base/errors.h"
+#include "base/printable.h"
 
 namespace vfsmc {
 

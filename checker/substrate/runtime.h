@@ -11,8 +11,7 @@
 #include <cstdint>
 #include <cstdarg>
 
-#include "explore/stale_cut.h"
-#include "explore/trace.h"
+#include "substrate/trace.h"
 
 namespace vfsmc {
 
@@ -39,16 +38,6 @@ struct Pruned {};
 enum class TState : uint8_t { Running, Waiting, Done };
 
 
-// dpor's lock handoff rule (explore/dpor.h, analyze()): a lock acquire
-// that waited, and follows a release of the lock, races with the acquire
-// that release ends.
-enum class Handoff : uint8_t {
-    on,    // the default
-    off,   // the release is reversed instead, as any other write: for the tests that compare the two
-    drop,  // neither is reversed: unsound, for the test that shows the comparison notices
-};
-Handoff& dpor_handoff();
-
 struct Runtime {
     // Set once per scenario by the engine.
     MemModel mm = MemModel::kernel;
@@ -57,7 +46,6 @@ struct Runtime {
     int norder = 0;
     OrderConstraint order[kMaxOrder];
     bool (*inv_enabled)(const char* name) = nullptr;
-    StaleCut stale_cut = StaleCut::none;
     void (*check_step)() = nullptr;     // model's every-step invariants (peek only)
     void (*fail)(const char* desc) = nullptr;  // ends the execution as failed (Relacy)
 
@@ -79,12 +67,7 @@ struct Runtime {
     const char* unjudged[4] = {};
     int nunjudged = 0;
     bool sleep_blocked = false;            // dpor abandoned this execution as redundant
-    bool duplicate = false;                // cut at a stale read another branch covers (StaleCut)
-    // A thread whose lockref CMPXCHG_LOOP read a stale locked value that a
-    // newer locked store stands for (kfield::rmw): the key of that word,
-    // and the cut is taken if the thread's next access is spin_lock on it
-    // (lock_next_check, kernel/core.h); 0 when none is pending.
-    uint32_t lock_next[kMaxThreads];
+    bool duplicate = false;                // cut at a stale read another branch covers (search/stale_cut.h)
     bool in_thread = false;                // the simulated threads are running (this_thread() is valid)
     bool in_check = false;                 // model's every-step check is running
     bool quiet = false;                    // re-checks in a wait loop: reads are not logged

@@ -1,6 +1,6 @@
 // vfsmc: the C++11 memory orders the layer gives its accesses, as a type of
 // our own (no Relacy here): the memory-model table (kernel/memory_model.h)
-// is written in them, and explore/sim.h maps them onto Relacy's.
+// is written in them, and substrate/sim.h maps them onto Relacy's.
 #pragma once
 
 #include <cstdint>

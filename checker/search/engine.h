@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "kernel/model.h"
-#include "explore/runtime.h"
-#include "explore/trace.h"
+#include "contract/model.h"
+#include "search/handoff.h"
+#include "substrate/runtime.h"
+#include "search/stale_cut.h"
+#include "substrate/trace.h"
 
 namespace vfsmc {
 
@@ -20,10 +22,10 @@ struct RunOptions {
     bool minimize = true;           // search for the shortest counterexample after the first
     bool override_search = false;   // use `search` below instead of the scenario's
     bool collect_outcomes = false;  // record the outcome of every judged execution (tests)
-    // A full search's stale reads (explore/runtime.h): the
+    // A full search's stale reads (search/stale_cut.h): the
     // duplicates are cut; tests compare with `none`.
     StaleCut stale_cut = StaleCut::duplicates;
-    // dpor's lock handoff rule (explore/dpor.h): tests compare with `off`.
+    // dpor's lock handoff rule (search/dpor.h): tests compare with `off`.
     Handoff handoff = Handoff::on;
     SearchSpec search;
 };
@@ -76,6 +78,7 @@ struct RunResult {
     int preemptions = -1;           // in the counterexample
     int steps = 0;                  // steps in the counterexample, as a report numbers them (Enter events left out)
     std::string memory_model;
+    std::string mutation;           // the mutation the run ran under (VFSMC_MUTATION); empty: none
     bool replay_followed = true;    // replay_on: the token's schedule was followed to its end
     std::string replay_note;        // replay_on: why it was not
 

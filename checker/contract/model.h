@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "explore/runtime.h"
+#include "substrate/runtime.h"
 
 namespace vfsmc {
 
@@ -73,7 +73,7 @@ inline FieldSpec int_field(const char* name, const char* def, long min, long max
 }
 
 // A deliberately broken variant that a scenario selects with a knob: the
-// scenario-level sibling of MUTATION() (kernel/mutations.h), which no
+// scenario-level sibling of MUTATION() (contract/mutations.h), which no
 // scenario can select. A model names its broken variants in an enum, the
 // knob table sets them, and the model code marks each one where the
 // correct code would be, with one visible test a reader can grep for:
@@ -135,10 +135,20 @@ struct ThreadSpec {
 
 // exhaustive: every interleaving (Relacy's full search); bounded: every
 // interleaving up to a preemption bound; random: uniform sampling; dpor:
-// every Mazurkiewicz trace (explore/dpor.h), complete; pct: probabilistic
-// concurrency testing (explore/pct.h).
+// every Mazurkiewicz trace (search/dpor.h), complete; pct: probabilistic
+// concurrency testing (search/pct.h).
 enum class Strategy { exhaustive, bounded, random, dpor, pct };
 const char* strategy_name(Strategy s);
+
+// Limits of the `search` object and of thread names, which the loader, the schema
+// and the replay token decoder all enforce.
+constexpr long kMaxPreemptionBound = 20;
+constexpr long kMaxIterations = 100000000;
+constexpr long kMaxSeed = 1000000;
+constexpr long kMaxPctDepth = 16;
+constexpr long kMaxExecutionsLimit = 1000000000;
+constexpr double kMaxTimeLimitS = 86400;
+constexpr size_t kMaxThreadName = 16;
 
 struct SearchSpec {
     Strategy strategy = Strategy::dpor;
@@ -201,7 +211,7 @@ struct Scenario {
     bool memory_model_given = false;
     // The fields that change what an execution does, as canonical JSON:
     // model, memory_model, config, init, threads, invariants, order and
-    // search without its limits. Replay tokens hash this (explore/token.h),
+    // search without its limits. Replay tokens hash this (search/token.h),
     // so editing doc, name, expect or a search limit keeps tokens valid.
     std::string behaviour;
 

@@ -1,13 +1,13 @@
-// vfsmc: step accesses and watch sets (see deps.h).
-#include "explore/deps.h"
+// vfsmc: step accesses (deps.h) and watch sets (blocking.h).
+#include "substrate/blocking.h"
+#include "substrate/deps.h"
 
 namespace vfsmc {
 
 Deps g_deps;
+Blocking g_blocking;
 
-void Deps::begin_execution() {
-    nstep = 0;
-    step_overflow = false;
+void Blocking::begin_execution() {
     for (int t = 0; t < kMaxThreads; t++) {
         wait_ws[t].clear();
         wait_ws[t].active = false;
@@ -17,12 +17,16 @@ void Deps::begin_execution() {
         parked_on[t] = nullptr;
     }
     nparked = 0;
+}
+
+void Deps::begin_execution() {
+    nstep = 0;
+    step_overflow = false;
     steps = 0;
     for (int t = 0; t < kMaxThreads; t++) await_set[t] = false;
     cur_step = -1;
     for (int t = 0; t < kMaxThreads; t++) pass_step[t] = -1;
     failed_pass = PassMark();
-    stale_read = StaleRead();
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

@@ -11,7 +11,8 @@
 // branches of one data node, with the same prefix, and needs nothing from
 // the rest of the search.
 //
-// The succeeding-update cut (kfield::rmw). The stale value S satisfies
+// The succeeding-update cut (StaleCutPolicy::stale_update; the layer's
+// kfield::rmw reports the stale value before its compare-exchange). The stale value S satisfies
 // the update (f(S) is true). The compare-exchange then fails, because the
 // word holds the latest value L, and the failed compare-exchange returns
 // L; the loop computes f(L) and tries again, all inside the one step (the
@@ -26,8 +27,7 @@
 // (an RMW always does); (3) the sibling exists: the data node offers the
 // latest value, which every reads-from choice includes.
 //
-// The locked-value cut (kfield::rmw, newer_store_locked, and
-// lock_next_check in kernel/core.h). The stale value is locked, so the
+// The locked-value cut (StaleCutPolicy::stale_update and before_access). The stale value is locked, so the
 // update fails and the thread goes to lockref's slow path, spin_lock on
 // the same word. A newer store in the window the read could return
 // (every store between the one read and the latest) is locked too. The
@@ -39,10 +39,11 @@
 // acquire fence of the thread, which the spin_lock's acquire of the
 // latest value covers. Any other access in between drops the pending cut.
 // Premises: (1) nothing of the thread happens between the stale read and
-// spin_lock (lock_next_check); (2) the newer locked store is a reads-from
+// spin_lock (before_access drops the pending cut); (2) the newer locked store is a reads-from
 // choice of the same data node (it lies in the window).
 //
-// The reorder cut (dpor.h, reorder_cut), test-only and unsound. It ended
+// The reorder cut (dpor.h, reorder_cut, from the candidate this policy
+// keeps), test-only and unsound. It ended
 // an execution at the close of a step whose marked load (READ_ONCE,
 // smp_load_acquire, rcu_dereference) or failing lockref update read a
 // stale value, when no step of the reading thread depends on the store it
@@ -70,6 +71,8 @@
 
 #include <cstdint>
 
+#include "substrate/observer.h"
+
 namespace vfsmc {
 
 // How a full search treats a stale read under `kernel`.
@@ -80,7 +83,41 @@ enum class StaleCut : uint8_t {
     every_stale,  // test-only, unsound: cut every stale lockref read
     reorder,      // test-only, unsound: duplicates plus the reorder cut
 };
-// The reorder cut, which only the test-only StaleCut::reorder takes.
-inline bool reorder_cut_on(StaleCut c) { return c == StaleCut::reorder; }
+
+// The stale-read cuts, as the search's observer of the layer's accesses.
+// The engine builds one per run from the run's StaleCut (none for a search
+// that does not explore every reads-from choice, and for a replay).
+class StaleCutPolicy : public SearchObserver {
+public:
+    // A stale read of the running step, for dpor's reorder cut: its
+    // thread, the event index of the first store it missed (the one after
+    // the store it read in modification order), the read's own event and
+    // the word's key. thread -1: none.
+    struct Candidate {
+        int thread = -1, newer = -1, read_ev = -1;
+        Key key = 0;
+    };
+
+    StaleCutPolicy(StaleCut cut, bool dpor) : cut_(cut), dpor_(dpor) {}
+    void begin_execution() override;
+    void before_access(int t, Key key, bool lock_acquire) override;
+    void stale_update(const StaleValue& v, bool succeeds, bool locked) override;
+    void stale_read_logged(const StaleValue& v, bool load, int ev) override;
+
+    // The running step's reorder-cut candidate, taken (dpor.h, when the
+    // step closes); the running policy's, or none.
+    static Candidate take_candidate();
+
+private:
+    bool reorder() const { return cut_ == StaleCut::reorder && dpor_; }
+    StaleCut cut_;
+    bool dpor_;
+    // The locked-value cut pending at each thread's next access: the key
+    // of the word whose stale locked value it read; 0 when none.
+    Key lock_next_[kMaxThreads] = {};
+    // The first store the pending stale update missed (reorder cut), -1: none.
+    int pending_newer_ = -1;
+    Candidate candidate_;
+};
 
 }  // namespace vfsmc

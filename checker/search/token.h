@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel/model.h"
+#include "contract/model.h"
 
 namespace vfsmc {
 

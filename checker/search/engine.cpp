@@ -4,7 +4,7 @@
 // state in before(), runs each thread's ops in thread(), and checks the final
 // invariants in after(). The search strategy is a Relacy scheduler: Relacy's
 // own full, context-bound and random schedulers, or ours (dpor.h, pct.h).
-#include "explore/engine.h"
+#include "search/engine.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +12,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "scenario/scenario.h"
-#include "explore/replay_sched.h"
-#include "explore/token.h"
+#include "search/replay_sched.h"
+#include "search/token.h"
 #include "kernel/kernel.h"
-#include "explore/dpor.h"
-#include "explore/pct.h"
+#include "search/dpor.h"
+#include "search/pct.h"
+#include "search/strategies.h"
+#include "search/suite.h"
 
 namespace vfsmc {
 
@@ -28,35 +29,20 @@ void layer_setup_done();
 void layer_end_execution();
 void layer_thread_exit(int t);
 
-const char* strategy_name(Strategy s) {
-    switch (s) {
-        case Strategy::exhaustive: return "exhaustive";
-        case Strategy::bounded: return "bounded";
-        case Strategy::random: return "random";
-        case Strategy::dpor: return "dpor";
-        case Strategy::pct: return "pct";
-    }
-    return "?";
-}
-
-DporStats& dpor_stats() {
-    static DporStats s;
-    return s;
-}
-Handoff& dpor_handoff() {
-    static Handoff h = Handoff::on;
-    return h;
-}
-PctConfig& pct_config() {
-    static PctConfig c;
-    return c;
-}
-
 namespace {
 
 using clk = std::chrono::steady_clock;
 
+// One run's search: built by run_with() from the run's options, it owns
+// its settings (the stale-read policy, dpor's handoff rule, PCT's
+// configuration), its statistics and its best counterexample. The Relacy
+// callbacks reach the running one through `g`.
 struct EngineState {
+    EngineState(StaleCut cut, bool dpor_search, Handoff h) : policy(cut, dpor_search), handoff(h) {}
+    StaleCutPolicy policy;
+    Handoff handoff;
+    PctConfig pct;
+    DporStats dpor_stats;
     const Scenario* sc = nullptr;
     Model* model = nullptr;
     ModelRun* run = nullptr;
@@ -107,7 +93,7 @@ struct EngineState {
     uint64_t best_k = 0;
     int best_steps = 0;
 };
-EngineState g;
+EngineState* g = nullptr;  // the running search
 
 // The outcomes of a search (RunOptions::collect_outcomes): a fixed table, so
 // that recording one allocates nothing inside the simulation.
@@ -145,7 +131,7 @@ void record_outcome(const char* violated) {
     da++;
     {
         std::string st;
-        g.run->final_state(st);
+        g->run->final_state(st);
         if (violated) st += std::string("|violated ") + violated;
         uint64_t h = 1469598103934665603ULL;
         for (unsigned char c : st) {
@@ -160,7 +146,7 @@ void record_outcome(const char* violated) {
 bool inv_enabled(const char* name) {
     int i = 0;
     for (const auto& inv : kInvariants) {
-        if (std::strcmp(inv.name, name) == 0) return g.inv_on[i];
+        if (std::strcmp(inv.name, name) == 0) return g->inv_on[i];
         i++;
     }
     return true;
@@ -169,8 +155,8 @@ bool inv_enabled(const char* name) {
 void check_step_hook() {
     // A replay that left its token's recorded choices ends here
     // (replay_sched.h); the engine reports the token as not matching.
-    if (g.replay && replay_guard().off && !g.in_after) rl::ctx().rl_until("replay token does not match", RL_INFO);
-    if (g.run) g.run->check_step();
+    if (g->replay && replay_guard().off && !g->in_after) rl::ctx().rl_until("replay token does not match", RL_INFO);
+    if (g->run) g->run->check_step();
 }
 
 int shown_steps(const ExecRecord& rec) {
@@ -180,21 +166,21 @@ int shown_steps(const ExecRecord& rec) {
 }
 
 void fail_hook(const char* desc) {
-    bool history_run = g.params && g.params->collect_history;
-    if (g.collect && g.sim_executions != g.fail_at && !history_run) {
+    bool history_run = g->params && g->params->collect_history;
+    if (g->collect && g->sim_executions != g->fail_at && !history_run) {
         Runtime& r = rt();
-        const Violation& v = g.rec->violation;
-        if (v.set && g.collect_inv == v.invariant) {
-            int steps = shown_steps(*g.rec);
-            if (!g.best_k || steps < g.best_steps) {
-                *g.best = *g.rec;  // allocated before the search: no new in here
-                g.best_k = g.sim_executions;
-                g.best_steps = steps;
+        const Violation& v = g->rec->violation;
+        if (v.set && g->collect_inv == v.invariant) {
+            int steps = shown_steps(*g->rec);
+            if (!g->best_k || steps < g->best_steps) {
+                *g->best = *g->rec;  // allocated before the search: no new in here
+                g->best_k = g->sim_executions;
+                g->best_steps = steps;
             }
         }
         // Abandon the rest of this execution; the search goes on.
         r.pruned = true;
-        if (!g.in_after) throw Pruned();
+        if (!g->in_after) throw Pruned();
         return;
     }
     rl::ctx().fail_test(desc, rl::test_result_user_assert_failed, RL_INFO);
@@ -205,93 +191,96 @@ void fail_hook(const char* desc) {
 // along it is and when it will end; an exhaustive or bounded search's size is
 // not known in advance, so it says so.
 void print_progress(double el) {
-    double rate = g.sim_executions / el;
+    double rate = g->sim_executions / el;
     double eta = -1, frac = -1;
-    if (g.total_executions > 0) {
-        frac = (double)g.sim_executions / g.total_executions;
-        eta = rate > 0 ? (g.total_executions - (double)g.sim_executions) / rate : -1;
+    if (g->total_executions > 0) {
+        frac = (double)g->sim_executions / g->total_executions;
+        eta = rate > 0 ? (g->total_executions - (double)g->sim_executions) / rate : -1;
     }
-    if (g.dpor && g.nestimates > 0) {
-        double total = g.estimates[g.nestimates - 1].second;
+    if (g->dpor && g->nestimates > 0) {
+        double total = g->estimates[g->nestimates - 1].second;
         std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, about %.3g executions in all by the path estimate, about %.0fs left\n",
-                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el, total,
-                     rate > 0 && total > g.sim_executions ? (total - (double)g.sim_executions) / rate : 0.0);
+                     g->sc->name.c_str(), (unsigned long long)g->sim_executions, rate, el, total,
+                     rate > 0 && total > g->sim_executions ? (total - (double)g->sim_executions) / rate : 0.0);
         return;
     }
-    if (g.time_limit > 0) {
-        double left = g.time_limit - el;
+    if (g->time_limit > 0) {
+        double left = g->time_limit - el;
         if (eta < 0 || left < eta) {
             eta = left;
-            frac = el / g.time_limit;
+            frac = el / g->time_limit;
         }
     }
     if (eta >= 0)
         std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, %.0f%%, about %.0fs left\n",
-                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el, frac * 100, eta < 0 ? 0 : eta);
+                     g->sc->name.c_str(), (unsigned long long)g->sim_executions, rate, el, frac * 100, eta < 0 ? 0 : eta);
     else
         std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed (search size not known in advance)\n",
-                     g.sc->name.c_str(), (unsigned long long)g.sim_executions, rate, el);
+                     g->sc->name.c_str(), (unsigned long long)g->sim_executions, rate, el);
 }
+
+}  // namespace
 
 void engine_before() {
     Runtime& r = rt();
-    g.sim_executions++;
+    g->sim_executions++;
     r.executions++;
-    bool history_run = g.params && g.params->collect_history;
+    bool history_run = g->params && g->params->collect_history;
     // Relacy replays the execution at which the search stopped, to record
     // it: a search stopped by a limit must stop at the same place again.
-    if (g.limit_hit || g.replay_overrun || g.capped) rl::ctx().rl_until("search limit", RL_INFO);
-    if (!g.replay && !history_run && g.exact_runs && g.sim_executions > g.exact_runs) {
-        g.capped = true;
+    if (g->limit_hit || g->replay_overrun || g->capped) rl::ctx().rl_until("search limit", RL_INFO);
+    if (!g->replay && !history_run && g->exact_runs && g->sim_executions > g->exact_runs) {
+        g->capped = true;
         rl::ctx().rl_until("search limit", RL_INFO);
     }
-    if (stop_requested && !g.replay && !history_run) {
-        g.limit_hit = true;
-        g.limit = "interrupt";
+    if (stop_requested && !g->replay && !history_run) {
+        g->limit_hit = true;
+        g->limit = "interrupt";
         rl::ctx().rl_until("search limit", RL_INFO);
     }
-    if (g.replay && g.sim_executions > 1 && !history_run) {
-        if (g.replayed && !g.replay_overrun) *g.replayed = *g.rec;  // allocated before the search
-        g.replay_overrun = true;
+    if (g->replay && g->sim_executions > 1 && !history_run) {
+        if (g->replayed && !g->replay_overrun) *g->replayed = *g->rec;  // allocated before the search
+        g->replay_overrun = true;
         rl::ctx().rl_until("replay token did not reproduce", RL_INFO);
     }
-    if (!g.replay && !history_run && g.max_executions && g.sim_executions > g.max_executions) {
+    if (!g->replay && !history_run && g->max_executions && g->sim_executions > g->max_executions) {
         // Exact: the execution past the limit does not run.
-        g.limit_hit = true;
-        g.limit = "max_executions";
+        g->limit_hit = true;
+        g->limit = "max_executions";
         rl::ctx().rl_until("search limit", RL_INFO);
     }
-    if (!g.replay && !history_run && (g.sim_executions & 63) == 0) {
-        if (g.dpor && dpor_stats().explored_share > 0 && g.sim_executions % g.estimate_every == 0) {
-            if (g.nestimates == EngineState::kEstimates) {
-                for (int i = 0; i < EngineState::kEstimates / 2; i++) g.estimates[i] = g.estimates[2 * i + 1];
-                g.nestimates = EngineState::kEstimates / 2;
-                g.estimate_every *= 2;
+    if (!g->replay && !history_run && (g->sim_executions & 63) == 0) {
+        if (g->dpor && dpor_stats().explored_share > 0 && g->sim_executions % g->estimate_every == 0) {
+            if (g->nestimates == EngineState::kEstimates) {
+                for (int i = 0; i < EngineState::kEstimates / 2; i++) g->estimates[i] = g->estimates[2 * i + 1];
+                g->nestimates = EngineState::kEstimates / 2;
+                g->estimate_every *= 2;
             }
-            g.estimates[g.nestimates++] = {g.sim_executions - 1, (double)(g.sim_executions - 1) / dpor_stats().explored_share};
+            g->estimates[g->nestimates++] = {g->sim_executions - 1, (double)(g->sim_executions - 1) / dpor_stats().explored_share};
         }
         auto now = clk::now();
-        double el = std::chrono::duration<double>(now - g.start).count();
-        if (g.time_limit > 0 && el > g.time_limit) {
-            g.limit_hit = true;
-            g.limit = "time limit";
+        double el = std::chrono::duration<double>(now - g->start).count();
+        if (g->time_limit > 0 && el > g->time_limit) {
+            g->limit_hit = true;
+            g->limit = "time limit";
         }
-        if (g.limit_hit) rl::ctx().rl_until("search limit", RL_INFO);
-        if (g.progress && el > 2.0 && std::chrono::duration<double>(now - g.last_progress).count() > 1.0) {
-            g.last_progress = now;
+        if (g->limit_hit) rl::ctx().rl_until("search limit", RL_INFO);
+        if (g->progress && el > 2.0 && std::chrono::duration<double>(now - g->last_progress).count() > 1.0) {
+            g->last_progress = now;
             print_progress(el);
         }
     }
-    r.begin_execution(g.rec);
+    r.begin_execution(g->rec);
+    search_observer().begin_execution();
     layer_begin_execution();
-    g.run = g.model->start();
+    g->run = g->model->start();
     layer_setup_done();
 }
 
 void engine_thread(unsigned i) {
     Runtime& r = rt();
     try {
-        g.run->thread((int)i);
+        g->run->thread((int)i);
     } catch (const Pruned&) {
         r.pruned = true;
     }
@@ -306,18 +295,18 @@ void engine_thread(unsigned i) {
 // while none is kept yet, or while the kept one has no preemption.
 void keep_sample() {
     Runtime& r = rt();
-    if (!g.sample || g.rec->violation.set || r.pruned || g.rec->truncated) return;
-    if (g.sample_kept && g.sample_preemptions > 0) return;
-    int n = count_preemptions(*g.rec);
-    if (g.sample_kept && n == 0) return;
-    *g.sample = *g.rec;  // allocated before the search: no new in here
-    g.sample_kept = true;
-    g.sample_preemptions = n;
+    if (!g->sample || g->rec->violation.set || r.pruned || g->rec->truncated) return;
+    if (g->sample_kept && g->sample_preemptions > 0) return;
+    int n = count_preemptions(*g->rec);
+    if (g->sample_kept && n == 0) return;
+    *g->sample = *g->rec;  // allocated before the search: no new in here
+    g->sample_kept = true;
+    g->sample_preemptions = n;
 }
 
 void engine_after() {
     Runtime& r = rt();
-    g.in_after = true;
+    g->in_after = true;
     if (r.sleep_blocked) {
         r.sleep_blocked_executions++;
     } else if (r.duplicate) {
@@ -332,68 +321,25 @@ void engine_after() {
         // of independent steps).
         r.in_check = false;
         r.in_thread = false;
-        if (g.collect_outcomes) record_outcome(nullptr);
-        g.run->check_final();
+        if (g->collect_outcomes) record_outcome(nullptr);
+        g->run->check_final();
         keep_sample();
     }
     r.check_step = nullptr;
-    destroy_run(g.run);
-    g.run = nullptr;
+    destroy_run(g->run);
+    g->run = nullptr;
     layer_end_execution();
     r.check_step = check_step_hook;
-    g.in_after = false;
+    g->in_after = false;
 }
 
-template <int N>
-struct Suite : rl::test_suite<Suite<N>, N> {
-    void before() { engine_before(); }
-    void thread(unsigned i) { engine_thread(i); }
-    void after() { engine_after(); }
-};
+namespace {
 
 // Relacy's output goes nowhere: the report is ours. (An ostringstream
 // double-frees under Relacy; a file stream does not.)
 std::ostream& null_stream() {
     static std::ofstream devnull("/dev/null");
     return devnull;
-}
-
-// rl::simulate, for any scheduler: one run, no second run to collect
-// Relacy's history (the trace is ours, recorded as the execution runs). On
-// a failure, params.final_state is the iteration and the scheduler's state.
-template <class Test, class Sched>
-rl::test_result_e simulate_with(rl::test_params& p) {
-    rl::ostringstream oss;
-    p.test_name = "vfsmc";
-    rl::test_result_e res = rl::run_test<Test, Sched>(p, oss, false);
-    if (res != rl::test_result_success) p.final_state = oss.str().c_str();
-    p.test_result = res;
-    return res;
-}
-
-template <int N>
-rl::test_result_e simulate_n(rl::test_params& p, Strategy st) {
-    switch (st) {
-        case Strategy::dpor: return simulate_with<Suite<N>, dpor_scheduler<N>>(p);
-        case Strategy::pct: return simulate_with<Suite<N>, pct_scheduler<N>>(p);
-        case Strategy::exhaustive: return simulate_with<Suite<N>, rl::full_search_scheduler<N>>(p);
-        case Strategy::bounded: return simulate_with<Suite<N>, rl::context_bound_scheduler<N>>(p);
-        case Strategy::random: return simulate_with<Suite<N>, rl::random_scheduler<N>>(p);
-    }
-    return rl::test_result_success;
-}
-
-rl::test_result_e simulate_threads(int n, rl::test_params& p, Strategy st) {
-    switch (n) {
-        case 1: return simulate_n<1>(p, st);
-        case 2: return simulate_n<2>(p, st);
-        case 3: return simulate_n<3>(p, st);
-        case 4: return simulate_n<4>(p, st);
-        case 5: return simulate_n<5>(p, st);
-        case 6: return simulate_n<6>(p, st);
-        case 7: return simulate_n<7>(p, st);
-        default: return simulate_n<8>(p, st);
-    }
 }
 
 // A replay follows its token under replay_scheduler (replay_sched.h), which
@@ -418,7 +364,12 @@ rl::test_result_e replay_n(rl::test_params& p) {
 
 // The number in a token's search field: the preemption bound, or PCT's depth.
 int strategy_param(const SearchSpec& ss) {
-    return ss.strategy == Strategy::bounded ? ss.preemption_bound : ss.strategy == Strategy::pct ? ss.depth : 0;
+    switch (strategy_row(ss.strategy).param) {
+        case StrategyParam::preemption_bound: return ss.preemption_bound;
+        case StrategyParam::depth: return ss.depth;
+        case StrategyParam::none: break;
+    }
+    return 0;
 }
 
 rl::test_result_e replay_threads(int n, rl::test_params& p) {
@@ -458,7 +409,7 @@ void setup_runtime(const Scenario& s, Model* m) {
     for (const auto& o : s.order) {
         r.order[r.norder++] = {o.before_t, o.before_step.c_str(), o.after_t, o.after_step.c_str()};
     }
-    g.inv_on.clear();
+    g->inv_on.clear();
     for (const auto& inv : kInvariants) {
         bool on = false;
         for (const auto& n : s.invariants) on |= n == inv.name;
@@ -466,7 +417,7 @@ void setup_runtime(const Scenario& s, Model* m) {
         std::string nm = inv.name;
         if (!on && nm.size() > 15 && nm.compare(nm.size() - 15, 15, "-use-after-free") == 0)
             for (const auto& n : s.invariants) on |= n == "use-after-free";
-        g.inv_on.push_back(on);
+        g->inv_on.push_back(on);
     }
     r.inv_enabled = inv_enabled;
     r.check_step = check_step_hook;
@@ -477,8 +428,8 @@ void setup_runtime(const Scenario& s, Model* m) {
     r.order_pruned_executions = 0;
     r.sleep_blocked_executions = 0;
     r.duplicate_executions = 0;
-    g.sc = &s;
-    g.model = m;
+    g->sc = &s;
+    g->model = m;
     m->prepare(s);
 }
 
@@ -486,8 +437,9 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     Runtime& r = rt();
     RunResult out;
     out.memory_model = mem_model_name(s.memory_model);
+    if (const char* m = active_mutation()) out.mutation = m;
     out.strategy = strategy_name(ss.strategy);
-    out.preemption_bound = ss.strategy == Strategy::bounded ? ss.preemption_bound : -1;
+    out.preemption_bound = strategy_row(ss.strategy).param == StrategyParam::preemption_bound ? ss.preemption_bound : -1;
     out.relacy_result = rl::test_result_str(res);
     out.seconds = secs;
     out.thread_names.clear();
@@ -495,57 +447,44 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     bool failed = res != rl::test_result_success && res != rl::test_result_until_condition_hit;
     // A search stopped by a limit stopped at the start of an execution that
     // did not run.
-    out.executions = g.sim_executions - (res == rl::test_result_until_condition_hit ? 1 : 0);
+    out.executions = g->sim_executions - (res == rl::test_result_until_condition_hit ? 1 : 0);
     out.pruned = r.pruned_executions;
     out.pruned_by_order = r.order_pruned_executions;
     out.sleep_blocked = r.sleep_blocked_executions;
     out.duplicates = r.duplicate_executions;
     out.execs_per_sec = secs > 0 ? out.executions / secs : 0;
-    out.limit_hit = g.limit_hit;
-    out.limit = g.limit ? g.limit : "";
-    bool full = ss.strategy == Strategy::exhaustive || ss.strategy == Strategy::dpor;
-    out.complete = full && !g.limit_hit && !failed;
+    out.limit_hit = g->limit_hit;
+    out.limit = g->limit ? g->limit : "";
+    const StrategyRow& row = strategy_row(ss.strategy);
+    bool full = row.scope == Scope::complete;
+    out.complete = full && !g->limit_hit && !failed;
     for (int i = 0; i < r.ncoverage; i++) out.coverage.push_back(r.coverage[i]);
-    out.metrics = g.model->metrics();
+    out.metrics = g->model->metrics();
     if (ss.strategy == Strategy::dpor) {
         out.metrics["dpor.sleep_blocked"] = (double)dpor_stats().sleep_blocked;
         out.metrics["dpor.races"] = (double)dpor_stats().races;
         out.metrics["dpor.max_depth"] = (double)dpor_stats().max_depth;
-        if (g.limit_hit && g.nestimates > 0) {
-            out.estimate = g.estimates[g.nestimates - 1].second;
+        if (g->limit_hit && g->nestimates > 0) {
+            out.estimate = g->estimates[g->nestimates - 1].second;
             out.estimate_low = out.estimate_high = out.estimate;
-            uint64_t half = g.estimates[g.nestimates - 1].first / 2;
-            for (int i = 0; i < g.nestimates; i++)
-                if (g.estimates[i].first >= half) {
-                    out.estimate_low = std::min(out.estimate_low, g.estimates[i].second);
-                    out.estimate_high = std::max(out.estimate_high, g.estimates[i].second);
+            uint64_t half = g->estimates[g->nestimates - 1].first / 2;
+            for (int i = 0; i < g->nestimates; i++)
+                if (g->estimates[i].first >= half) {
+                    out.estimate_low = std::min(out.estimate_low, g->estimates[i].second);
+                    out.estimate_high = std::max(out.estimate_high, g->estimates[i].second);
                 }
         }
     }
-    char buf[200];
-    switch (ss.strategy) {
-        case Strategy::exhaustive: std::snprintf(buf, sizeof buf, "every interleaving (plain search)"); break;
-        case Strategy::dpor: std::snprintf(buf, sizeof buf, "every interleaving up to the order of independent steps (dpor)"); break;
-        case Strategy::bounded: std::snprintf(buf, sizeof buf, "every interleaving with at most %d preemptions", ss.preemption_bound); break;
-        case Strategy::random: std::snprintf(buf, sizeof buf, "%ld random interleavings, seed %ld", ss.iterations, ss.seed); break;
-        case Strategy::pct:
-            std::snprintf(buf, sizeof buf, "%ld PCT interleavings of depth %d over %llu steps, seed %ld", ss.iterations, ss.depth,
-                          (unsigned long long)pct_config().horizon, ss.seed);
-            break;
-    }
-    out.completeness = buf;
-    if (g.limit_hit) out.completeness += std::string(", cut short by the ") + out.limit + " (incomplete)";
+    out.completeness = row.phrase(ss, pct_config().horizon);
+    if (g->limit_hit) out.completeness += std::string(", cut short by the ") + out.limit + " (incomplete)";
     // The scope of a verdict that found nothing.
-    if (g.limit_hit) out.scope = Scope::inconclusive;
-    else if (full) out.scope = Scope::complete;
-    else if (ss.strategy == Strategy::bounded) out.scope = Scope::bounded;
-    else out.scope = Scope::sampled;
+    out.scope = g->limit_hit ? Scope::inconclusive : row.scope;
     if (failed) {
         out.verdict = Verdict::violated;
-        out.trace = std::make_shared<ExecRecord>(*g.rec);
-        if (g.rec->violation.set) {
-            out.invariant = g.rec->violation.invariant;
-            out.message = g.rec->violation.message;
+        out.trace = std::make_shared<ExecRecord>(*g->rec);
+        if (g->rec->violation.set) {
+            out.invariant = g->rec->violation.invariant;
+            out.message = g->rec->violation.message;
         } else {
             out.invariant = relacy_invariant(res);
             out.message = std::string("Relacy reports ") + rl::test_result_str(res);
@@ -558,31 +497,31 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
         out.token = make_token(s, ss, std::string(p.final_state.c_str()));
         out.preemptions = count_preemptions(*out.trace);
         out.steps = shown_steps(*out.trace);  // the numbered lines a report shows
-        if (g.run) {
+        if (g->run) {
             // The failing execution stopped where it failed: its objects are
             // still there to be read (peek only).
-            g.run->final_state(out.final_state);
-            g.run = nullptr;  // left to the process: Relacy's context is gone
+            g->run->final_state(out.final_state);
+            g->run = nullptr;  // left to the process: Relacy's context is gone
         }
-    } else if (g.limit_hit && out.limit == "interrupt") {
+    } else if (g->limit_hit && out.limit == "interrupt") {
         out.verdict = Verdict::inconclusive;
     } else if (!s.order.empty() && out.executions > 0 && out.pruned >= out.executions - out.sleep_blocked - out.duplicates &&
-               !g.limit_hit) {
+               !g->limit_hit) {
         out.verdict = Verdict::unsatisfiable;
-    } else if (g.limit_hit) {
+    } else if (g->limit_hit) {
         // A search cut short is never `holds`.
         out.verdict = Verdict::inconclusive;
     } else {
         out.verdict = Verdict::holds;
     }
-    if (!failed && !g.collect && !g.replay && g.sample_kept) {
+    if (!failed && !g->collect && !g->replay && g->sample_kept) {
         // One execution that was judged, for the reports of a verdict
         // without a counterexample.
-        out.sample = std::make_shared<ExecRecord>(*g.sample);
-        out.sample_preemptions = g.sample_preemptions;
-    } else if (!failed && !g.collect && !g.replay && g.rec && g.rec->nevents > 0) {
+        out.sample = std::make_shared<ExecRecord>(*g->sample);
+        out.sample_preemptions = g->sample_preemptions;
+    } else if (!failed && !g->collect && !g->replay && g->rec && g->rec->nevents > 0) {
         // None was judged: the last one explored, and what cut it.
-        out.sample = std::make_shared<ExecRecord>(*g.rec);
+        out.sample = std::make_shared<ExecRecord>(*g->rec);
         out.sample_preemptions = count_preemptions(*out.sample);
         out.sample_pruned = true;
         out.sample_cut = r.sleep_blocked ? "abandoned as redundant (a dpor sleep set)"
@@ -594,26 +533,49 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     return out;
 }
 
-// The stale-read cut of the running run_scenario() (RunOptions::stale_cut).
-static StaleCut g_stale_cut = StaleCut::duplicates;
+// What a run leaves besides its result: the shortest-counterexample
+// search's pick, and a replay's execution.
+struct RunExtras {
+    uint64_t best_k = 0;                    // collect mode: the execution of the shortest counterexample
+    std::shared_ptr<ExecRecord> replayed;   // replay: the replayed execution, violated or not
+};
+
+// The search's settings from the run's options.
+struct SearchSettings {
+    StaleCut stale_cut = StaleCut::duplicates;
+    Handoff handoff = Handoff::on;
+};
 
 // `token`: replay that token (one execution), or null for a search.
-RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* token, bool progress,
-                   const std::string& collect_inv = "", uint64_t fail_at = 0, bool collect_outcomes = false) {
+RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings& set, const ReplayToken* token,
+                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0, bool collect_outcomes = false,
+                   RunExtras* extras = nullptr) {
     const bool replay = token != nullptr;
     Model* m = find_model(s.model);
     static ExecRecord rec;  // large: keep it off the stack
     static ExecRecord sample_rec;
-    g = EngineState();
-    g.collect = !collect_inv.empty();
-    g.collect_inv = collect_inv;
-    g.fail_at = fail_at;
-    g.collect_outcomes = collect_outcomes;
+    // Only a search that explores every reads-from choice cuts a duplicate
+    // one: random and PCT sample, a replay follows its token.
+    EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor, set.handoff);
+    struct Running {
+        explicit Running(EngineState* e) {
+            g = e;
+            set_search_observer(&e->policy);
+        }
+        ~Running() {
+            set_search_observer(nullptr);
+            g = nullptr;
+        }
+    } running(&search);
+    g->collect = !collect_inv.empty();
+    g->collect_inv = collect_inv;
+    g->fail_at = fail_at;
+    g->collect_outcomes = collect_outcomes;
     if (collect_outcomes) g_outcomes.reset();
-    if (g.collect) g.best = std::make_shared<ExecRecord>();
-    if (replay) g.replayed = std::make_shared<ExecRecord>();
-    g.rec = &rec;
-    if (!replay && collect_inv.empty()) g.sample = &sample_rec;
+    if (g->collect) g->best = std::make_shared<ExecRecord>();
+    if (replay) g->replayed = std::make_shared<ExecRecord>();
+    g->rec = &rec;
+    if (!replay && collect_inv.empty()) g->sample = &sample_rec;
     setup_runtime(s, m);
     rl::test_params p;
     p.output_stream = &null_stream();
@@ -622,8 +584,9 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
     // Relacy reads search_type only to choose how far back a relaxed load
     // may read: the tree searches (ours too) read the latest store or the one
     // before it, the random one further back.
-    p.search_type = ss.strategy == Strategy::random || ss.strategy == Strategy::pct ? rl::sched_random : rl::sched_full;
-    if (ss.strategy == Strategy::bounded) {
+    const StrategyRow& row = strategy_row(ss.strategy);
+    p.search_type = row.seeded ? rl::sched_random : rl::sched_full;
+    if (row.param == StrategyParam::preemption_bound) {
         p.search_type = rl::sched_bound;
         p.context_bound = (unsigned)ss.preemption_bound;
     }
@@ -642,19 +605,14 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
             // Relacy divides by it: run iteration 1 too, cut at its start
             // (a replay by replay_overrun, a search by exact_runs).
             p.iteration_count = 1;
-            g.exact_runs = n;
+            g->exact_runs = n;
         }
     } else if (replay) {
         state = token->relacy_state();
     }
     p.initial_state = state.c_str();
-    // Only a search that explores every reads-from choice cuts a duplicate
-    // one: random and PCT sample, a replay follows its token.
-    bool full_rf = ss.strategy == Strategy::dpor || ss.strategy == Strategy::exhaustive || ss.strategy == Strategy::bounded;
-    rt().stale_cut = full_rf && !replay ? g_stale_cut : StaleCut::none;
-    g.dpor = ss.strategy == Strategy::dpor && !replay;
+    g->dpor = ss.strategy == Strategy::dpor && !replay;
     if (ss.strategy == Strategy::dpor) {
-        dpor_stats() = DporStats();
         deps().enabled = true;
     } else {
         deps().enabled = false;
@@ -663,15 +621,15 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         pct_config().depth = ss.depth;
         pct_config().probe = false;
     }
-    g.params = &p;
-    g.replay = replay;
-    g.progress = progress;
-    g.max_executions = (uint64_t)ss.max_executions;
-    g.total_executions = g.max_executions;
-    if (ss.strategy == Strategy::random && (g.total_executions == 0 || (uint64_t)ss.iterations < g.total_executions))
-        g.total_executions = (uint64_t)ss.iterations;
-    g.time_limit = ss.time_limit_s;
-    g.start = g.last_progress = clk::now();
+    g->params = &p;
+    g->replay = replay;
+    g->progress = progress;
+    g->max_executions = (uint64_t)ss.max_executions;
+    g->total_executions = g->max_executions;
+    if (ss.strategy == Strategy::random && (g->total_executions == 0 || (uint64_t)ss.iterations < g->total_executions))
+        g->total_executions = (uint64_t)ss.iterations;
+    g->time_limit = ss.time_limit_s;
+    g->start = g->last_progress = clk::now();
     replay_guard() = ReplayGuard();
     if (ss.strategy == Strategy::pct && !replay) {
         // The probe: one execution without change points measures k, the
@@ -680,16 +638,16 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
         pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
         pct_config().probe = true;
         pct_config().probe_steps = 0;
-        simulate_threads((int)s.threads.size(), pp, Strategy::pct);
+        row.simulate((int)s.threads.size(), pp);
         rt().in_thread = false;
         pct_config().probe = false;
         pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
-        g.sim_executions = 0;
-        g.run = nullptr;
+        g->sim_executions = 0;
+        g->run = nullptr;
         rt().executions = 0;
         rt().pruned_executions = 0;
         rt().order_pruned_executions = 0;
-        g.sample_kept = false;
+        g->sample_kept = false;
         rt().sleep_blocked_executions = 0;
         rt().duplicate_executions = 0;
     }
@@ -698,9 +656,9 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
     // random are seeded by the iteration.
     bool guarded = replay && token->tree && ss.strategy != Strategy::dpor;
     rl::test_result_e res = guarded ? replay_threads((int)s.threads.size(), p)
-                                    : simulate_threads((int)s.threads.size(), p, ss.strategy);
+                                    : (rl::test_result_e)row.simulate((int)s.threads.size(), p);
     rt().in_thread = false;  // a failed execution ends without after(): no simulated thread runs now
-    double secs = std::chrono::duration<double>(clk::now() - g.start).count();
+    double secs = std::chrono::duration<double>(clk::now() - g->start).count();
     RunResult out = finish(s, ss, p, res, secs);
     // A replay is one execution (Relacy's rerun that records a failing
     // execution's history is not another).
@@ -711,13 +669,17 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
             if (g_outcomes.slot[i]) out.outcomes.push_back(g_outcomes.slot[i]);
         std::sort(out.outcomes.begin(), out.outcomes.end());
     }
+    if (extras) {
+        extras->best_k = g->best_k;
+        if (replay) extras->replayed = g->replay_overrun && g->replayed ? g->replayed : std::make_shared<ExecRecord>(*g->rec);
+    }
     if (replay && replay_guard().off) {
         out.verdict = Verdict::error;
         out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
     } else if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
         out.verdict = Verdict::error;
         out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
-    } else if (replay && (g.replay_overrun || out.verdict != Verdict::violated)) {
+    } else if (replay && (g->replay_overrun || out.verdict != Verdict::violated)) {
         out.verdict = Verdict::error;
         out.message = "the replay token did not reproduce a violation";
     }
@@ -725,6 +687,10 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const ReplayToken* t
 }
 
 }  // namespace
+
+DporStats& dpor_stats() { return g->dpor_stats; }
+Handoff dpor_handoff() { return g->handoff; }
+PctConfig& pct_config() { return g->pct; }
 
 const char* scope_name(Scope s) {
     switch (s) {
@@ -796,15 +762,8 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    struct CutScope {
-        explicit CutScope(StaleCut c) { g_stale_cut = c; }
-        ~CutScope() { g_stale_cut = StaleCut::duplicates; }
-    } cut_scope(opt.stale_cut);
-    struct HandoffScope {
-        explicit HandoffScope(Handoff h) { dpor_handoff() = h; }
-        ~HandoffScope() { dpor_handoff() = Handoff::on; }
-    } handoff_scope(opt.handoff);
-    RunResult first = run_with(s, ss, nullptr, opt.progress, "", 0, opt.collect_outcomes);
+    const SearchSettings set{opt.stale_cut, opt.handoff};
+    RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;
@@ -823,14 +782,15 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
         mb.preemption_bound = b;
         // Deterministic caps, so golden reports do not depend on the machine.
         mb.max_executions = kMinimizeExecutionsPerBound;
-        RunResult c = run_with(s, mb, nullptr, false, first.invariant);
+        RunExtras found;
+        RunResult c = run_with(s, mb, set, nullptr, false, first.invariant, 0, false, &found);
         explored += c.executions;
-        if (!g.best_k) {
+        if (!found.best_k) {
             if (c.limit_hit) cut_bounds.push_back(b);
             continue;
         }
-        uint64_t k = g.best_k;
-        RunResult m = run_with(s, mb, nullptr, false, first.invariant, k);
+        uint64_t k = found.best_k;
+        RunResult m = run_with(s, mb, set, nullptr, false, first.invariant, k);
         if (m.verdict != Verdict::violated) break;  // not reproduced: keep the first
         // The scenario's own search stays the result (counts, coverage,
         // metrics); only the counterexample is replaced by the minimal one.
@@ -880,7 +840,8 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     ss.time_limit_s = 0;
     Scenario s2 = run_on;
     s2.memory_model = t.memory_model;
-    if (!allow_holds) return run_with(s2, ss, &t, false);
+    const SearchSettings set;
+    if (!allow_holds) return run_with(s2, ss, set, &t, false);
     // The schedule as turns: the threads in the order they ran, a run of
     // steps by one thread counted once. The changed code follows the token's
     // schedule when it takes the same turns (up to its violation, if any).
@@ -892,21 +853,22 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     };
     Scenario orig = s;
     orig.memory_model = s2.memory_model;
-    RunResult o = run_with(orig, ss, &t, false);
+    RunResult o = run_with(orig, ss, set, &t, false);
     if (o.verdict != Verdict::violated || !o.trace) {
         o.replay_followed = false;
         o.replay_note = "the token does not reproduce its violation on the scenario itself";
         return o;
     }
     std::vector<int> want = turns(*o.trace);
-    RunResult r = run_with(s2, ss, &t, false);
+    RunExtras ran;
+    RunResult r = run_with(s2, ss, set, &t, false, "", 0, false, &ran);
     std::vector<int> got;
     if (r.verdict == Verdict::violated && r.trace) {
         got = turns(*r.trace);
-    } else if (r.verdict == Verdict::error && g.rec) {
+    } else if (r.verdict == Verdict::error && ran.replayed) {
         // No violation: the one replayed execution ran to its end (a random
         // replay stops there; the others start a second one, cut at once).
-        got = turns(g.replay_overrun && g.replayed ? *g.replayed : *g.rec);
+        got = turns(*ran.replayed);
         r.verdict = Verdict::holds;
         r.message.clear();
         r.executions = 1;

@@ -1,0 +1,36 @@
+// vfsmc: dpor's lock handoff rule.
+//
+// The lock handoff rule of dpor (dpor.h, analyze()), what Nidhugg's trace builders do for
+// pthread mutexes: the race is with the last preceding lock, the clock
+// takes in the last access. A lock acquire that waited (the lock word
+// RMW inside wait_until: spin_lock, mutex_lock, the lockref's spin_lock,
+// down_read, down_write) and follows the release of an exclusive hold
+// (spin_unlock, mutex_unlock, up_write) does not race with that release:
+// tried before it, while the lock is held, the acquire fails and parks, and
+// a failed await is no event, so the reversal gives the same trace again,
+// with the whole subtree after it. It races with the acquire the release
+// ends (the holder's, found as the last step that took the lock), and that
+// race is reversed, unless the acquiring thread is ordered after that
+// acquire anyway. Only when the lock word is all the two steps share: a
+// release step that also writes something the acquiring step touches is
+// reversed as any other race. A trylock is no waiting acquire (its failure is an
+// event and a path of its own), and neither is up_read a release of an
+// exclusive hold (other readers may hold the lock still). Deps records what
+// a step did with a lock word (Access::lk, note_lock_op). The count test on
+// a lock-protected counter (tests/dpor_test.cpp) shows it runs exactly one
+// execution per trace where the release reversal ran more, and
+// Handoff::drop, a test-only mutation that drops the race, loses traces.
+#pragma once
+
+#include <cstdint>
+
+namespace vfsmc {
+
+// Which race a waiting acquire after an exclusive release reverses.
+enum class Handoff : uint8_t {
+    on,    // the default: the acquire the release ends
+    off,   // the release is reversed instead, as any other write: for the tests that compare the two
+    drop,  // neither is reversed: unsound, for the test that shows the comparison notices
+};
+
+}  // namespace vfsmc
