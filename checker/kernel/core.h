@@ -117,11 +117,13 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     WatchSet& ws = blocking().wait_ws[t];
     ws.clear();
     ws.active = true;
-    begin_await(t);
+    search_observer().await_begin(t);
+    rt().in_wait_cond[t] = true;
     bool ok = cond();
+    rt().in_wait_cond[t] = false;
     ws.active = false;
     if (ok) {
-        deps().await_set[t] = false;
+        search_observer().await_end(t);
         return;
     }
     wait_begin(t, what, obj, sleeping, false);
@@ -134,13 +136,15 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         ws.clear();
         ws.active = true;
         set_quiet(true);
-        begin_await(t);
+        search_observer().await_begin(t);
+        rt().in_wait_cond[t] = true;
         ok = cond();
+        rt().in_wait_cond[t] = false;
         set_quiet(false);
         ws.active = false;
         if (ok) break;
     }
-    deps().await_set[t] = false;
+    search_observer().await_end(t);
     wait_end(t);
 }
 template <class Cond>

@@ -1,46 +1,11 @@
-// vfsmc kernel-vocabulary layer: the out-of-line primitives (see kernel.h).
+// vfsmc kernel-vocabulary layer: the out-of-line primitives (see kernel.h),
+// but for RCU and SRCU (rcupdate.cpp).
 #include "kernel/kernel.h"
+#include "kernel/layer_state.h"
 
 namespace vfsmc {
 
-constexpr int kMaxPendingFrees = 64;  // call_rcu_free()s waiting for a grace period
-
-// Per-execution layer state.
-struct LayerState {
-    Heap heap;
-    bool freeable[kMaxObjects] = {};  // allocated by kalloc() in this execution
-    // Per freeable object and thread: the last plain access (its clock tick,
-    // event, field and kind), for kfree_id's happens-before check.
-    struct PlainAccess {
-        uint64_t stamp;
-        int ev;
-        const char* field;
-        bool store;
-    };
-    PlainAccess plain[kMaxObjects][kMaxThreads];
-    bool setup = false;
-    // Per RCU domain (0: RCU, 1..kMaxSrcu: the srcu_structs) and thread.
-    int rcu_nest[kRcuDomains][kMaxThreads] = {};
-    int rcu_down[kRcuDomains][kMaxThreads] = {};  // of rcu_nest: opened by srcu_down_read, not yet upped
-    unsigned read_fences[kMaxThreads] = {};
-    int rcu_gen[kRcuDomains][kMaxThreads] = {};   // bumped when a thread leaves its outermost section
-    struct Pending {
-        int id;
-        int readers;  // bitmask of threads still inside a pre-existing read section
-        int waited;   // the threads whose sections it waited for
-    };
-    Pending pending[kMaxPendingFrees];
-    int npending = 0;
-    RealCond real[kMaxThreads];   // what each parked thread really waits for
-    bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
-    bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
-    // The grace-period words (see gp_rmw below), one per domain and reader:
-    // Relacy atomics, constructed and destroyed inside each execution (an
-    // SRCU domain's by init_srcu_struct).
-    alignas(sim::atomic<int>) unsigned char gp_mem[kRcuDomains][kMaxThreads][sizeof(sim::atomic<int>)];
-    sim::atomic<int>* gp[kRcuDomains][kMaxThreads] = {};
-};
-static LayerState g_ls;
+LayerState g_ls;
 
 Heap& heap() { return g_ls.heap; }
 void heap_full() {
@@ -304,15 +269,14 @@ static void relax() {
 
 void park_on(int t, const WatchSet& ws, RealCond real) {
     Runtime& r = rt();
-    Deps& d = deps();
     Blocking& b = blocking();
     if (r.pruned) throw Pruned();
     if (ws.stale()) {
-        d.await_set[t] = false;  // it looks again at once: its reads stay ordinary reads
+        search_observer().await_end(t);  // it looks again at once: its reads stay ordinary reads
         relax();
         return;
     }
-    mark_failed_await(t);
+    search_observer().await_parks(t);
     g_ls.real[t] = real;
     bool other_live = false;
     for (int u = 0; u < r.nthreads; u++)
@@ -330,7 +294,7 @@ retry_loop::retry_loop() : t_(this_thread()) {
     b.pass_ws[t_].clear();
     b.pass_ws[t_].active = true;
     b.pass_writes[t_].clear();
-    begin_pass(t_);
+    search_observer().pass_begin(t_);
 }
 retry_loop::~retry_loop() { blocking().pass_ws[t_].active = false; }
 void retry_loop::again() {
@@ -341,7 +305,7 @@ void retry_loop::again() {
         // Nothing changed by this pass: the next one would read the same
         // values unless another thread writes what this one read.
         wait_begin(t_, current_func(t_), -1, false, false);
-        if (!ws.stale()) mark_failed_pass(t_);  // it parks (a stale pass looks again at once)
+        if (!ws.stale()) search_observer().pass_parks(t_);  // it parks (a stale pass looks again at once)
         park_on(t_, ws, RealCond());
         wait_end(t_);
     } else {
@@ -352,7 +316,7 @@ void retry_loop::again() {
     ws.clear();
     b.pass_writes[t_].clear();
     ws.active = true;
-    begin_pass(t_);
+    search_observer().pass_begin(t_);
 }
 
 // A simulated thread finished (engine): its read sections end, threads that
@@ -704,255 +668,6 @@ void lockref_mark_dead(lockref& l, SrcLoc at) {
     l.lock_count.store(lr_make(LOCKREF_DEAD, true), Acc::Plain);
 }
 bool lockref_is_dead_locked(lockref& l, SrcLoc at) { here(at); return lockref_count_locked(l) < 0; }
-
-// <linux/rcupdate.h>, <linux/srcu.h>
-// Domain 0 is RCU; domains 1..kMaxSrcu are SRCU's srcu_structs, each with
-// read sections and grace periods of its own, ordered by the same rules on
-// words of their own.
-// For DPOR and blocking, each thread's read-side state in a domain is a key
-// of its own (rcu_key, srcu_key: substrate/deps.h), written only when the
-// thread enters or leaves its outermost section (a nested rcu_read_lock
-// changes nothing a grace period looks at).
-// The list of frees waiting for a grace period is no key: call_rcu() reads
-// every reader's key, and a reader's rcu_read_unlock() writes its own before
-// it ends the grace periods waiting for it, so each pair that touches one
-// entry is ordered by that reader's key; two call_rcu()s only append, and
-// two readers that end one grace period free its object at the later
-// unlock in either order.
-static Key domain_key(int d, int u) { return d == 0 ? rcu_key(u) : srcu_key(d, u); }
-static void rcu_read_all(int t, int d = 0) {
-    for (int u = 0; u < rt().nthreads; u++) read_global(t, domain_key(d, u));
-}
-static void gp_end(int waited);
-static void rcu_process(int t) {
-    for (int i = 0; i < g_ls.npending;) {
-        LayerState::Pending& p = g_ls.pending[i];
-        p.readers &= ~(1 << t);
-        if (p.readers == 0) {
-            // The grace period ends: it acquires every section it waited for.
-            gp_end(p.waited);
-            int id = p.id;
-            g_ls.pending[i] = g_ls.pending[--g_ls.npending];
-            ExecRecord* rec = rt().rec;
-            rec->objects[id].rcu_pending = false;
-            kfree_id(id);
-        } else {
-            i++;
-        }
-    }
-}
-// A grace period orders every update made before call_rcu()/
-// synchronize_rcu() before every read-side section that the grace period
-// does not wait for, and every section it waits for before what follows
-// it. Modelled by RMWs of grace-period words (kernel.h), with no
-// scheduling point of their own and no fence in the read side.
-//
-// Each reader has a word of its own: its rcu_read_lock() is an acquire RMW
-// and its rcu_read_unlock() a release RMW of that word, and a grace period
-// first acquires every reader's word, then releases into every word (one
-// step: the union of what it acquired reaches every later section). Read
-// sections of different threads do not order each other (they do not in
-// the LKMM either), and for DPOR they touch different keys (rcu_gp_key),
-// so two readers' rcu_read_lock()/rcu_read_unlock() commute; a grace
-// period touches every reader's key. An srcu_up_read() ends a section that
-// another thread's srcu_down_read() began: it releases into the word of
-// that section's reader.
-static Key rcu_gp_key(int d, int t) { return field_key(-2 - t - d * kMaxThreads, "rcu_gp"); }
-// Under `sc` the words carry only happens-before (for the race check and
-// kfree's free-time plain-access check): every access is sequentially consistent
-// already, so they are no DPOR keys there.
-static void gp_rmw(Acc a, int d = 0, int reader = -1) {
-    if (!g_ls.gp[d][0]) return;
-    bool keys = rt().mm == MemModel::kernel;
-    no_preempt np;
-    search_observer().before_access(this_thread(), 0, false);
-    if (a != Acc::RcuGp) {
-        int t = reader >= 0 ? reader : this_thread();
-        g_ls.gp[d][t]->fetch_add(0, mo_for(a));
-        if (keys) note_access(rcu_gp_key(d, t), true);
-        return;
-    }
-    int n = rt().nthreads;
-    for (int u = 0; u < n; u++) g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
-    for (int u = 0; u < n; u++) {
-        g_ls.gp[d][u]->fetch_add(1, mo_for(a));
-        if (keys) note_access(rcu_gp_key(d, u), true);
-    }
-}
-static void gp_fence(int d = 0) { gp_rmw(Acc::RcuGp, d); }
-// The end of call_rcu()'s grace period, before its callback (the free): an
-// acquire of the words of the readers it waited for, each of which released
-// its section into its word when it left; call_rcu() released into every
-// word, so the free also happens after call_rcu() (release sequence). What
-// follows the end is the free alone, so it releases nothing, and it reads
-// (for DPOR) only the waited readers' keys: a section of a thread it did
-// not wait for is not ordered against it.
-static void gp_end(int waited) {
-    if (!g_ls.gp[0][0]) return;
-    bool keys = rt().mm == MemModel::kernel;
-    no_preempt np;
-    for (int u = 0; u < rt().nthreads; u++)
-        if (waited & (1 << u)) {
-            g_ls.gp[0][u]->fetch_add(0, MemOrder::acquire);
-            if (keys) note_access(rcu_gp_key(0, u), false);
-        }
-}
-void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
-
-// Enter a read section of domain d as thread t's (`reader`, for
-// srcu_down_read: the section is the opener's until srcu_up_read ends it).
-static void section_enter(int d, const char* what) {
-    int t = this_thread();
-    if (g_ls.rcu_nest[d][t]++ == 0) {
-        write_global(domain_key(d, t));
-        gp_rmw(Acc::RcuLock, d);
-        int ev = log_access(t, Ev::Lock, -1, what, nullptr, 0, 0);
-        if (Event* e = event_at(ev)) {
-            e->sync = Sync::Acquire;
-            e->lock = LockClass::Rcu;
-        }
-        if (ev >= 0) access_logged(Ev::Lock);
-    }
-}
-// Leave reader u's section of domain d (this thread is u, or ends u's
-// srcu_down_read section).
-static void section_leave(int d, int u, const char* what, bool log = true) {
-    int t = this_thread();
-    if (--g_ls.rcu_nest[d][u] == 0) {
-        write_global(domain_key(d, u));
-        gp_rmw(Acc::RcuUnlock, d, u);
-        g_ls.rcu_gen[d][u]++;
-        int ev = log ? log_access(t, Ev::Unlock, -1, what, nullptr, 0, 0) : -1;
-        if (Event* e = event_at(ev)) {
-            e->sync = Sync::Release;
-            e->lock = LockClass::Rcu;
-        }
-        if (ev >= 0) access_logged(Ev::Unlock);
-        if (d == 0) rcu_process(u);
-    }
-}
-void rcu_read_lock(SrcLoc at) {
-    here(at);
-    section_enter(0, "rcu_read_lock");
-}
-void rcu_read_unlock(SrcLoc at) {
-    here(at);
-    int t = this_thread();
-    if (g_ls.rcu_nest[0][t] <= 0) {
-        violate(t, "lock-misuse", nullptr, 0, "rcu_read_unlock without rcu_read_lock");
-        return;
-    }
-    section_leave(0, t, "rcu_read_unlock");
-}
-bool rcu_read_lock_held() { return g_ls.rcu_nest[0][this_thread()] > 0; }
-void call_rcu_free(int id, SrcLoc at) {
-    here(at);
-    int t = this_thread();
-    gp_fence();
-    rcu_read_all(t);
-    int readers = 0;
-    for (int u = 0; u < rt().nthreads; u++)
-        if (g_ls.rcu_nest[0][u] > 0 && u != t) readers |= 1 << u;
-    // The caller's own read section, if any, also delays the grace period.
-    if (g_ls.rcu_nest[0][t] > 0) readers |= 1 << t;
-    log_event(t, Ev::Step, id, "call_rcu", nullptr, 0, 0, "%s freed after a grace period", object_name(id));
-    if (readers == 0) {
-        kfree_id(id);
-        return;
-    }
-    // A free past the table would have to happen at once, before the
-    // readers leave: a world this large is refused loudly instead.
-    if (g_ls.npending >= kMaxPendingFrees) {
-        std::fprintf(stderr, "internal error: more than %d RCU frees pending in one execution; accepted: at most %d\n",
-                     kMaxPendingFrees, kMaxPendingFrees);
-        std::abort();
-    }
-    rt().rec->objects[id].rcu_pending = true;
-    g_ls.pending[g_ls.npending++] = {id, readers, readers};
-}
-static void grace_period(int d, const char* what) {
-    int t = this_thread();
-    gp_fence(d);
-    rcu_read_all(t, d);
-    int readers = 0;
-    for (int u = 0; u < rt().nthreads; u++)
-        if (g_ls.rcu_nest[d][u] > 0 && u != t) readers |= 1 << u;
-    if (g_ls.rcu_nest[d][t] > 0) {
-        violate(t, "lock-misuse", nullptr, 0, "%s inside a read-side section of its own domain", what);
-        return;
-    }
-    log_event(t, Ev::Step, -1, what, nullptr, 0, 0, "waits for a grace period");
-    if (d == 0 && MUTATION("synchronize-rcu-no-wait")) return;
-    // Wait until every thread that was a reader when it started has left
-    // its section (a thread that entered a new section since is not waited for).
-    int gen[kMaxThreads];
-    for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[d][u];
-    wait_until(what, -1, true, [&] {
-        rcu_read_all(t, d);
-        for (int u = 0; u < rt().nthreads; u++)
-            if ((readers & (1 << u)) && g_ls.rcu_nest[d][u] > 0 && g_ls.rcu_gen[d][u] == gen[u]) return false;
-        return true;
-    });
-    gp_fence(d);
-}
-void synchronize_rcu(SrcLoc at) {
-    here(at);
-    grace_period(0, "synchronize_rcu");
-}
-
-static void srcu_domain_check(int d) {
-    if (d < 1 || d >= kRcuDomains || !g_ls.gp[d][0])
-        throw std::logic_error("srcu: domain " + std::to_string(d) + " was not set up by init_srcu_struct");
-}
-void srcu_read_lock(int d) {
-    srcu_domain_check(d);
-    section_enter(d, "srcu_read_lock");
-}
-void srcu_read_unlock(int d) {
-    srcu_domain_check(d);
-    int t = this_thread();
-    if (g_ls.rcu_nest[d][t] - g_ls.rcu_down[d][t] <= 0) {
-        violate(t, "lock-misuse", nullptr, 0, "srcu_read_unlock without srcu_read_lock");
-        return;
-    }
-    section_leave(d, t, "srcu_read_unlock");
-}
-void srcu_down_read(int d) {
-    srcu_domain_check(d);
-    section_enter(d, "srcu_down_read");
-    g_ls.rcu_down[d][this_thread()]++;
-}
-void srcu_up_read(int d) {
-    srcu_domain_check(d);
-    int t = this_thread();
-    // The section ended: this thread's own srcu_down_read one if it has
-    // one, else the first other thread's.
-    int u = g_ls.rcu_down[d][t] > 0 ? t : -1;
-    for (int v = 0; v < rt().nthreads && u < 0; v++)
-        if (g_ls.rcu_down[d][v] > 0) u = v;
-    rcu_read_all(t, d);
-    if (u < 0) {
-        violate(t, "lock-misuse", nullptr, 0, "srcu_up_read without srcu_down_read");
-        return;
-    }
-    g_ls.rcu_down[d][u]--;
-    section_leave(d, u, "srcu_up_read");
-}
-void synchronize_srcu(int d) {
-    srcu_domain_check(d);
-    grace_period(d, "synchronize_srcu");
-}
-
-// A thread that finishes ends its read sections (it cannot hold one); an
-// srcu_down_read section stays until an srcu_up_read ends it.
-void rcu_thread_exit(int t) {
-    for (int d = 0; d < kRcuDomains; d++) {
-        int own = g_ls.rcu_nest[d][t] - g_ls.rcu_down[d][t];
-        if (own == 0) continue;   // not a reader: nothing changes
-        g_ls.rcu_nest[d][t] = g_ls.rcu_down[d][t] + 1;
-        section_leave(d, t, nullptr, false);
-    }
-}
 
 // <linux/wait.h>
 // The barriers are the kernel's (kernel/sched/wait.c, v6.18; kernel/sched/

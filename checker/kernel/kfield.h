@@ -330,7 +330,7 @@ public:
             // another thread's acquire waits for (not up_read, and not a
             // lock word the layer does not know).
             if (a == Acc::LockAcquire)
-                note_lock_op(key_, deps().await_set[t] ? LockOp::WaitAcquire : LockOp::TryAcquire, fresh);
+                note_lock_op(key_, rt().in_wait_cond[t] ? LockOp::WaitAcquire : LockOp::TryAcquire, fresh);
             else if (a == Acc::LockRelease && (lock == LockClass::Spinlock || lock == LockClass::Mutex ||
                                                lock == LockClass::Lockref || lock == LockClass::RwsemExclusive))
                 note_lock_op(key_, LockOp::ExclusiveRelease, fresh);

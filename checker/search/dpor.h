@@ -27,13 +27,7 @@
 // enabled when a write wakes it, and that write is dependent with the
 // re-evaluation it wakes, so the races around a wait are reversed like any
 // other, with one exception: a wait condition that failed and
-// parked is no event of its own (deps.h, mark_failed_await), so its read
-// followed by another thread's write is not reversed: the write first gives
-// what the wakeup gives, the waiter trying after the write. A write
-// followed by such a read still is (the waiter may come first). A retry
-// pass that read nothing new, changed nothing and parks (retry_loop) is
-// such an await spread over several steps: its reads are marked when it
-// parks (mark_failed_pass_steps).
+// parked is no event of its own: search/await_marks.h.
 //
 // The lock handoff rule: search/handoff.h.
 //
@@ -60,7 +54,7 @@
 #include "search/handoff.h"
 #include "substrate/runtime.h"
 #include "substrate/sim.h"
-#include "search/stale_cut.h"
+#include "search/policies.h"
 
 namespace vfsmc {
 
@@ -143,7 +137,7 @@ public:
     }
 
     rl::thread_id_t iteration_begin_impl() {
-        StaleCutPolicy::take_candidate();  // none carries over from the last execution
+        SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
         follow_pos_ = 0;
         depth_ = 0;
         steps_.clear();
@@ -181,7 +175,7 @@ public:
     }
 
     bool iteration_end_impl() {
-        StaleCutPolicy::take_candidate();  // none carries over from the last execution
+        SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
         close_step();
         if (depth_ > dpor_stats().max_depth) dpor_stats().max_depth = depth_;
         if (replay_) return true;
@@ -282,7 +276,8 @@ private:
     void close_step() {
         Deps& d = deps();
         if (last_sched_ >= 0 && !steps_.empty()) {
-            if (d.failed_pass.thread >= 0) mark_failed_pass_steps(d);
+            AwaitMarks::PassMark m = SearchPolicies::running().awaits().take_failed_pass();
+            if (m.thread >= 0) mark_failed_pass_steps(m, d);
             Step& s = steps_.back();
             if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
                 for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk);
@@ -296,12 +291,10 @@ private:
         d.steps++;
     }
 
-    // A retry pass failed and its thread parks (deps.h, mark_failed_pass):
-    // its reads become `await` reads, in the running step from where the
-    // pass began, and in the thread's steps after the one it began in.
-    void mark_failed_pass_steps(Deps& d) {
-        Deps::PassMark m = d.failed_pass;
-        d.failed_pass = Deps::PassMark();
+    // A retry pass failed and its thread parks (await_marks.h): its reads
+    // become `await` reads, in the running step from where the pass
+    // began, and in the thread's steps after the one it began in.
+    void mark_failed_pass_steps(const AwaitMarks::PassMark& m, Deps& d) {
         int cur = (int)steps_.size() - 1;
         if (steps_[cur].thread != m.thread || m.step > cur) return;
         for (int i = m.step == cur ? m.n : 0; i < d.nstep; i++)
@@ -395,7 +388,7 @@ private:
         s.thread = t;
         s.node = (int)at;
         s.first_ev = rt().rec ? rt().rec->nevents : 0;
-        deps().cur_step = (int)steps_.size() - 1;
+        SearchPolicies::running().awaits().set_cur_step((int)steps_.size() - 1);
         return (rl::thread_id_t)t;
     }
 
@@ -408,7 +401,7 @@ private:
     // not depend on S, claiming that the interleaving which moves u's step
     // before the store is explored instead.
     void reorder_cut() {
-        StaleCutPolicy::Candidate sr = StaleCutPolicy::take_candidate();
+        StaleCutPolicy::Candidate sr = SearchPolicies::running().stale().take_candidate();
         if (sr.thread < 0 || halted_ || rt().pruned || steps_.empty() || steps_.back().thread != sr.thread) return;
         const ExecRecord* rec = rt().rec;
         if (!rec || rec->truncated || sr.newer < 0 || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;

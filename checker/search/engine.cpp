@@ -17,6 +17,7 @@
 #include "kernel/kernel.h"
 #include "search/dpor.h"
 #include "search/pct.h"
+#include "search/policies.h"
 #include "search/strategies.h"
 #include "search/suite.h"
 
@@ -38,8 +39,8 @@ using clk = std::chrono::steady_clock;
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h) : policy(cut, dpor_search), handoff(h) {}
-    StaleCutPolicy policy;
+    EngineState(StaleCut cut, bool dpor_search, Handoff h) : policies(cut, dpor_search), handoff(h) {}
+    SearchPolicies policies;
     Handoff handoff;
     PctConfig pct;
     DporStats dpor_stats;
@@ -560,10 +561,10 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     struct Running {
         explicit Running(EngineState* e) {
             g = e;
-            set_search_observer(&e->policy);
+            SearchPolicies::install(&e->policies);
         }
         ~Running() {
-            set_search_observer(nullptr);
+            SearchPolicies::install(nullptr);
             g = nullptr;
         }
     } running(&search);

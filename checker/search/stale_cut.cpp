@@ -8,12 +8,6 @@ namespace vfsmc {
 
 namespace {
 
-// The plain observer: no search policy looks at the accesses.
-SearchObserver g_plain;
-SearchObserver* g_observer = &g_plain;
-// The running run's stale-cut policy, for dpor's reorder cut.
-StaleCutPolicy* g_policy = nullptr;
-
 // Ends an execution that a full search explores in another branch: counted
 // as a duplicate, not judged.
 [[noreturn]] void cut_duplicate_execution() {
@@ -54,13 +48,6 @@ int next_store(const StaleValue& v) {
 
 }  // namespace
 
-SearchObserver& search_observer() { return *g_observer; }
-
-void set_search_observer(SearchObserver* o) {
-    g_observer = o ? o : &g_plain;
-    g_policy = dynamic_cast<StaleCutPolicy*>(o);
-}
-
 void StaleCutPolicy::begin_execution() {
     for (auto& k : lock_next_) k = 0;
     pending_newer_ = -1;
@@ -100,9 +87,8 @@ void StaleCutPolicy::stale_read_logged(const StaleValue& v, bool load, int ev) {
 }
 
 StaleCutPolicy::Candidate StaleCutPolicy::take_candidate() {
-    if (!g_policy) return Candidate();
-    Candidate c = g_policy->candidate_;
-    g_policy->candidate_ = Candidate();
+    Candidate c = candidate_;
+    candidate_ = Candidate();
     return c;
 }
 

@@ -84,10 +84,11 @@ enum class StaleCut : uint8_t {
     reorder,      // test-only, unsound: duplicates plus the reorder cut
 };
 
-// The stale-read cuts, as the search's observer of the layer's accesses.
+// The stale-read cuts, one of the search's policies on the layer's
+// accesses (policies.h).
 // The engine builds one per run from the run's StaleCut (none for a search
 // that does not explore every reads-from choice, and for a replay).
-class StaleCutPolicy : public SearchObserver {
+class StaleCutPolicy {
 public:
     // A stale read of the running step, for dpor's reorder cut: its
     // thread, the event index of the first store it missed (the one after
@@ -99,14 +100,14 @@ public:
     };
 
     StaleCutPolicy(StaleCut cut, bool dpor) : cut_(cut), dpor_(dpor) {}
-    void begin_execution() override;
-    void before_access(int t, Key key, bool lock_acquire) override;
-    void stale_update(const StaleValue& v, bool succeeds, bool locked) override;
-    void stale_read_logged(const StaleValue& v, bool load, int ev) override;
+    void begin_execution();
+    void before_access(int t, Key key, bool lock_acquire);
+    void stale_update(const StaleValue& v, bool succeeds, bool locked);
+    void stale_read_logged(const StaleValue& v, bool load, int ev);
 
     // The running step's reorder-cut candidate, taken (dpor.h, when the
-    // step closes); the running policy's, or none.
-    static Candidate take_candidate();
+    // step closes).
+    Candidate take_candidate();
 
 private:
     bool reorder() const { return cut_ == StaleCut::reorder && dpor_; }

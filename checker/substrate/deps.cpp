@@ -23,10 +23,6 @@ void Deps::begin_execution() {
     nstep = 0;
     step_overflow = false;
     steps = 0;
-    for (int t = 0; t < kMaxThreads; t++) await_set[t] = false;
-    cur_step = -1;
-    for (int t = 0; t < kMaxThreads; t++) pass_step[t] = -1;
-    failed_pass = PassMark();
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

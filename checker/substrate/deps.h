@@ -70,26 +70,6 @@ struct Deps {
     // counts them, so that a mark can tell whether a step ended since).
     uint64_t steps = 0;
 
-    // Where thread t's running wait_until() condition began (a step and
-    // the number of accesses it had then), for mark_failed_await(). Per
-    // thread: a condition's first access is a scheduling point, and other
-    // threads' waits run before it goes on.
-    uint64_t await_steps[kMaxThreads] = {};
-    int await_n[kMaxThreads] = {};
-    bool await_set[kMaxThreads] = {};
-
-    // Retry passes (mark_failed_pass): the DPOR scheduler keeps `cur_step`
-    // at the index of the running step in its execution; each thread's
-    // running pass began in step pass_step[t], after pass_n[t] of its
-    // accesses. A failed pass leaves a request the scheduler takes when
-    // the step closes (the pass's earlier steps are the scheduler's).
-    int cur_step = -1;
-    int pass_step[kMaxThreads] = {};
-    int pass_n[kMaxThreads] = {};
-    struct PassMark {
-        int thread = -1, step = -1, n = 0;
-    } failed_pass;
-
     void begin_execution();
 };
 
@@ -134,52 +114,6 @@ inline void note_lock_op(Key key, LockOp op, bool fresh) {
             }
             return;
         }
-}
-
-// A wait condition is about to be evaluated.
-inline void begin_await(int t) {
-    Deps& d = deps();
-    d.await_steps[t] = d.steps;
-    d.await_n[t] = d.nstep;
-    d.await_set[t] = true;
-}
-// The condition was false and the thread parks: the keys the condition
-// alone read in the running step are marked `await`. A failed await is no
-// event of its own (GenMC leaves blocked awaits out of the execution
-// graph): it changed nothing, and the thread stays parked until another
-// thread writes one of the keys it read. DPOR still reverses a write
-// followed by such a read (the waiter may come first and succeed), but not
-// the read followed by a write: running the write first gives what the
-// wakeup gives, the waiter trying after the write.
-inline void mark_failed_await(int t) {
-    Deps& d = deps();
-    if (!d.await_set[t]) return;
-    d.await_set[t] = false;
-    int from = d.steps == d.await_steps[t] ? d.await_n[t] : 0;  // the step began inside the condition
-    for (int i = from; i < d.nstep; i++)
-        if (!d.step[i].write) d.step[i].await = 1;
-}
-
-// A retry pass of the running thread t begins here.
-inline void begin_pass(int t) {
-    Deps& d = deps();
-    d.pass_step[t] = d.cur_step;
-    d.pass_n[t] = d.nstep;
-}
-// The pass read the same values as the last one, changed nothing, and the
-// thread parks (retry_loop::again): the pass is a failed await spread over
-// several steps, and its reads are marked `await` like a failed wait
-// condition's (mark_failed_await). Only the reads the pass alone made: in
-// the step it began in, a key read before the pass keeps an ordinary read,
-// and that step, if it closed already, is left as it is (more reversals,
-// never fewer). The scheduler marks the pass's earlier steps when the
-// running step closes.
-inline void mark_failed_pass(int t) {
-    Deps& d = deps();
-    if (!d.enabled || d.pass_step[t] < 0) return;
-    d.failed_pass.thread = t;
-    d.failed_pass.step = d.pass_step[t];
-    d.failed_pass.n = d.pass_n[t];
 }
 
 }  // namespace vfsmc

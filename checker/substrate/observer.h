@@ -6,7 +6,8 @@
 // search's observer at the points below, and an answer may end the
 // execution ("cut here": the observer throws Pruned, as every cut does).
 // The engine installs one observer per run (engine.cpp); the policies that
-// implement it live in checker/search/, one file each (stale_cut.cpp).
+// implement it live in checker/search/, one file each (stale_cut.*,
+// await_marks.*), and policies.h puts them together.
 #pragma once
 
 #include <cstdint>
@@ -44,11 +45,20 @@ public:
     // A stale read is in the log as event `ev`: a marked load (`load`), or
     // the update above, which failed on its value.
     virtual void stale_read_logged(const StaleValue& /*v*/, bool /*load*/, int /*ev*/) {}
+    // Thread t evaluates a wait condition (wait_until): it begins, it ends
+    // (true, or false with a watch set already stale: the thread looks
+    // again at once), or it was false and the thread parks.
+    virtual void await_begin(int /*t*/) {}
+    virtual void await_end(int /*t*/) {}
+    virtual void await_parks(int /*t*/) {}
+    // Thread t begins a retry pass (retry_loop); the pass read nothing new,
+    // changed nothing, and the thread parks.
+    virtual void pass_begin(int /*t*/) {}
+    virtual void pass_parks(int /*t*/) {}
 };
 
-// The running search's observer (a plain one when no search runs).
+// The running search's observer (a plain one when no search runs; the
+// engine installs a run's: search/policies.h).
 SearchObserver& search_observer();
-// The engine installs a run's observer, and puts back the plain one after.
-void set_search_observer(SearchObserver* o);
 
 }  // namespace vfsmc

@@ -343,6 +343,7 @@ void Runtime::begin_execution(ExecRecord* r) {
         wait_sleeping[t] = false;
         wait_cond_true[t] = false;
         wait_order[t] = false;
+        in_wait_cond[t] = false;
         src_file[t] = nullptr;
         src_line[t] = 0;
     }

@@ -59,6 +59,7 @@ struct Runtime {
     bool wait_sleeping[kMaxThreads];       // asleep on a wait queue (vs spinning on a lock)
     bool wait_cond_true[kMaxThreads];      // a sleeper whose condition already holds
     bool wait_order[kMaxThreads];          // waiting on an `order` constraint
+    bool in_wait_cond[kMaxThreads];        // evaluating a wait_until() condition (its lock acquires wait)
     bool order_done[kMaxOrder];            // before-step reached
     bool pruned = false;
     bool order_cut = false;                // pruned by an `order` constraint

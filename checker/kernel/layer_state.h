@@ -1,0 +1,49 @@
+// vfsmc kernel-vocabulary layer: the layer's own state in one execution,
+// shared by the files of the out-of-line primitives (kernel.cpp,
+// rcupdate.cpp). Not for models.
+#pragma once
+
+#include "kernel/kernel.h"
+
+namespace vfsmc {
+
+constexpr int kMaxPendingFrees = 64;  // call_rcu_free()s waiting for a grace period
+
+// Per-execution layer state.
+struct LayerState {
+    Heap heap;
+    bool freeable[kMaxObjects] = {};  // allocated by kalloc() in this execution
+    // Per freeable object and thread: the last plain access (its clock tick,
+    // event, field and kind), for kfree_id's happens-before check.
+    struct PlainAccess {
+        uint64_t stamp;
+        int ev;
+        const char* field;
+        bool store;
+    };
+    PlainAccess plain[kMaxObjects][kMaxThreads];
+    bool setup = false;
+    // Per RCU domain (0: RCU, 1..kMaxSrcu: the srcu_structs) and thread.
+    int rcu_nest[kRcuDomains][kMaxThreads] = {};
+    int rcu_down[kRcuDomains][kMaxThreads] = {};  // of rcu_nest: opened by srcu_down_read, not yet upped
+    unsigned read_fences[kMaxThreads] = {};
+    int rcu_gen[kRcuDomains][kMaxThreads] = {};   // bumped when a thread leaves its outermost section
+    struct Pending {
+        int id;
+        int readers;  // bitmask of threads still inside a pre-existing read section
+        int waited;   // the threads whose sections it waited for
+    };
+    Pending pending[kMaxPendingFrees];
+    int npending = 0;
+    RealCond real[kMaxThreads];   // what each parked thread really waits for
+    bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
+    bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
+    // The grace-period words (see gp_rmw below), one per domain and reader:
+    // Relacy atomics, constructed and destroyed inside each execution (an
+    // SRCU domain's by init_srcu_struct).
+    alignas(sim::atomic<int>) unsigned char gp_mem[kRcuDomains][kMaxThreads][sizeof(sim::atomic<int>)];
+    sim::atomic<int>* gp[kRcuDomains][kMaxThreads] = {};
+};
+extern LayerState g_ls;
+
+}  // namespace vfsmc

@@ -1,0 +1,43 @@
+// vfsmc: the search's policies on the layer's accesses, put together as
+// the one observer the engine installs for a run (substrate/observer.h):
+// the stale-read cuts (stale_cut.h) and dpor's failed-await marks
+// (await_marks.h). A new policy is a file of its own and a member here.
+#pragma once
+
+#include "search/await_marks.h"
+#include "search/stale_cut.h"
+#include "substrate/observer.h"
+
+namespace vfsmc {
+
+class SearchPolicies : public SearchObserver {
+public:
+    SearchPolicies(StaleCut cut, bool dpor) : stale_(cut, dpor), awaits_(dpor) {}
+
+    void begin_execution() override {
+        stale_.begin_execution();
+        awaits_.begin_execution();
+    }
+    void before_access(int t, Key key, bool lock_acquire) override { stale_.before_access(t, key, lock_acquire); }
+    void stale_update(const StaleValue& v, bool succeeds, bool locked) override { stale_.stale_update(v, succeeds, locked); }
+    void stale_read_logged(const StaleValue& v, bool load, int ev) override { stale_.stale_read_logged(v, load, ev); }
+    void await_begin(int t) override { awaits_.await_begin(t); }
+    void await_end(int t) override { awaits_.await_end(t); }
+    void await_parks(int t) override { awaits_.await_parks(t); }
+    void pass_begin(int t) override { awaits_.pass_begin(t); }
+    void pass_parks(int t) override { awaits_.pass_parks(t); }
+
+    StaleCutPolicy& stale() { return stale_; }
+    AwaitMarks& awaits() { return awaits_; }
+
+    // The running run's policies, for the scheduler (dpor.h); the engine
+    // installs them with install() for the length of a run.
+    static SearchPolicies& running();
+    static void install(SearchPolicies* p);
+
+private:
+    StaleCutPolicy stale_;
+    AwaitMarks awaits_;
+};
+
+}  // namespace vfsmc
