@@ -87,7 +87,7 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::RcuUnlock, "rcu_read_unlock", MemOrder::release, MemOrder::seq_cst,
      "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
     {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
-     "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word; call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
+     "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word, and for synchronize_rcu/synchronize_srcu a seq_cst fence before the start and after the end (a full barrier, as smp_mb); call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
     {Acc::WaitQueueLock, "wait-queue list update", MemOrder::acq_rel, MemOrder::seq_cst,
      "spin_lock(&wq_head->lock); list_del_init(); spin_unlock(): the lock's ACQUIRE and RELEASE around the list word, no fence (finish_wait)"},
 };

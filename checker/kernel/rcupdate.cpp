@@ -170,8 +170,19 @@ void call_rcu_free(int id, SrcLoc at) {
     rt().rec->objects[id].rcu_pending = true;
     g_ls.pending[g_ls.npending++] = {id, readers, readers};
 }
+// synchronize_rcu() and synchronize_srcu() are full barriers at both ends
+// (the LKMM's strong-fence = mb | gp): what the caller did before the grace
+// period is ordered, for every thread, before what it does after, as
+// smp_mb() orders it. Under `sc` every access is ordered already.
+static void gp_full_barrier() {
+    if (rt().mm != MemModel::kernel) return;
+    sim::fence(MemOrder::seq_cst);
+    note_read_fence();
+    note_access(kKeyScFence, true);
+}
 static void grace_period(int d, const char* what) {
     int t = this_thread();
+    gp_full_barrier();
     gp_fence(d);
     rcu_read_all(t, d);
     int readers = 0;
@@ -194,6 +205,7 @@ static void grace_period(int d, const char* what) {
         return true;
     });
     gp_fence(d);
+    gp_full_barrier();
 }
 void synchronize_rcu(SrcLoc at) {
     here(at);
