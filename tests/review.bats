@@ -74,7 +74,7 @@ copy_scenario() {
   run "$VFSMC" run --no-progress --strategy boundd "$small"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
-  [ "$output" = 'vfsmc run: --strategy: bad value "boundd"; accepted: did you mean "bounded"? dpor, exhaustive, bounded, random, pct' ]
+  [ "$output" = 'error: vfsmc run: --strategy: bad value "boundd"; accepted: did you mean "bounded"? dpor, exhaustive, bounded, random, pct' ]
 }
 
 @test "run --without leaves an invariant out, and rejects one the scenario does not enable" {
@@ -162,7 +162,8 @@ copy_scenario() {
   run "$VFSMC" check --format github "$pass" "$failing"
   [ "$status" -eq 1 ]
   [ "$(grep -c '^::error ' <<<"$output")" -eq 1 ]
-  grep -q "^::error file=$failing,line=1,title=vfsmc%3A evict-vs-opener-v2::FAIL  $failing: holds (complete) (expected violated kref-balance)" <<<"$output"
+  line=$(grep -n '"expect"' "$failing" | head -1 | cut -d: -f1)
+  grep -q "^::error file=$failing,line=$line,title=vfsmc%3A evict-vs-opener-v2::FAIL  $failing: holds (complete) (expected violated kref-balance)" <<<"$output"
 }
 
 @test "the catalogue test fails on a scenario with no entry" {
@@ -179,10 +180,10 @@ copy_scenario() {
 @test "a misspelt command says which one was meant" {
   run "$VFSMC" chek "$small"
   [ "$status" -eq 2 ]
-  [ "$output" = 'vfsmc: unknown command "chek"; did you mean "check"? accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
+  [ "$output" = 'error: vfsmc: unknown command "chek"; did you mean "check"? accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
   run "$VFSMC" frobnicate
   [ "$status" -eq 2 ]
-  [ "$output" = 'vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
+  [ "$output" = 'error: vfsmc: unknown command "frobnicate"; accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)' ]
 }
 
 @test "a long search shows progress, with percent and time left when its size is known" {
@@ -345,5 +346,8 @@ PY
   run "$VFSMC" check --format github "$tmp/bad"
   [ "$status" -ne 0 ]
   line=$(grep -n '"search"' "$tmp/bad/bad-field.json" | cut -d: -f1)
-  grep -q "^::error file=$tmp/bad/bad-field.json,line=$line,title=vfsmc%3A bad-field::" <<<"$output"
+  grep -q "^::error file=$tmp/bad/bad-field.json,line=$line,title=vfsmc%3A bad-field::$tmp/bad/bad-field.json: search" <<<"$output"
+  # The result line has the bad-input prefix; the annotation, an error
+  # already, does not repeat it.
+  grep -q "^error: $tmp/bad/bad-field.json: search" <<<"$output"
 }

@@ -234,6 +234,8 @@ void write_file(const std::string& path, const std::string& text) {
     if (out.fail()) write_failed(path, e ? e : errno);
 }
 
+std::string bad_input_line(const std::string& what) { return "error: " + error_line(what); }
+
 // Everything for stdout goes through here: a failed write (a full disk,
 // a closed pipe end) is an error, never a silent exit 0.
 void out_text(const std::string& text) {
@@ -416,7 +418,7 @@ int run_each_in_a_child(const std::string& file, const RunFlags& f) {
         try {
             rc = run_one(file, f);
         } catch (const LoadError& e) {
-            std::fprintf(stderr, "%s\n", error_line(e.what()).c_str());
+            std::fprintf(stderr, "%s\n", bad_input_line(e.what()).c_str());
             rc = 2;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "internal error: %s\n", error_line(e.what()).c_str());
@@ -488,7 +490,7 @@ void check_child(const ScenarioEntry& entry, int fd) {
         rec["seconds"] = r.seconds;
         rec["text"] = text + "\n";
     } catch (const LoadError& e) {
-        rec = {{"status", "error"}, {"text", error_line(e.what()) + "\n"}};
+        rec = {{"status", "error"}, {"text", bad_input_line(e.what()) + "\n"}};
     } catch (const std::exception& e) {
         rec = {{"status", "internal"}, {"text", "internal error: " + shown + ": " + error_line(e.what()) + "\n"}};
     }
@@ -674,19 +676,24 @@ std::string gh_escape(const std::string& raw, bool property) {
     return o;
 }
 
-// The line of the file a bad-input message points at: "line N, column M"
+// The line of the file a message points at. Bad input: "line N, column M"
 // for invalid JSON, else the first line holding the top-level field its
-// path starts with ("threads[0].ops" -> "threads"); 1 for a verdict, or
-// when neither is found.
+// path starts with ("threads[0].ops" -> "threads"). A verdict or a count
+// that differs: the line of "expect", which states what was expected. 1
+// when none is found (a missing field, an internal error).
 int annotation_line(const CheckRecord& r, const std::string& text) {
-    if (r.status != "error") return 1;
-    std::smatch m;
-    if (std::regex_search(text, m, std::regex("line ([0-9]+), column [0-9]+"))) return std::stoi(m[1]);
-    std::string prefix = r.file + ": ";
-    size_t at = text.find(prefix);
-    if (at == std::string::npos) return 1;
-    std::string path = text.substr(at + prefix.size());
-    path = path.substr(0, path.find_first_of(":.[ "));
+    std::string path;
+    if (r.status == "fail") {
+        path = "expect";
+    } else if (r.status == "error") {
+        std::smatch m;
+        if (std::regex_search(text, m, std::regex("line ([0-9]+), column [0-9]+"))) return std::stoi(m[1]);
+        std::string prefix = r.file + ": ";
+        size_t at = text.find(prefix);
+        if (at == std::string::npos) return 1;
+        path = text.substr(at + prefix.size());
+        path = path.substr(0, path.find_first_of(":.[ "));
+    }
     if (path.empty()) return 1;
     std::ifstream in(r.file);
     int n = 0;
@@ -700,6 +707,8 @@ int annotation_line(const CheckRecord& r, const std::string& text) {
 std::string github_annotation(const CheckRecord& r) {
     std::string text = r.text;
     while (!text.empty() && text.back() == '\n') text.pop_back();
+    // The annotation is an error already: its message without the prefix.
+    if (r.status == "error" && text.compare(0, 7, "error: ") == 0) text.erase(0, 7);
     std::string name = r.name.empty() || r.name == "-" ? fs::path(r.file).stem().string() : r.name;
     std::string title = "vfsmc: " + name;
     return "::error file=" + gh_escape(r.file, true) + ",line=" + std::to_string(annotation_line(r, text)) +
@@ -962,7 +971,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
     }
     RunResult r = replay_scenario(s, token);
     if (r.verdict == Verdict::error) {
-        std::cerr << printable(file, kMaxShownFile) << ": replay token: " << r.message << "\n";
+        std::cerr << bad_input_line(file + ": replay token: " + r.message) << "\n";
         return 2;
     }
     r.token = token;
@@ -1176,7 +1185,7 @@ int cli_main(int argc, char** argv) {
                 for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
                 out_text("valid: " + printable(e.file, kMaxShownFile) + "\n");
             } catch (const LoadError& err) {
-                std::fprintf(stderr, "%s\n", error_line(err.what()).c_str());
+                std::fprintf(stderr, "%s\n", bad_input_line(err.what()).c_str());
                 rc = 2;
             }
         }

@@ -33,6 +33,9 @@ ReplayCommand replay_command(const Scenario& s, const RunResult& r);
 // Output shared by the commands: a failed write is exit 2 (LoadError, one
 // line), never a silent exit 0.
 void out_text(const std::string& text);
+// The one line of a bad-input error (exit 2): "error: " and the message,
+// made printable and cut (error_line). A checker bug is "internal error: ".
+std::string bad_input_line(const std::string& what);
 void write_file(const std::string& path, const std::string& text);
 // SIGINT and SIGTERM stop the search (stop_requested); the status of a run
 // they stopped, as a shell reports it.
