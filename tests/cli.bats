@@ -3,7 +3,6 @@
 #   0  every verdict as expected      1  a verdict differs from `expect`
 #   2  bad input (one line)           3  internal error
 # Run by CTest (label "cli"):  VFSMC=... SRC=... bats tests/cli.bats
-# (was tests/cli_test.sh, a home-made harness; bats is Debian's package bats)
 
 setup() {
   : "${VFSMC:?set VFSMC to the vfsmc binary}" "${SRC:?set SRC to the source tree}"
