@@ -156,14 +156,19 @@ std::string pruned_label(const RunResult& r) {
 std::string minimality_text(const RunResult& r) {
     if (!r.minimized) return "";
     std::string t;
+    // The bounded search's bound is not the preemption count of the report:
+    // it counts every switch the scheduler makes away from a runnable
+    // thread. It is named "switch bound" so the two numbers never meet in
+    // one phrase.
     if (r.minimal_bound == 0)
-        t = "It is a minimal counterexample: the bounded search finds it with no preemption allowed, and it is the "
-            "shortest found there";
+        t = "It is a minimal counterexample: the bounded search finds it with a switch bound of 0 (no switch away "
+            "from a runnable thread), and it is the shortest found there";
     else
-        t = "It is a minimal counterexample: the bounded search finds none allowing at most " +
-            preemption_text(r.minimal_bound - 1) + ", and this is the shortest it finds allowing " +
-            std::to_string(r.minimal_bound) + " (the search's bound counts every switch its scheduler makes away "
-            "from a runnable thread, so it can be higher than the preemptions counted here)";
+        t = "It is a minimal counterexample: the bounded search finds none with a switch bound of " +
+            (r.minimal_bound == 1 ? std::string("0") : "at most " + std::to_string(r.minimal_bound - 1)) +
+            ", and this is the shortest it finds with a switch bound of " + std::to_string(r.minimal_bound) +
+            " (that bound counts every switch the scheduler makes away from a runnable thread, which includes "
+            "switches not counted here as preemptions)";
     t += "; the first counterexample found had " + std::to_string(r.first.steps) + " steps and " +
          preemption_text(r.first.preemptions) + ".";
     if (!r.minimal_cut_bounds.empty()) {
