@@ -898,7 +898,8 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     } else if (r.verdict == Verdict::error && g.rec) {
         // No violation: the one replayed execution ran to its end (a random
         // replay stops there; the others start a second one, cut at once).
-        got = turns(g.replay_overrun && g.replayed ? *g.replayed : *g.rec);
+        r.trace = std::make_shared<ExecRecord>(g.replay_overrun && g.replayed ? *g.replayed : *g.rec);
+        got = turns(*r.trace);
         r.verdict = Verdict::holds;
         r.message.clear();
         r.executions = 1;
