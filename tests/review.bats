@@ -349,6 +349,23 @@ PY
   [[ $output == *"model steps reached"* ]]
 }
 
+@test "run --coverage separates the steps the scenario selects away from the steps never reached" {
+  # The notes race publishes with d_rehash and calls no set_names_collide.
+  run "$VFSMC" run --coverage --stable --no-progress "$flagship"
+  [[ $output == *$'\n'"coverage: "*" model steps reached; 4 selected away by the scenario; "*" never reached"* ]]
+  [[ $output == *$'\n  selected away (config.publish is "d_rehash"): d_add, d_splice_alias, d_add_ci\n'* ]]
+  [[ $output == *$'\n  selected away (no thread calls set_names_collide): set_names_collide\n'* ]]
+  [[ $output != *"never reached: d_splice_alias"* ]]
+  [[ $output == *"never reached: d_wait_lookup"* ]]
+  run "$VFSMC" run --coverage --json --stable --no-progress "$flagship"
+  printf '%s\n' "$output" | python3 -c '
+import json, sys
+j = json.loads(sys.stdin.read())
+away = {a["step"]: a["why"] for a in j["selected_away"]}
+assert away["d_splice_alias"] == "config.publish is \"d_rehash\"", away
+assert "d_splice_alias" not in j["never_reached"] and "d_wait_lookup" in j["never_reached"], j["never_reached"]'
+}
+
 @test "issue 35: a replay says it is one execution, and --help shows no {false}" {
   token=$("$VFSMC" run --json --no-progress "$small" | python3 -c 'import json,sys; print(json.load(sys.stdin)["replay_token"])')
   run "$VFSMC" replay --stable "$small" "$token"

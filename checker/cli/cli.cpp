@@ -217,13 +217,23 @@ void out_text(const std::string& text) {
 
 namespace {
 
-// The model's steps that no explored execution reached (run --coverage).
-std::vector<std::string> never_reached(const Scenario& s, const RunResult& r) {
-    std::vector<std::string> missing;
-    if (Model* m = find_model(s.model))
-        for (const auto& st : m->spec().steps)
-            if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
-    return missing;
+// run --coverage in text: the count, the steps the scenario selects away
+// (grouped by why), then the steps missed.
+std::string coverage_text(StepCoverage c) {
+    std::stable_sort(c.selected_away.begin(), c.selected_away.end(),
+                     [](const StepCoverage::SelectedAway& a, const StepCoverage::SelectedAway& b) { return a.why < b.why; });
+    std::string t = "coverage: " + std::to_string(c.reached) + " of " + std::to_string(c.total) + " model steps reached";
+    if (!c.selected_away.empty()) t += "; " + std::to_string(c.selected_away.size()) + " selected away by the scenario";
+    t += "; " + std::to_string(c.missed.size()) + " never reached\n";
+    for (size_t i = 0; i < c.selected_away.size();) {
+        const auto& a = c.selected_away[i];
+        std::string steps;
+        for (; i < c.selected_away.size() && c.selected_away[i].why == a.why; i++)
+            steps += (steps.empty() ? "" : ", ") + c.selected_away[i].step;
+        t += "  selected away (" + a.why + "): " + steps + "\n";
+    }
+    for (const auto& st : c.missed) t += "  never reached: " + st + "\n";
+    return t;
 }
 
 }  // namespace
@@ -247,7 +257,13 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f, cons
     if (!overrides.empty() && !(f.json || f.format == "json")) out_text(printable_lines(override_note(o) + "\n\n"));
     if (f.json || f.format == "json") {
         nlohmann::json j = json_report(s, r, o);
-        if (f.coverage) j["never_reached"] = never_reached(s, r);
+        if (f.coverage) {
+            StepCoverage c = step_coverage(s, r);
+            j["never_reached"] = c.missed;
+            j["selected_away"] = nlohmann::json::array();
+            for (const auto& a : c.selected_away)
+                j["selected_away"].push_back({{"step", a.step}, {"why", a.why}});
+        }
         out_text(json_printable(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
     } else if (f.format == "email") {
         out_text(printable_lines(email_report(s, r, o)));
@@ -353,14 +369,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     print_result(s, r, f, overrides);
     // With --json the coverage is in the JSON object (never_reached): one
     // JSON document on stdout.
-    if (f.coverage && !(f.json || f.format == "json")) {
-        Model* m = find_model(s.model);
-        std::vector<std::string> missing = never_reached(s, r);
-        std::string text = "coverage: " + std::to_string(m->spec().steps.size() - missing.size()) + " of " +
-                           std::to_string(m->spec().steps.size()) + " model steps reached\n";
-        for (const auto& st : missing) text += "  never reached: " + st + "\n";
-        out_text(text);
-    }
+    if (f.coverage && !(f.json || f.format == "json")) out_text(coverage_text(step_coverage(s, r)));
     if (stop_requested) {
         std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
                   << ": the result above is inconclusive, " << r.executions << " executions explored\n";
@@ -464,7 +473,8 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_option("files", a.run_files, "scenario files or directories")->required();
     run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
     run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
-    run->add_flag("--coverage", rf.coverage, "list the model steps never reached");
+    run->add_flag("--coverage", rf.coverage,
+                  "list the model steps never reached, apart from those the scenario selects away (a knob value or an op it does not choose)");
     run->add_flag("--no-progress", a.no_progress, "no progress lines on stderr");
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));

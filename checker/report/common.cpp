@@ -87,6 +87,42 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
     return out;
 }
 
+StepCoverage step_coverage(const Scenario& s, const RunResult& r) {
+    StepCoverage c;
+    Model* m = find_model(s.model);
+    if (!m) return c;
+    const ModelSpec& spec = m->spec();
+    c.total = spec.steps.size();
+    for (const auto& st : spec.steps) {
+        if (std::find(r.coverage.begin(), r.coverage.end(), st) != r.coverage.end()) {
+            c.reached++;
+            continue;
+        }
+        auto names = [&](const std::string& v) { return st == v || st.compare(0, v.size() + 1, v + ":") == 0; };
+        std::string why;
+        for (const auto& k : spec.knobs) {
+            if (k.type != ArgType::Enum || !why.empty()) continue;
+            auto it = s.config.find(k.name);
+            std::string chosen = it != s.config.end() ? it->second.s : k.def;
+            for (const auto& v : k.allowed)
+                if (v != chosen && names(v)) {
+                    why = "config." + k.name + " is \"" + chosen + "\"";
+                    break;
+                }
+        }
+        for (const auto& op : spec.ops) {
+            if (!why.empty() || !names(op.name)) continue;
+            bool called = false;
+            for (const auto& t : s.threads)
+                for (const auto& call : t.ops) called |= call.name == op.name;
+            if (!called) why = "no thread calls " + op.name;
+        }
+        if (why.empty()) c.missed.push_back(st);
+        else c.selected_away.push_back({st, why});
+    }
+    return c;
+}
+
 std::vector<std::string> order_without_hb(const Scenario& s, const RunResult& r) {
     std::vector<std::string> out;
     if (r.verdict != Verdict::violated || !r.trace || s.order.empty()) return out;
