@@ -3,7 +3,6 @@
 #   0  every verdict as expected      1  a verdict differs from `expect`
 #   2  bad input (one line)           3  internal error
 # Run by CTest (label "cli"):  VFSMC=... SRC=... bats tests/cli.bats
-# (was tests/cli_test.sh, a home-made harness; bats is Debian's package bats)
 
 setup() {
   : "${VFSMC:?set VFSMC to the vfsmc binary}" "${SRC:?set SRC to the source tree}"
@@ -22,13 +21,13 @@ vf() {
 }
 nlines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
 
-# The shape of a bad-input line: the file, then either the JSON position of
+# The shape of a bad-input line: "error: ", the file, then either the JSON position of
 # invalid JSON, or the JSON path, what is wrong and what is accepted.
 shape_ok() {
   local file=$1 line=$2
-  [[ $line == "$file: line "[0-9]*", column "[0-9]*": invalid JSON: "* ]] && return 0
-  [[ $line == "$file: "*": "*"; accepted: "?* ]] && return 0
-  [[ $line == "$file: "*": "*"? accepted: "?* ]] && return 0  # after "did you mean ...?"
+  [[ $line == "error: $file: line "[0-9]*", column "[0-9]*": invalid JSON: "* ]] && return 0
+  [[ $line == "error: $file: "*": "*"; accepted: "?* ]] && return 0
+  [[ $line == "error: $file: "*": "*"? accepted: "?* ]] && return 0  # after "did you mean ...?"
   return 1
 }
 
@@ -108,7 +107,7 @@ violated_scenario() {
   vf replay "$scenario" garbage
   [ "$rc" -eq 2 ]
   [ "$(nlines "$err")" -eq 1 ]
-  [[ $err == "$scenario: replay token: "*"; accepted: "* ]]
+  [[ $err == "error: $scenario: replay token: "*"; accepted: "* ]]
 }
 
 @test "a counterexample's own token replays it (exit 0); a damaged one is refused (exit 2)" {
@@ -169,14 +168,14 @@ PY
 @test "litmus with an unknown construct: exit 2 and one line naming file, line and construct" {
   printf 'C bad\n{}\nP0(int *x)\n{\n\tsmp_cond_load_acquire(x, 1);\n}\nexists (x=1)\n' >"$tmp/bad.litmus"
   vf litmus "$tmp/bad.litmus"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/bad.litmus:5: unsupported construct \`smp_cond_load_acquire\`; accepted: "* ]] || {
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: $tmp/bad.litmus:5: unsupported construct \`smp_cond_load_acquire\`; accepted: "* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
 }
 
 @test "litmus with an unclosed brace: exit 2 and one line" {
   printf 'C bad\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n\nexists (x=1)\n' >"$tmp/open.litmus"
   vf litmus "$tmp/open.litmus"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/open.litmus:4: unbalanced braces"* ]] || {
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: $tmp/open.litmus:4: unbalanced braces"* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
 }
 
@@ -259,18 +258,18 @@ Observation MP+poonceonces Sometimes 1 3'
 @test "litmus --oracle on a location with too many values: exit 2 and one line" {
   { printf 'C many\n{}\nP0(int *x)\n{\n'; for i in $(seq 1 65); do printf '\tWRITE_ONCE(*x, %d);\n' "$i"; done; printf '}\nexists (x=1)\n'; } >"$tmp/many.litmus"
   vf litmus --oracle "$tmp/many.litmus"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/many.litmus: location \`x\` may hold more than 64 values; accepted: "* ]] || {
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: $tmp/many.litmus: location \`x\` may hold more than 64 values; accepted: "* ]] || {
     echo "want exit 2 and one line, got exit $rc: $err"; return 1; }
 }
 
 @test "litmus --oracle with --witness, --generate with two paths: exit 2 and one line" {
   vf litmus --oracle --witness litmus-lkmm/SB+poonceonces.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "--witness: not with --oracle; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: --witness: not with --oracle; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
   vf litmus --generate "$tmp/a" "$tmp/b"
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "--generate: 2 paths given; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: --generate: 2 paths given; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
   touch "$tmp/file"
   vf litmus --generate "$tmp/file"
-  [ "$rc" -eq 2 ] && [[ $err == "$tmp/file: not a directory; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
+  [ "$rc" -eq 2 ] && [[ $err == "error: $tmp/file: not a directory; accepted: "* ]] || { echo "got exit $rc: $err"; return 1; }
 }
 
 @test "litmus --generate writes the generated set with the oracle's answers, and --check --oracle agrees" {

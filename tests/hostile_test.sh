@@ -227,16 +227,16 @@ for cmd in "run --no-progress $race" "run --no-progress --json $race" "check $qu
   timeout 60 "$vfsmc" $cmd >/dev/full 2>"$tmp/err"
   rc=$?
   err=$(<"$tmp/err")
-  check "$cmd >/dev/full: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [ "$(printf "%s\n" "$1" | wc -l)" -eq 1 ] && [[ $1 == "stdout: cannot write"* ]]' "$rc" "$err"
+  check "$cmd >/dev/full: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [ "$(printf "%s\n" "$1" | wc -l)" -eq 1 ] && [[ $1 == "error: stdout: cannot write"* ]]' "$rc" "$err"
   # shellcheck disable=SC2086
   timeout 60 "$vfsmc" $cmd >&- 2>"$tmp/err"
   rc=$?
   err=$(<"$tmp/err")
-  check "$cmd with stdout closed: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [ "$1" = "stdout: closed; accepted: an open standard output" ]' "$rc" "$err"
+  check "$cmd with stdout closed: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [ "$1" = "error: stdout: closed; accepted: an open standard output" ]' "$rc" "$err"
 done
 for opt in --html --email; do
   run run --no-progress "$opt" /dev/full "$race"
-  check "$opt /dev/full: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [[ $1 == "/dev/full: cannot write"* ]]' "$rc" "$err"
+  check "$opt /dev/full: exit 2, one line" bash -c '[ "$0" -eq 2 ] && [[ $1 == "error: /dev/full: cannot write"* ]]' "$rc" "$err"
   run run --no-progress "$opt" "" "$race"
   check "$opt \"\": exit 2, one line" bash -c '[ "$0" -eq 2 ] && [[ $1 == *"empty file name"* ]]' "$rc" "$err"
 done

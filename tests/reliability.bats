@@ -44,7 +44,7 @@ EOF
   mkdir "$tmp/d"
   race_with_name "$tmp/d/shared-d-rehash-notes-race.json" '"foo\u0000"'
   local f="$tmp/d/shared-d-rehash-notes-race.json"
-  local want="$f: threads[0].ops[0].name: bad value \"foo\\u0000\"; accepted: a string without control or bidirectional formatting characters"
+  local want="error: $f: threads[0].ops[0].name: bad value \"foo\\u0000\"; accepted: a string without control or bidirectional formatting characters"
   vf validate "$f"
   [ "$rc" -eq 2 ] && [ "$err" = "$want" ] && [ -z "$out" ] || { echo "validate: rc $rc err $err"; return 1; }
   vf run --no-progress "$f"
@@ -91,10 +91,10 @@ EOF
   for a in --version --help "litmus --help"; do
     "$VFSMC" $a >/dev/full 2>"$tmp/err" && rc=0 || rc=$?
     err=$(<"$tmp/err")
-    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "stdout: cannot write"* ]] || { echo "$a: rc $rc err $err"; return 1; }
+    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: stdout: cannot write"* ]] || { echo "$a: rc $rc err $err"; return 1; }
   done
   vf litmus --witness --html /dev/full litmus/SB+poonceonces.litmus
-  [ "$rc" -eq 2 ] && [ "$err" = "/dev/full: cannot write (No space left on device); accepted: a writable file path" ] || {
+  [ "$rc" -eq 2 ] && [ "$err" = "error: /dev/full: cannot write (No space left on device); accepted: a writable file path" ] || {
     echo "rc $rc err $err"; return 1; }
 }
 
@@ -110,7 +110,7 @@ EOF
     if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; echo "$f: still running after 5 s"; return 1; fi
     wait "$pid" && rc=0 || rc=$?
     err=$(<"$tmp/err")
-    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$f: is a "*"; accepted: a herd7 C litmus test"* ]] || {
+    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: $f: is a "*"; accepted: a herd7 C litmus test"* ]] || {
       echo "$f: rc $rc err $err"; return 1; }
   done
 }
@@ -118,7 +118,7 @@ EOF
 @test "a litmus test over 256 KiB: one line naming the cap" {
   { printf 'C big\n(*'; head -c 300000 /dev/zero | tr '\0' x; printf '*)\n{}\nP0(int *x)\n{\n WRITE_ONCE(*x, 1);\n}\nexists (x=1)\n'; } >"$tmp/big.litmus"
   vf litmus "$tmp/big.litmus"
-  [ "$rc" -eq 2 ] && [ "$err" = "$tmp/big.litmus: file too large; accepted: a herd7 C litmus test (*.litmus) of at most 256 KiB" ] || {
+  [ "$rc" -eq 2 ] && [ "$err" = "error: $tmp/big.litmus: file too large; accepted: a herd7 C litmus test (*.litmus) of at most 256 KiB" ] || {
     echo "rc $rc err $err"; return 1; }
 }
 
@@ -147,7 +147,7 @@ EOF
   local n
   for n in parens unary ifs blocks chain derefs cond not; do
     vf litmus "$tmp/$n.litmus"
-    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "$tmp/$n.litmus:"*" nested deeper than "*" levels; accepted: at most "*" levels" ]] || {
+    [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == "error: $tmp/$n.litmus:"*" nested deeper than "*" levels; accepted: at most "*" levels" ]] || {
       echo "$n: rc $rc err $err"; return 1; }
   done
 }
@@ -175,7 +175,7 @@ EOF
   while IFS='|' read -r expr want; do
     printf 'C arith\n{}\nP0(int *x)\n{\n int r0;\n r0 = %s;\n WRITE_ONCE(*x, r0);\n}\nexists (x=0)\n' "$expr" >"$tmp/a.litmus"
     vf litmus "$tmp/a.litmus"
-    [ "$rc" -eq 2 ] && [ "$err" = "$tmp/a.litmus:6: P0 $want" ] || { echo "$expr: rc $rc err $err"; return 1; }
+    [ "$rc" -eq 2 ] && [ "$err" = "error: $tmp/a.litmus:6: P0 $want" ] || { echo "$expr: rc $rc err $err"; return 1; }
   done <<'EOF'
 -2147483648 / -1|computes -2147483648 / -1, which overflows the 32 bits of a location; accepted: results from -2147483648 to 2147483647
 -2147483648 % -1 + 5 / 0|divides by zero (5 / 0); accepted: a nonzero divisor
@@ -191,7 +191,7 @@ EOF
   for c in 4294967296 99999999999999999999 0x100000000 2147483648; do
     printf 'C big\n{}\nP0(int *x)\n{\n WRITE_ONCE(*x, %s);\n}\nexists (x=0)\n' "$c" >"$tmp/b.litmus"
     vf litmus "$tmp/b.litmus"
-    [ "$rc" -eq 2 ] && [[ $err == "$tmp/b.litmus:5: bad number \`$c\`; accepted: decimal or 0x hexadecimal integers from -2147483648 to 2147483647" ]] || {
+    [ "$rc" -eq 2 ] && [[ $err == "error: $tmp/b.litmus:5: bad number \`$c\`; accepted: decimal or 0x hexadecimal integers from -2147483648 to 2147483647" ]] || {
       echo "$c: rc $rc err $err"; return 1; }
   done
   printf 'C min\n{ x=-2147483648; }\nP0(int *x)\n{\n WRITE_ONCE(*x, -2147483648);\n}\nexists (x=-2147483648)\n' >"$tmp/m.litmus"

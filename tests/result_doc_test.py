@@ -39,6 +39,7 @@ emitted = set()
 results = [
     run("run", "--json", "--no-progress", "scenarios/chrdev/evict-vs-opener-pre-seed.json"),
     run("run", "--json", "--stable", "--no-progress", "scenarios/dcache/broken-double-dput.json"),
+    run("run", "--json", "--coverage", "--no-progress", "scenarios/chrdev/evict-vs-opener-pre-seed.json"),
 ]
 violated = results[1]
 assert violated["verdict"] == "violated", violated["verdict"]
@@ -48,7 +49,7 @@ for j in results:
 missing = sorted(emitted - documented)
 if missing:
     sys.exit("FAIL: emitted but not documented in docs/result-format.md: " + ", ".join(missing))
-for need in ("vacuous_steps", "schema", "trace[].n", "minimal.first.steps"):
+for need in ("vacuous_steps", "schema", "trace[].n", "minimal.first.steps", "never_reached", "selected_away[].why"):
     if need not in emitted:
         sys.exit(f"FAIL: expected field {need} in the output")
 print(f"ok: {len(emitted)} fields emitted, all documented")

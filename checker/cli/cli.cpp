@@ -1,12 +1,11 @@
-// vfsmc command line: run, check, replay, list, validate.
+// vfsmc command line: the options of every command (cli_main), `run` and
+// `validate`, and what the commands share: finding scenario files, writing
+// output, signals. `check` is in check.cpp, `replay` in replay.cpp, `list`
+// in list.cpp, `litmus` in litmus_cmd.cpp.
 #include "cli/cli.h"
 #include "contract/mutations.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <iostream>
-#include <map>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -40,7 +36,7 @@ namespace fs = std::filesystem;
 
 bool as_expected(const Scenario& s, const RunResult& r) { return judge(r, s.expect); }
 
-static std::string expected_text(const Scenario& s) {
+std::string expected_text(const Scenario& s) {
     return std::string(verdict_name(s.expect.verdict)) + (s.expect.invariant.empty() ? "" : " " + s.expect.invariant) +
            (s.expect.scope.empty() ? "" : " (" + s.expect.scope + ")");
 }
@@ -129,30 +125,6 @@ ReplayCommand replay_command(const Scenario& s, const RunResult& r) {
             r.token, ""};
 }
 
-namespace {
-
-struct RunFlags {
-    // The search, changed on the command line (run): empty / -1 = the scenario's own.
-    std::string strategy;
-    int bound = -1;
-    std::string memory_model;
-    std::vector<std::string> without;
-    long seed = -1;
-    double time_limit = 0;
-    bool brief = false;
-    bool json = false;
-    bool stable = false;
-    bool progress = true;
-    bool coverage = false;
-    bool first = false;       // no search for the shortest counterexample
-    std::string format = "text";
-    std::string html;
-    std::string email;        // also write the email form to this file
-    bool estimate = false;    // a dpor probe of --time-limit seconds (default 10): the search's size
-    std::string dot;          // also write the reported execution as a Graphviz graph to this file
-    bool source = false;      // text: each step's model source location
-};
-
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`
 // to a loaded scenario. Returns the changes as "--flag value" words (empty:
 // the scenario's own search). Bad values: LoadError, one line.
@@ -214,11 +186,9 @@ std::vector<std::string> apply_overrides(Scenario& s, const RunFlags& f) {
     return changed;
 }
 
-}  // namespace
-
 // A write that failed: one line, exit 2 (the path the user gave, or stdout,
 // cannot take the output).
-[[noreturn]] static void write_failed(const std::string& where, int err) {
+[[noreturn]] void write_failed(const std::string& where, int err) {
     throw LoadError(printable(where, kMaxShownFile) + ": cannot write (" + std::strerror(err ? err : EIO) +
                     "); accepted: a writable " + (where == "stdout" ? "standard output" : "file path"));
 }
@@ -234,6 +204,8 @@ void write_file(const std::string& path, const std::string& text) {
     if (out.fail()) write_failed(path, e ? e : errno);
 }
 
+std::string bad_input_line(const std::string& what) { return "error: " + error_line(what); }
+
 // Everything for stdout goes through here: a failed write (a full disk,
 // a closed pipe end) is an error, never a silent exit 0.
 void out_text(const std::string& text) {
@@ -245,17 +217,28 @@ void out_text(const std::string& text) {
 
 namespace {
 
-// The model's steps that no explored execution reached (run --coverage).
-std::vector<std::string> never_reached(const Scenario& s, const RunResult& r) {
-    std::vector<std::string> missing;
-    if (Model* m = find_model(s.model))
-        for (const auto& st : m->spec().steps)
-            if (std::find(r.coverage.begin(), r.coverage.end(), st) == r.coverage.end()) missing.push_back(st);
-    return missing;
+// run --coverage in text: the count, the steps the scenario selects away
+// (grouped by why), then the steps missed.
+std::string coverage_text(StepCoverage c) {
+    std::stable_sort(c.selected_away.begin(), c.selected_away.end(),
+                     [](const StepCoverage::SelectedAway& a, const StepCoverage::SelectedAway& b) { return a.why < b.why; });
+    std::string t = "coverage: " + std::to_string(c.reached) + " of " + std::to_string(c.total) + " model steps reached";
+    if (!c.selected_away.empty()) t += "; " + std::to_string(c.selected_away.size()) + " selected away by the scenario";
+    t += "; " + std::to_string(c.missed.size()) + " never reached\n";
+    for (size_t i = 0; i < c.selected_away.size();) {
+        const auto& a = c.selected_away[i];
+        std::string steps;
+        for (; i < c.selected_away.size() && c.selected_away[i].why == a.why; i++)
+            steps += (steps.empty() ? "" : ", ") + c.selected_away[i].step;
+        t += "  selected away (" + a.why + "): " + steps + "\n";
+    }
+    for (const auto& st : c.missed) t += "  never reached: " + st + "\n";
+    return t;
 }
 
-void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
-                  const std::vector<std::string>& overrides = {}) {
+}  // namespace
+
+void print_result(const Scenario& s, const RunResult& r, const RunFlags& f, const std::vector<std::string>& overrides) {
     ReportOptions o;
     o.stable = f.stable;
     o.brief = f.brief;
@@ -274,7 +257,13 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     if (!overrides.empty() && !(f.json || f.format == "json")) out_text(printable_lines(override_note(o) + "\n\n"));
     if (f.json || f.format == "json") {
         nlohmann::json j = json_report(s, r, o);
-        if (f.coverage) j["never_reached"] = never_reached(s, r);
+        if (f.coverage) {
+            StepCoverage c = step_coverage(s, r);
+            j["never_reached"] = c.missed;
+            j["selected_away"] = nlohmann::json::array();
+            for (const auto& a : c.selected_away)
+                j["selected_away"].push_back({{"step", a.step}, {"why", a.why}});
+        }
         out_text(json_printable(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
     } else if (f.format == "email") {
         out_text(printable_lines(email_report(s, r, o)));
@@ -295,10 +284,8 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f,
     }
 }
 
-}  // namespace
-
-// SIGINT and SIGTERM: the engine stops at its next execution (item 12 of
-// issue 13), `check` kills its children and prints what had finished.
+// SIGINT and SIGTERM: the engine stops at its next execution, `check`
+// kills its children and prints what had finished.
 extern "C" void on_stop_signal(int sig) { stop_requested = sig; }
 
 void catch_stop_signals() {
@@ -313,14 +300,12 @@ void catch_stop_signals() {
 // The exit status of a run cut short by a signal, as a shell reports it.
 int stopped_status() { return 128 + (int)stop_requested; }
 
-namespace {
-
-// In a child just forked: die with the parent (`sig`), even if the parent
-// died before the prctl.
 void die_with_parent(pid_t parent, int sig) {
     prctl(PR_SET_PDEATHSIG, sig);
     if (getppid() != parent) _exit(3);
 }
+
+namespace {
 
 // The stale-read cut of `run`: the default, or the test-only reorder cut
 // (search/stale_cut.h) that tests/mutation_oracle.py selects to show that
@@ -384,14 +369,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     print_result(s, r, f, overrides);
     // With --json the coverage is in the JSON object (never_reached): one
     // JSON document on stdout.
-    if (f.coverage && !(f.json || f.format == "json")) {
-        Model* m = find_model(s.model);
-        std::vector<std::string> missing = never_reached(s, r);
-        std::string text = "coverage: " + std::to_string(m->spec().steps.size() - missing.size()) + " of " +
-                           std::to_string(m->spec().steps.size()) + " model steps reached\n";
-        for (const auto& st : missing) text += "  never reached: " + st + "\n";
-        out_text(text);
-    }
+    if (f.coverage && !(f.json || f.format == "json")) out_text(coverage_text(step_coverage(s, r)));
     if (stop_requested) {
         std::cerr << printable(file, kMaxShownFile) << ": interrupted by signal " << (int)stop_requested
                   << ": the result above is inconclusive, " << r.executions << " executions explored\n";
@@ -416,7 +394,7 @@ int run_each_in_a_child(const std::string& file, const RunFlags& f) {
         try {
             rc = run_one(file, f);
         } catch (const LoadError& e) {
-            std::fprintf(stderr, "%s\n", error_line(e.what()).c_str());
+            std::fprintf(stderr, "%s\n", bad_input_line(e.what()).c_str());
             rc = 2;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "internal error: %s\n", error_line(e.what()).c_str());
@@ -442,6 +420,8 @@ int run_each_in_a_child(const std::string& file, const RunFlags& f) {
     throw std::runtime_error(printable(file, kMaxShownFile) + ": the checker died (signal " + std::to_string(WTERMSIG(st)) + ")");
 }
 
+}  // namespace
+
 int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
     std::vector<std::string> all = collect_scenarios(files);
     catch_stop_signals();
@@ -456,521 +436,6 @@ int cmd_run(const std::vector<std::string>& files, const RunFlags& f) {
     return rc;
 }
 
-// One scenario of `check`, in a child process. Writes one record to `fd`, a
-// JSON object {status, name, count, text} on one line, status pass, fail,
-// error or internal. (JSON, so a tab or newline in a file name cannot break
-// the record.)
-void check_child(const ScenarioEntry& entry, int fd) {
-    nlohmann::json rec;
-    const std::string& file = entry.file;
-    std::string shown = printable(file, kMaxShownFile);
-    try {
-        if (!entry.error.empty()) throw LoadError(entry.error);
-        Scenario s = load_scenario(file);
-        RunOptions opt;
-        opt.minimize = false;  // the verdict and the count are what check judges
-        RunResult r = run_scenario(s, opt);
-        bool ok = as_expected(s, r);
-        std::vector<std::string> vac = vacuous_steps(s, r);
-        std::string got = verdict_with_scope(r) + (r.invariant.empty() ? "" : " " + r.invariant);
-        std::string want = expected_text(s);
-        std::string text = std::string(ok && vac.empty() ? "ok    " : "FAIL  ") + shown + ": " + got +
-                           (ok ? "" : " (expected " + want + ")") + " [" + std::to_string(r.executions) + " executions, " +
-                           std::to_string((long)(r.seconds * 1000)) + " ms]";
-        for (const auto& v : vac) text += "\n      vacuous: names step " + v + " but no explored execution reached it";
-        for (const auto& w : s.warnings) text += "\n      warning: " + printable(w, 4000);
-        for (const auto& w : order_without_hb(s, r)) text += "\n      warning: " + printable(w, 4000);
-        if (!ok && r.verdict == Verdict::violated) text += "\n      replay: " + printable(replay_command(s, r).text(), 4000);
-        // A count cut by a time limit is not repeatable: no oracle for it.
-        rec["status"] = ok && vac.empty() ? "pass" : "fail";
-        rec["name"] = s.name;
-        rec["count"] = s.search.time_limit_s > 0 || r.verdict == Verdict::inconclusive ? nlohmann::json() : nlohmann::json(r.executions);
-        rec["seconds"] = r.seconds;
-        rec["text"] = text + "\n";
-    } catch (const LoadError& e) {
-        rec = {{"status", "error"}, {"text", error_line(e.what()) + "\n"}};
-    } catch (const std::exception& e) {
-        rec = {{"status", "internal"}, {"text", "internal error: " + shown + ": " + error_line(e.what()) + "\n"}};
-    }
-    std::string line = rec.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\n";
-    for (size_t off = 0; off < line.size();) {
-        ssize_t n = write(fd, line.data() + off, line.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) _exit(3);
-        off += (size_t)n;
-    }
-}
-
-const char* kLockAccepted = "an object of scenario name -> executions (rewrite it with --update-counts)";
-
-// The exploration-count oracle: each directory of scenarios keeps an
-// explorations.lock beside them, a JSON object of scenario name ->
-// executions explored.
-struct CountLocks {
-    std::map<std::string, nlohmann::json> by_dir;  // directory -> lock contents
-    nlohmann::json& of(const std::string& file) {
-        std::string dir = fs::path(file).parent_path().string();
-        auto it = by_dir.find(dir);
-        if (it != by_dir.end()) return it->second;
-        nlohmann::json j = nlohmann::json::object();
-        std::string path = (fs::path(dir) / "explorations.lock").string();
-        std::error_code ec;
-        if (fs::exists(path, ec)) {
-            std::string shown = printable(path, kMaxShownFile);
-            if (!fs::is_regular_file(path, ec))
-                throw LoadError(shown + ": not a regular file; accepted: " + kLockAccepted);
-            // Read under a shared flock: `check --update-counts` rewrites
-            // the file under an exclusive one.
-            int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-            if (fd < 0) {
-                int e = errno;
-                // Out of descriptors is the checker's failure, not the input's.
-                if (e == EMFILE || e == ENFILE) throw std::runtime_error("cannot open " + shown + ": " + std::strerror(e));
-                throw LoadError(shown + ": cannot read (" + std::strerror(e ? e : EIO) + "); accepted: " + kLockAccepted);
-            }
-            while (flock(fd, LOCK_SH) != 0 && errno == EINTR && !stop_requested) {
-            }
-            std::string text;
-            char buf[65536];
-            for (;;) {
-                ssize_t n = ::read(fd, buf, sizeof buf);
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) break;
-                text.append(buf, (size_t)n);
-            }
-            ::close(fd);
-            j = nlohmann::json::parse(text, nullptr, false);
-            if (j.is_discarded()) throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
-            if (!j.is_object()) throw LoadError(shown + ": not an object; accepted: " + kLockAccepted);
-        }
-        return by_dir[dir] = j;
-    }
-};
-
-// `check --update-counts`: merge `fresh` into the lock file under an
-// exclusive flock, read and written through one descriptor, so that two
-// runs on one directory serialize here and each keeps the other's counts
-// (entries of scenarios not run this time are kept).
-void update_lock_file(const std::string& path, const nlohmann::json& fresh) {
-    std::string shown = printable(path, kMaxShownFile);
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
-    if (fd < 0) write_failed(path, errno);
-    struct FdCloser {
-        int fd;
-        ~FdCloser() { ::close(fd); }  // releases the lock
-    } closer{fd};
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) throw LoadError(shown + ": not a regular file; accepted: " + kLockAccepted);
-    while (flock(fd, LOCK_EX) != 0) {
-        if (errno != EINTR) throw LoadError(shown + ": cannot lock (" + std::strerror(errno) + "); accepted: a lockable file");
-        if (stop_requested) throw LoadError(shown + ": interrupted while waiting for another run's lock; accepted: one run at a time");
-    }
-    std::string text;
-    char buf[65536];
-    for (;;) {
-        ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw LoadError(shown + ": cannot read (" + std::strerror(errno) + "); accepted: " + kLockAccepted);
-        if (n == 0) break;
-        text.append(buf, (size_t)n);
-    }
-    nlohmann::json merged = nlohmann::json::object();
-    if (text.find_first_not_of(" \t\r\n") != std::string::npos) {
-        merged = nlohmann::json::parse(text, nullptr, false);
-        if (merged.is_discarded() || !merged.is_object()) throw LoadError(shown + ": invalid JSON; accepted: " + kLockAccepted);
-    }
-    for (auto it = fresh.begin(); it != fresh.end(); ++it) merged[it.key()] = it.value();
-    std::string out = merged.dump(2) + "\n";
-    if (ftruncate(fd, 0) != 0) write_failed(path, errno);
-    for (size_t off = 0; off < out.size();) {
-        ssize_t n = pwrite(fd, out.data() + off, out.size() - off, (off_t)off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) write_failed(path, n < 0 ? errno : EIO);
-        off += (size_t)n;
-    }
-}
-
-// One scenario's outcome in `check`, for --junit and --format github.
-struct CheckRecord {
-    std::string file, name, status, text;
-    double seconds = 0;
-};
-
-std::string xml_esc(const std::string& raw) {
-    // Names and file names are untrusted: printable first (XML 1.0 allows no
-    // C0 control but tab and newline; the rest would reach a terminal).
-    std::string s = printable_lines(raw, 0), o;
-    for (unsigned char c : s) {
-        switch (c) {
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '&': o += "&amp;"; break;
-            case '"': o += "&quot;"; break;
-            default:
-                if (c < 0x20 && c != '\n' && c != '\t') o += ' ';  // not allowed in XML 1.0
-                else o += (char)c;
-        }
-    }
-    return o;
-}
-
-// JUnit XML (the format GitLab, Jenkins and GitHub read): one testsuite per
-// scenario directory, one testcase per scenario; tests/junit.xsd is its schema.
-void write_junit(const std::string& path, const std::vector<CheckRecord>& recs) {
-    std::map<std::string, std::vector<const CheckRecord*>> by_dir;
-    for (const auto& r : recs) by_dir[fs::path(r.file).parent_path().string()].push_back(&r);
-    std::ostringstream out;
-    auto count = [](const std::vector<const CheckRecord*>& v, const char* st) {
-        return std::count_if(v.begin(), v.end(), [&](const CheckRecord* r) { return r->status == st; });
-    };
-    double total = 0;
-    long fails = 0, errs = 0;
-    for (const auto& r : recs) {
-        total += r.seconds;
-        fails += r.status == "fail";
-        errs += r.status == "error" || r.status == "internal";
-    }
-    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        << "<testsuites name=\"vfsmc check\" tests=\"" << recs.size() << "\" failures=\"" << fails << "\" errors=\"" << errs
-        << "\" time=\"" << strprintf("%.3f", total) << "\">\n";
-    for (const auto& kv : by_dir) {
-        double t = 0;
-        for (const auto* r : kv.second) t += r->seconds;
-        long e = count(kv.second, "error") + count(kv.second, "internal");
-        out << "  <testsuite name=\"" << xml_esc(kv.first) << "\" tests=\"" << kv.second.size() << "\" failures=\""
-            << count(kv.second, "fail") << "\" errors=\"" << e << "\" skipped=\"0\" time=\"" << strprintf("%.3f", t) << "\">\n";
-        for (const auto* r : kv.second) {
-            std::string name = r->name != "-" ? r->name : fs::path(r->file).stem().string();
-            out << "    <testcase name=\"" << xml_esc(name) << "\" classname=\"" << xml_esc(kv.first) << "\" file=\""
-                << xml_esc(r->file) << "\" time=\"" << strprintf("%.3f", r->seconds) << "\"";
-            if (r->status == "pass") {
-                out << "/>\n";
-                continue;
-            }
-            std::string first = r->text.substr(0, r->text.find('\n'));
-            const char* tag = r->status == "fail" ? "failure" : "error";
-            out << ">\n      <" << tag << " message=\"" << xml_esc(first) << "\" type=\"" << r->status << "\">"
-                << xml_esc(r->text) << "</" << tag << ">\n    </testcase>\n";
-        }
-        out << "  </testsuite>\n";
-    }
-    out << "</testsuites>\n";
-    write_file(path, out.str());
-}
-
-// A GitHub Actions workflow command: `::error file=F,title=T::message`, with
-// the characters GitHub reserves escaped (%, CR, LF; and , : in properties).
-std::string gh_escape(const std::string& raw, bool property) {
-    // printable first: GitHub's log shows the message on a terminal-like view.
-    std::string s = printable_lines(raw, 0), o;
-    for (char c : s) {
-        if (c == '%') o += "%25";
-        else if (c == '\r') o += "%0D";
-        else if (c == '\n') o += "%0A";
-        else if (property && c == ':') o += "%3A";
-        else if (property && c == ',') o += "%2C";
-        else o += c;
-    }
-    return o;
-}
-
-// The line of the file a bad-input message points at: "line N, column M"
-// for invalid JSON, else the first line holding the top-level field its
-// path starts with ("threads[0].ops" -> "threads"); 1 for a verdict, or
-// when neither is found.
-int annotation_line(const CheckRecord& r, const std::string& text) {
-    if (r.status != "error") return 1;
-    std::smatch m;
-    if (std::regex_search(text, m, std::regex("line ([0-9]+), column [0-9]+"))) return std::stoi(m[1]);
-    std::string prefix = r.file + ": ";
-    size_t at = text.find(prefix);
-    if (at == std::string::npos) return 1;
-    std::string path = text.substr(at + prefix.size());
-    path = path.substr(0, path.find_first_of(":.[ "));
-    if (path.empty()) return 1;
-    std::ifstream in(r.file);
-    int n = 0;
-    for (std::string l; std::getline(in, l);) {
-        n++;
-        if (l.find("\"" + path + "\"") != std::string::npos) return n;
-    }
-    return 1;
-}
-
-std::string github_annotation(const CheckRecord& r) {
-    std::string text = r.text;
-    while (!text.empty() && text.back() == '\n') text.pop_back();
-    std::string name = r.name.empty() || r.name == "-" ? fs::path(r.file).stem().string() : r.name;
-    std::string title = "vfsmc: " + name;
-    return "::error file=" + gh_escape(r.file, true) + ",line=" + std::to_string(annotation_line(r, text)) +
-           ",title=" + gh_escape(title, true) + "::" + gh_escape(text, false);
-}
-
-// A recorded count: a whole number (nlohmann keeps non-negative integers
-// unsigned; -1, 1.5, 1e30, strings and null are not).
-bool lock_count(const nlohmann::json& v, unsigned long long& out) {
-    if (!v.is_number_unsigned()) return false;
-    out = v.get<unsigned long long>();
-    return true;
-}
-
-int cmd_check(const std::vector<std::string>& paths, int jobs, bool update_counts, const std::string& junit,
-              const std::string& format) {
-    std::vector<ScenarioEntry> files = find_scenarios(paths);
-    if (files.empty()) throw LoadError("check: no scenario files (*.json) found; accepted: a directory of scenarios");
-    if (!junit.empty()) {
-        // An unwritable --junit path is an error before the run, not after it.
-        errno = 0;
-        std::ofstream probe(junit, std::ios::app);
-        if (!probe) write_failed(junit, errno);
-    }
-    if (jobs < 1) jobs = 1;
-    CountLocks locks, fresh_locks;
-    for (const auto& f : files) {
-        if (!f.error.empty()) continue;
-        locks.of(f.file);
-        fresh_locks.by_dir[fs::path(f.file).parent_path().string()] = nlohmann::json::object();
-    }
-    struct Job {
-        pid_t pid;
-        int fd;
-        size_t idx;
-        std::string out;
-        bool eof = false;
-    };
-    std::vector<Job> running;
-    size_t next = 0;
-    int passed = 0, failed = 0, errors = 0, internal = 0;
-    std::vector<CheckRecord> records;
-    // Reads what the child wrote so far; true at end of file.
-    auto drain = [&](Job& j, bool block) {
-        char buf[4096];
-        for (;;) {
-            if (!block) {
-                struct pollfd pfd = {j.fd, POLLIN, 0};
-                if (poll(&pfd, 1, 0) <= 0) return j.eof;
-            }
-            ssize_t n = read(j.fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) {
-                if (stop_requested) return j.eof;
-                continue;
-            }
-            if (n <= 0) return j.eof = true;
-            j.out.append(buf, (size_t)n);
-        }
-    };
-    auto judge = [&](Job& j, int st) {
-        const std::string& file = files[j.idx].file;
-        std::string shown = printable(file, kMaxShownFile);
-        nlohmann::json rec;
-        try {
-            rec = nlohmann::json::parse(j.out);
-        } catch (const std::exception&) {
-            rec = {{"status", "internal"},
-                   {"text", "internal error: " + shown + ": the checker died (" +
-                                (WIFSIGNALED(st) ? "signal " + std::to_string(WTERMSIG(st)) : "status " + std::to_string(st)) + ")\n"}};
-        }
-        std::string status = rec.value("status", "internal"), text = rec.value("text", "internal error\n");
-        std::string name = rec.value("name", "");
-        auto mark_failed = [&](const std::string& why) {
-            status = "fail";
-            text = "FAIL  " + text.substr(6);
-            text.pop_back();
-            text += "\n      " + why + "\n";
-        };
-        if (status == "pass" && rec.contains("count") && rec["count"].is_number_unsigned()) {
-            unsigned long long count = rec["count"].get<unsigned long long>(), want = 0;
-            nlohmann::json& lock = locks.of(file);
-            fresh_locks.of(file)[name] = count;
-            std::string lock_path = printable((fs::path(file).parent_path() / "explorations.lock").string(), kMaxShownFile);
-            if (!update_counts) {
-                if (!lock.contains(name)) {
-                    mark_failed("new scenario: no recorded count in " + lock_path + " (" + std::to_string(count) +
-                                " executions now); `vfsmc check --update-counts` records it");
-                } else if (!lock_count(lock[name], want)) {
-                    std::string v = lock[name].dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-                    mark_failed(lock_path + ": " + name + ": bad value " + printable(v, kMaxShownValue) +
-                                "; accepted: a whole number of executions (rewrite it with --update-counts)");
-                } else if (want != count) {
-                    mark_failed("exploration count changed: " + std::to_string(want) + " -> " + std::to_string(count) +
-                                " executions; the model's state space moved (review it, then `vfsmc check --update-counts`)");
-                }
-            }
-        }
-        if (status == "pass") passed++;
-        else if (status == "fail") failed++;
-        else if (status == "error") errors++;
-        else internal++;
-        records.push_back({file, name, status, text, rec.value("seconds", 0.0)});
-        out_text(text);
-        if (format == "github" && status != "pass") out_text(github_annotation(records.back()) + "\n");
-    };
-    auto stop_all = [&]() {
-        // Interrupted: no child outlives this run. What had finished is
-        // printed, in order; the rest is counted as not run.
-        for (auto& j : running) kill(j.pid, SIGKILL);
-        size_t done = 0;
-        for (auto& j : running) {
-            int st = 0;
-            while (waitpid(j.pid, &st, 0) < 0 && errno == EINTR) {
-            }
-            drain(j, false);
-            close(j.fd);
-            if (!j.out.empty() && j.out.back() == '\n') {
-                judge(j, st);
-                done++;
-            }
-        }
-        size_t not_run = files.size() - (size_t)(passed + failed + errors + internal);
-        out_text(std::to_string(passed) + " passed, " + std::to_string(failed + errors + internal) + " failed, " +
-                 std::to_string(not_run) + " not run: interrupted by signal " + std::to_string((int)stop_requested) + "\n");
-        (void)done;
-        return stopped_status();
-    };
-    catch_stop_signals();
-    pid_t parent = getpid();
-    // An error here (stdout full) leaves no child behind either.
-    struct KillOnThrow {
-        std::vector<Job>& running;
-        ~KillOnThrow() {
-            for (auto& j : running) {
-                kill(j.pid, SIGKILL);
-                waitpid(j.pid, nullptr, 0);
-                close(j.fd);
-            }
-        }
-    } guard{running};
-    while (next < files.size() || !running.empty()) {
-        while (next < files.size() && (int)running.size() < jobs && !stop_requested) {
-            int p[2];
-            if (pipe(p) != 0) throw std::runtime_error("pipe failed");
-            std::cout.flush();
-            pid_t pid = fork();
-            if (pid < 0) throw std::runtime_error("fork failed");
-            if (pid == 0) {
-                signal(SIGINT, SIG_DFL);
-                signal(SIGTERM, SIG_DFL);
-                die_with_parent(parent, SIGKILL);
-                close(p[0]);
-                for (const auto& j : running) close(j.fd);
-                check_child(files[next], p[1]);
-                close(p[1]);
-                _exit(0);
-            }
-            close(p[1]);
-            running.push_back({pid, p[0], next, "", false});
-            next++;
-        }
-        if (stop_requested) {
-            int rc = stop_all();
-            running.clear();
-            return rc;
-        }
-        // Reap in submission order so the output is stable; wait in short
-        // polls so that a signal is acted on at once.
-        Job& j = running.front();
-        struct pollfd pfd = {j.fd, POLLIN, 0};
-        int pr = poll(&pfd, 1, 200);
-        if (pr < 0 && errno != EINTR) throw std::runtime_error("poll failed");
-        if (pr <= 0) continue;
-        if (!drain(j, false)) continue;
-        close(j.fd);
-        int st = 0;
-        while (waitpid(j.pid, &st, 0) < 0 && errno == EINTR) {
-        }
-        Job done = j;
-        running.erase(running.begin());
-        judge(done, st);
-    }
-    if (update_counts) {
-        for (auto& kv : fresh_locks.by_dir) {
-            std::string path = (fs::path(kv.first) / "explorations.lock").string();
-            update_lock_file(path, kv.second);
-            out_text("recorded " + std::to_string(kv.second.size()) + " exploration counts in " + printable(path, kMaxShownFile) + "\n");
-        }
-    }
-    out_text(std::to_string(passed) + " passed, " + std::to_string(failed + errors + internal) + " failed\n");
-    if (!junit.empty()) write_junit(junit, records);
-    if (internal) return 3;
-    if (errors) return 2;
-    return failed ? 1 : 0;
-}
-
-// `replay --config KEY=VALUE`: the scenario with config KEY set to VALUE
-// (JSON if it parses as JSON, else a string), loaded and checked as a file
-// with that config would be.
-Scenario with_config(const std::string& file, const std::vector<std::string>& sets) {
-    std::ifstream in(file);
-    if (!in) throw LoadError(file + ": cannot read; accepted: a scenario file");
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text.str());
-    } catch (const std::exception&) {
-        return load_scenario(file);  // the loader's own one-line error
-    }
-    if (!j.is_object()) return load_scenario(file);
-    for (const auto& kv : sets) {
-        auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw LoadError("vfsmc replay: --config: bad value \"" + printable(kv, kMaxShownValue) + "\"; accepted: KEY=VALUE, a knob of the scenario's model (`vfsmc list`)");
-        std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
-        nlohmann::json v = nlohmann::json::parse(value, nullptr, false);
-        if (v.is_discarded()) v = value;
-        if (!j.contains("config") || !j["config"].is_object()) j["config"] = nlohmann::json::object();
-        j["config"][key] = v;
-    }
-    return parse_scenario(file, j.dump());
-}
-
-int cmd_replay(const std::string& file, const std::string& token, const RunFlags& f,
-               const std::vector<std::string>& config) {
-    Scenario s = load_scenario(file);
-    std::vector<std::string> without = apply_overrides(s, f);  // --without only
-    if (!config.empty()) {
-        Scenario changed = with_config(file, config);
-        apply_overrides(changed, f);
-        RunResult r = replay_on(s, changed, token);
-        std::string cfg;
-        for (const auto& c : config) cfg += " --config " + c;
-        ReportOptions o;
-        o.stable = f.stable;
-        o.brief = f.brief;
-        o.overrides = without;
-        o.overrides.push_back(cfg.substr(1));
-        o.replay = replay_command(s, r);
-        for (const auto& w : without) o.replay.tail += " " + w;
-        o.replay.tail += cfg;
-        if (!r.replay_followed) {
-            out_text(printable("The schedule of this token cannot be followed with" + cfg + ": " + r.replay_note, 4000) +
-                     ". The changed code takes other steps, so the replay shows nothing about it.\n");
-            return 1;
-        }
-        bool json = f.json || f.format == "json";
-        if (!json) out_text(printable_lines(override_note(o) + "\n\n"));
-        if (r.verdict == Verdict::violated) {
-            if (json) out_text(json_printable(json_report(changed, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");
-            else if (f.format == "email") out_text(printable_lines(email_report(changed, r, o)));
-            else out_text(printable_lines(text_report(changed, r, o)));
-        } else {
-            out_text(printable_lines("The schedule was followed to its end with" + cfg + " and no invariant broke: " +
-                                     "the changed code survives this interleaving (" + std::to_string(r.executions) +
-                                     " execution replayed).\n"));
-        }
-        return 0;
-    }
-    RunResult r = replay_scenario(s, token);
-    if (r.verdict == Verdict::error) {
-        std::cerr << printable(file, kMaxShownFile) << ": replay token: " << r.message << "\n";
-        return 2;
-    }
-    r.token = token;
-    print_result(s, r, f, without);
-    return as_expected(s, r) ? 0 : 1;
-}
-
-}  // namespace
 
 std::string type_text(const FieldSpec& f) {
     switch (f.type) {
@@ -986,8 +451,192 @@ std::string type_text(const FieldSpec& f) {
     return "?";
 }
 
-int cmd_list(bool memory_model, bool mutations, const std::string& only, bool json);  // list.cpp
+namespace {
 
+// Every option of every command, as parsed: each command's flags travel as
+// one value to the function that runs it.
+struct Args {
+    RunFlags rf;  // run and replay
+    std::vector<std::string> run_files, check_paths, validate_files, litmus_paths, replay_config;
+    CheckOptions check;
+    std::string replay_file, replay_token;
+    bool no_progress = false;
+    ListOptions list;
+    LitmusFlags lf;
+    // Options naming an output file: an empty name is refused.
+    std::vector<CLI::Option*> file_options;
+};
+
+CLI::App* add_run(CLI::App& app, Args& a) {
+    RunFlags& rf = a.rf;
+    auto* run = app.add_subcommand("run", "run scenarios and print their verdicts and counterexamples");
+    run->add_option("files", a.run_files, "scenario files or directories")->required();
+    run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
+    run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
+    run->add_flag("--coverage", rf.coverage,
+                  "list the model steps never reached, apart from those the scenario selects away (a knob value or an op it does not choose)");
+    run->add_flag("--no-progress", a.no_progress, "no progress lines on stderr");
+    run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
+        ->check(CLI::IsMember({"text", "email", "json"}));
+    a.file_options.push_back(run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file"));
+    a.file_options.push_back(run->add_option("--email", rf.email, "also write the 72-column email form to this file"));
+    a.file_options.push_back(run->add_option(
+        "--dot", rf.dot,
+        "also write the reported execution as a Graphviz graph to this file (steps as nodes; po, rf, the conflict as edges)"));
+    run->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
+    run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
+    run->add_flag("--estimate", rf.estimate,
+                  "estimate the size of the dpor search from a probe of --time-limit seconds (default 10)");
+    run->add_flag("--brief", rf.brief, "leave out the full interleaving (In short, final state, counts, replay)");
+    run->add_option("--strategy", rf.strategy, "search strategy instead of the scenario's: " + strategy_names());
+    run->add_option("--bound", rf.bound, "preemption bound (implies --strategy bounded)")->check(CLI::Range(0L, kMaxPreemptionBound));
+    run->add_option("--memory-model", rf.memory_model, "memory model instead of the scenario's: sc, kernel");
+    run->add_option("--without", rf.without, "leave this invariant out (repeatable)");
+    run->add_option("--seed", rf.seed, "random seed (implies --strategy random)")->check(CLI::Range(0L, kMaxSeed));
+    run->add_option("--time-limit", rf.time_limit, "stop the search after this many seconds")->check(CLI::PositiveNumber);
+    return run;
+}
+
+CLI::App* add_check(CLI::App& app, Args& a) {
+    auto* check = app.add_subcommand("check", "the regression run: judge every scenario by its expect");
+    check->add_option("paths", a.check_paths, "directories or files")->required();
+    check->add_option("-j,--jobs", a.check.jobs, "scenarios run in parallel processes")->check(CLI::Range(1, 64));
+    check->add_flag("--update-counts", a.check.update_counts,
+                    "record each scenario's exploration count in <dir>/explorations.lock");
+    check->add_option("--junit", a.check.junit, "also write JUnit XML (one test case per scenario) to this file");
+    check->add_option("--format", a.check.format, "text, or github (::error annotations for GitHub Actions)")
+        ->check(CLI::IsMember({"text", "github"}));
+    return check;
+}
+
+CLI::App* add_replay(CLI::App& app, Args& a) {
+    RunFlags& rf = a.rf;
+    auto* replay = app.add_subcommand("replay", "replay a counterexample from its token");
+    replay->add_option("file", a.replay_file, "the scenario")->required();
+    replay->add_option("token", a.replay_token, "the replay token printed with the counterexample")->required();
+    replay->add_flag("--json", rf.json, "print the JSON result");
+    replay->add_flag("--stable", rf.stable, "leave out timings");
+    replay->add_option("--format", rf.format, "text, email or json")->check(CLI::IsMember({"text", "email", "json"}));
+    a.file_options.push_back(replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file"));
+    a.file_options.push_back(replay->add_option("--dot", rf.dot, "also write the execution as a Graphviz graph to this file"));
+    replay->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
+    replay->add_flag("--brief", rf.brief, "leave out the full interleaving");
+    replay->add_option("--without", rf.without, "leave this invariant out, as the run that printed the token did (repeatable)");
+    replay->add_option("--config", a.replay_config,
+                       "KEY=VALUE: replay the schedule against the scenario with this config (repeatable)");
+    return replay;
+}
+
+CLI::App* add_list(CLI::App& app, Args& a) {
+    auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
+    list->add_flag("--memory-model", a.list.memory_model, "print the memory-model table (docs/memory-model.md)");
+    list->add_flag("--mutations", a.list.mutations, "print the deletions scripts/mutate selects with VFSMC_MUTATION");
+    list->add_option("--model", a.list.model, "only this model");
+    list->add_flag("--json", a.list.json, "the models as one JSON object: ops, knobs, init fields, invariants, steps");
+    return list;
+}
+
+CLI::App* add_litmus(CLI::App& app, Args& a) {
+    LitmusFlags& lf = a.lf;
+    auto* lit = app.add_subcommand("litmus", "run herd7 C litmus tests under the kernel memory model (herd7's Always/Sometimes/Never)");
+    lit->add_option("paths", a.litmus_paths, "litmus tests (*.litmus) or directories of them")->required();
+    lit->add_flag("--check", lf.check, "compare each answer with the test's `Result:` line: N agree, N differ, N unsupported");
+    lit->add_flag("--table", lf.table, "with --check: print the agreement table (docs/memory-model.md) instead of one line per test");
+    lit->add_flag("--witness", lf.witness, "also print a trace of one execution satisfying the condition");
+    lit->add_flag("--first", lf.first, "the first witness found, not the shortest");
+    lit->add_flag("--stable", lf.stable, "leave out timings");
+    lit->add_option("--format", lf.format, "the witness report: text, email (72 columns) or json")
+        ->check(CLI::IsMember({"text", "email", "json"}));
+    a.file_options.push_back(lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file"));
+    lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
+    lit->add_flag("--generate", lf.generate, "write the generated cycle tests (diy7-like) into the directory given, each with the oracle's Result:");
+    lit->add_option("--strategy", lf.strategy, "the search: dpor (the default), exhaustive, bounded, random or pct")
+        ->check(CLI::IsMember(strategy_list()));
+    lit->add_option("--bound", lf.bound, "with --strategy bounded: the preemption bound")->check(CLI::Range(0, 100));
+    lit->add_option("--time-limit", lf.time_limit,
+                    "stop each test's search after this many seconds: `inconclusive` (default: none; 60 with --check)")
+        ->check(CLI::PositiveNumber);
+    lit->add_option("-j,--jobs", lf.jobs, "with --check: tests run in parallel processes")->check(CLI::Range(1, 64));
+    a.file_options.push_back(
+        lit->add_option("--junit", lf.junit, "with --check: also write JUnit XML (one test case per litmus test) to this file"));
+    lit->add_option("--replay", lf.replay, "with --witness and one test: replay the witness with this token");
+    return lit;
+}
+
+// An unknown command: say which one was meant.
+void reject_unknown_command(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return;
+    std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema", "litmus"};
+    if (std::find(cmds.begin(), cmds.end(), argv[1]) != cmds.end()) return;
+    std::string hint = suggest_name(argv[1], cmds);
+    throw LoadError(std::string("vfsmc: unknown command \"") + printable(argv[1], kMaxShownValue) + "\"" +
+                    (hint.empty() ? ";" : "; did you mean \"" + hint + "\"?") +
+                    " accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)");
+}
+
+// A usage error: exit 2 after CLI11's message; --help and --version: exit
+// 0 after theirs, on stdout, where a failed write is exit 2.
+int parse_error(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+    // A file whose name starts with '-' is read as an option: say so, and
+    // how to pass it.
+    for (int i = 1; i < argc && e.get_exit_code() != 0; i++) {
+        std::error_code ec;
+        if (argv[i][0] == '-' && std::strcmp(argv[i], "--") != 0 && fs::exists(argv[i], ec)) {
+            std::string a = printable(argv[i], kMaxShownFile);
+            throw LoadError(a + ": a file name that starts with '-' is read as an option; accepted: ./" + a +
+                            ", or `--` before the file names");
+        }
+    }
+    int code = app.exit(e);
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) write_failed("stdout", errno);
+    return code == 0 ? 0 : 2;
+}
+
+// The environment's switches, checked before anything runs.
+void check_environment() {
+    // tests/mutation_oracle.py selects the test-only reorder cut by
+    // VFSMC_TEST_STALE_CUT=reorder (search/stale_cut.h), to show that it
+    // catches an unsound cut.
+    if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
+        throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: reorder (test-only), or unset");
+    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/contract/mutations.h).
+    if (const char* m = active_mutation(); m && !find_mutation(m)) {
+        std::string acc;
+        for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
+        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
+    }
+}
+
+// `vfsmc validate`: every file is checked, one line for each bad one, exit
+// 2 if any.
+int cmd_validate(const std::vector<std::string>& paths) {
+    int rc = 0;
+    std::vector<ScenarioEntry> entries;
+    for (const auto& p : paths) {
+        try {
+            for (auto& e : find_scenarios({p})) entries.push_back(std::move(e));
+        } catch (const LoadError& err) {
+            entries.push_back({p, err.what()});
+        }
+    }
+    for (const auto& e : entries) {
+        try {
+            if (!e.error.empty()) throw LoadError(e.error);
+            Scenario s = load_scenario(e.file);
+            for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
+            out_text("valid: " + printable(e.file, kMaxShownFile) + "\n");
+        } catch (const LoadError& err) {
+            std::fprintf(stderr, "%s\n", bad_input_line(err.what()).c_str());
+            rc = 2;
+        }
+    }
+    return rc;
+}
+
+}  // namespace
 
 int cli_main(int argc, char** argv) {
     CLI::App app{"vfsmc: a concurrency model checker for Linux VFS locking and reference counting"};
@@ -1011,182 +660,41 @@ int cli_main(int argc, char** argv) {
         "Docs: README.md, docs/scenario-format.md, docs/result-format.md; man vfsmc.";
     bool for_man = argc == 2 && std::strcmp(argv[1], "--help-man") == 0;
     app.footer(for_man ? exit_docs : examples + "\n" + exit_docs);
-    RunFlags rf;
-    std::vector<std::string> run_files, check_paths, validate_files;
-    int jobs = 2;
-    std::string replay_file, replay_token;
-    bool mm = false;
-
-    auto* run = app.add_subcommand("run", "run scenarios and print their verdicts and counterexamples");
-    run->add_option("files", run_files, "scenario files or directories")->required();
-    run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
-    run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
-    run->add_flag("--coverage", rf.coverage, "list the model steps never reached");
-    bool no_progress = false;
-    run->add_flag("--no-progress", no_progress, "no progress lines on stderr");
-    run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
-        ->check(CLI::IsMember({"text", "email", "json"}));
-    auto* run_html = run->add_option("--html", rf.html, "also write a self-contained HTML swimlane page to this file");
-    auto* run_email = run->add_option("--email", rf.email, "also write the 72-column email form to this file");
-    auto* run_dot = run->add_option("--dot", rf.dot, "also write the reported execution as a Graphviz graph to this file (steps as nodes; po, rf, the conflict as edges)");
-    run->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
-    run->add_flag("--first", rf.first, "report the first counterexample found, not the shortest");
-    run->add_flag("--estimate", rf.estimate,
-                  "estimate the size of the dpor search from a probe of --time-limit seconds (default 10)");
-    run->add_flag("--brief", rf.brief, "leave out the full interleaving (In short, final state, counts, replay)");
-    run->add_option("--strategy", rf.strategy, "search strategy instead of the scenario's: " + strategy_names());
-    run->add_option("--bound", rf.bound, "preemption bound (implies --strategy bounded)")->check(CLI::Range(0L, kMaxPreemptionBound));
-    run->add_option("--memory-model", rf.memory_model, "memory model instead of the scenario's: sc, kernel");
-    run->add_option("--without", rf.without, "leave this invariant out (repeatable)");
-    run->add_option("--seed", rf.seed, "random seed (implies --strategy random)")->check(CLI::Range(0L, kMaxSeed));
-    run->add_option("--time-limit", rf.time_limit, "stop the search after this many seconds")->check(CLI::PositiveNumber);
-
-    auto* check = app.add_subcommand("check", "the regression run: judge every scenario by its expect");
-    check->add_option("paths", check_paths, "directories or files")->required();
-    check->add_option("-j,--jobs", jobs, "scenarios run in parallel processes")->check(CLI::Range(1, 64));
-    bool update_counts = false;
-    check->add_flag("--update-counts", update_counts, "record each scenario's exploration count in <dir>/explorations.lock");
-    std::string junit, check_format = "text";
-    check->add_option("--junit", junit, "also write JUnit XML (one test case per scenario) to this file");
-    check->add_option("--format", check_format, "text, or github (::error annotations for GitHub Actions)")
-        ->check(CLI::IsMember({"text", "github"}));
-
-    auto* replay = app.add_subcommand("replay", "replay a counterexample from its token");
-    replay->add_option("file", replay_file, "the scenario")->required();
-    replay->add_option("token", replay_token, "the replay token printed with the counterexample")->required();
-    replay->add_flag("--json", rf.json, "print the JSON result");
-    replay->add_flag("--stable", rf.stable, "leave out timings");
-    replay->add_option("--format", rf.format, "text, email or json")->check(CLI::IsMember({"text", "email", "json"}));
-    auto* replay_html = replay->add_option("--html", rf.html, "also write the HTML swimlane page to this file");
-    auto* replay_dot = replay->add_option("--dot", rf.dot, "also write the execution as a Graphviz graph to this file");
-    replay->add_flag("--source", rf.source, "show each step's model source location (file:line) in the text report");
-    replay->add_flag("--brief", rf.brief, "leave out the full interleaving");
-    std::vector<std::string> replay_config;
-    replay->add_option("--without", rf.without, "leave this invariant out, as the run that printed the token did (repeatable)");
-    replay->add_option("--config", replay_config,
-                       "KEY=VALUE: replay the schedule against the scenario with this config (repeatable)");
-
-    auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
-    list->add_flag("--memory-model", mm, "print the memory-model table (docs/memory-model.md)");
-    bool mutations = false;
-    list->add_flag("--mutations", mutations, "print the deletions scripts/mutate selects with VFSMC_MUTATION");
-    std::string list_model;
-    bool list_json = false;
-    list->add_option("--model", list_model, "only this model");
-    list->add_flag("--json", list_json, "the models as one JSON object: ops, knobs, init fields, invariants, steps");
-
+    Args a;
+    auto* run = add_run(app, a);
+    auto* check = add_check(app, a);
+    auto* replay = add_replay(app, a);
+    auto* list = add_list(app, a);
     auto* validate = app.add_subcommand("validate", "check scenario files without running them");
-    validate->add_option("files", validate_files, "scenario files or directories")->required();
-
-    LitmusFlags lf;
-    std::vector<std::string> litmus_paths;
-    auto* lit = app.add_subcommand("litmus", "run herd7 C litmus tests under the kernel memory model (herd7's Always/Sometimes/Never)");
-    lit->add_option("paths", litmus_paths, "litmus tests (*.litmus) or directories of them")->required();
-    lit->add_flag("--check", lf.check, "compare each answer with the test's `Result:` line: N agree, N differ, N unsupported");
-    lit->add_flag("--table", lf.table, "with --check: print the agreement table (docs/memory-model.md) instead of one line per test");
-    lit->add_flag("--witness", lf.witness, "also print a trace of one execution satisfying the condition");
-    lit->add_flag("--first", lf.first, "the first witness found, not the shortest");
-    lit->add_flag("--stable", lf.stable, "leave out timings");
-    lit->add_option("--format", lf.format, "the witness report: text, email (72 columns) or json")
-        ->check(CLI::IsMember({"text", "email", "json"}));
-    auto* lit_html = lit->add_option("--html", lf.html, "with --witness: also write the HTML swimlane page to this file");
-    lit->add_flag("--oracle", lf.oracle, "answer with the executable LKMM (linux-kernel.cat in C++), as herd7 does");
-    lit->add_flag("--generate", lf.generate, "write the generated cycle tests (diy7-like) into the directory given, each with the oracle's Result:");
-    lit->add_option("--strategy", lf.strategy, "the search: dpor (the default), exhaustive, bounded, random or pct")
-        ->check(CLI::IsMember({"dpor", "exhaustive", "bounded", "random", "pct"}));
-    lit->add_option("--bound", lf.bound, "with --strategy bounded: the preemption bound")->check(CLI::Range(0, 100));
-    lit->add_option("--time-limit", lf.time_limit,
-                    "stop each test's search after this many seconds: `inconclusive` (default: none; 60 with --check)")
-        ->check(CLI::PositiveNumber);
-    lit->add_option("-j,--jobs", lf.jobs, "with --check: tests run in parallel processes")->check(CLI::Range(1, 64));
-    lit->add_option("--junit", lf.junit, "with --check: also write JUnit XML (one test case per litmus test) to this file");
-    lit->add_option("--replay", lf.replay, "with --witness and one test: replay the witness with this token");
-
+    validate->add_option("files", a.validate_files, "scenario files or directories")->required();
+    auto* lit = add_litmus(app, a);
     auto* schema = app.add_subcommand("schema", "print the JSON Schema of scenario files (docs/scenario.schema.json)");
-
     if (for_man) {
         out_text(app.help());
         return 0;
     }
-    // An unknown command: say which one was meant.
-    if (argc > 1 && argv[1][0] != '-') {
-        std::vector<std::string> cmds = {"run", "check", "replay", "list", "validate", "schema", "litmus"};
-        if (std::find(cmds.begin(), cmds.end(), argv[1]) == cmds.end()) {
-            std::string hint = suggest_name(argv[1], cmds);
-            throw LoadError(std::string("vfsmc: unknown command \"") + printable(argv[1], kMaxShownValue) + "\"" +
-                            (hint.empty() ? ";" : "; did you mean \"" + hint + "\"?") +
-                            " accepted: run, check, replay, list, validate, schema, litmus (vfsmc --help)");
-        }
-    }
+    reject_unknown_command(argc, argv);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        // A file whose name starts with '-' is read as an option: say so,
-        // and how to pass it.
-        for (int i = 1; i < argc && e.get_exit_code() != 0; i++) {
-            std::error_code ec;
-            if (argv[i][0] == '-' && std::strcmp(argv[i], "--") != 0 && fs::exists(argv[i], ec)) {
-                std::string a = printable(argv[i], kMaxShownFile);
-                throw LoadError(a + ": a file name that starts with '-' is read as an option; accepted: ./" + a +
-                                ", or `--` before the file names");
-            }
-        }
-        int code = app.exit(e);
-        // --help and --version print on stdout: a failed write is exit 2.
-        errno = 0;
-        std::cout.flush();
-        if (!std::cout) write_failed("stdout", errno);
-        return code == 0 ? 0 : 2;
+        return parse_error(app, e, argc, argv);
     }
-    // tests/mutation_oracle.py selects the test-only reorder cut by
-    // VFSMC_TEST_STALE_CUT=reorder (search/stale_cut.h), to show that it
-    // catches an unsound cut.
-    if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
-        throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: reorder (test-only), or unset");
-    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/contract/mutations.h).
-    if (const char* m = active_mutation(); m && !find_mutation(m)) {
-        std::string acc;
-        for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
-        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
-    }
-
-    for (auto* o : {run_html, run_email, run_dot, replay_html, replay_dot, lit_html})
+    check_environment();
+    for (auto* o : a.file_options)
         if (o->count() && o->as<std::string>().empty())
             throw LoadError(o->get_name() + ": empty file name; accepted: a writable file path");
 
     int rc = 2;
-    rf.progress = !no_progress;
-    if (*run) rc = cmd_run(run_files, rf);
-    else if (*check) rc = cmd_check(check_paths, jobs, update_counts, junit, check_format);
-    else if (*replay) rc = cmd_replay(replay_file, replay_token, rf, replay_config);
-    else if (*list) rc = cmd_list(mm, mutations, list_model, list_json);
-    else if (*lit) rc = cmd_litmus(litmus_paths, lf);
+    a.rf.progress = !a.no_progress;
+    if (*run) rc = cmd_run(a.run_files, a.rf);
+    else if (*check) rc = cmd_check(a.check_paths, a.check);
+    else if (*replay) rc = cmd_replay(a.replay_file, a.replay_token, a.rf, a.replay_config);
+    else if (*list) rc = cmd_list(a.list);
+    else if (*lit) rc = cmd_litmus(a.litmus_paths, a.lf);
+    else if (*validate) rc = cmd_validate(a.validate_files);
     else if (*schema) {
         out_text(scenario_schema_text(models()));
         rc = 0;
-    } else if (*validate) {
-        // Every file is checked: one line for each bad one, exit 2 if any.
-        rc = 0;
-        std::vector<ScenarioEntry> entries;
-        for (const auto& p : validate_files) {
-            try {
-                for (auto& e : find_scenarios({p})) entries.push_back(std::move(e));
-            } catch (const LoadError& err) {
-                entries.push_back({p, err.what()});
-            }
-        }
-        for (const auto& e : entries) {
-            try {
-                if (!e.error.empty()) throw LoadError(e.error);
-                Scenario s = load_scenario(e.file);
-                for (const auto& w : s.warnings) std::fprintf(stderr, "warning: %s\n", printable(w, 4000).c_str());
-                out_text("valid: " + printable(e.file, kMaxShownFile) + "\n");
-            } catch (const LoadError& err) {
-                std::fprintf(stderr, "%s\n", error_line(err.what()).c_str());
-                rc = 2;
-            }
-        }
     }
     // Output written with std::cout elsewhere (list) is checked here.
     errno = 0;

@@ -48,8 +48,9 @@ static nlohmann::json fields_json(const std::vector<FieldSpec>& fs) {
     return out;
 }
 
-int cmd_list(bool memory_model, bool mutations, const std::string& only, bool json) {
-    if (mutations) {
+int cmd_list(const ListOptions& o) {
+    const std::string& only = o.model;
+    if (o.mutations) {
         // One per line, tab-separated: name, model, what it deletes, and why
         // no verdict can change ("-": one must). scripts/mutate and
         // tests/mutation_oracle.py read this.
@@ -57,7 +58,7 @@ int cmd_list(bool memory_model, bool mutations, const std::string& only, bool js
             std::cout << m.name << "\t" << m.model << "\t" << m.doc << "\t" << (m.equivalent ? m.equivalent : "-") << "\n";
         return 0;
     }
-    if (memory_model) {
+    if (o.memory_model) {
         std::cout << "| access | kernel | sc | note |\n|---|---|---|---|\n";
         for (const auto& r : kMemoryModelTable)
             std::cout << "| " << r.kernel_name << " | " << mo_name(r.kernel) << " | " << mo_name(r.sc) << " | "
@@ -79,7 +80,7 @@ int cmd_list(bool memory_model, bool mutations, const std::string& only, bool js
     std::vector<std::string> engine;
     for (const auto& i : kInvariants)
         if (std::string(i.owner) == "engine") engine.push_back(i.name);
-    if (json) {
+    if (o.json) {
         nlohmann::json out;
         out["models"] = nlohmann::json::array();
         for (Model* m : shown) {

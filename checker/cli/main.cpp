@@ -39,14 +39,14 @@ int main(int argc, char** argv) {
         }
     }
     if (stdout_closed) {
-        std::fprintf(stderr, "stdout: closed; accepted: an open standard output\n");
+        std::fprintf(stderr, "error: stdout: closed; accepted: an open standard output\n");
         return 2;
     }
     // Every error is one printable line: control characters escaped, cut.
     try {
         return vfsmc::cli_main(argc, argv);
     } catch (const LoadError& e) {
-        std::fprintf(stderr, "%s\n", error_line(e.what()).c_str());
+        std::fprintf(stderr, "%s\n", bad_input_line(e.what()).c_str());
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "internal error: %s\n", error_line(e.what()).c_str());

@@ -97,6 +97,42 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
     return out;
 }
 
+StepCoverage step_coverage(const Scenario& s, const RunResult& r) {
+    StepCoverage c;
+    Model* m = find_model(s.model);
+    if (!m) return c;
+    const ModelSpec& spec = m->spec();
+    c.total = spec.steps.size();
+    for (const auto& st : spec.steps) {
+        if (std::find(r.coverage.begin(), r.coverage.end(), st) != r.coverage.end()) {
+            c.reached++;
+            continue;
+        }
+        auto names = [&](const std::string& v) { return st == v || st.compare(0, v.size() + 1, v + ":") == 0; };
+        std::string why;
+        for (const auto& k : spec.knobs) {
+            if (k.type != ArgType::Enum || !why.empty()) continue;
+            auto it = s.config.find(k.name);
+            std::string chosen = it != s.config.end() ? it->second.s : k.def;
+            for (const auto& v : k.allowed)
+                if (v != chosen && names(v)) {
+                    why = "config." + k.name + " is \"" + chosen + "\"";
+                    break;
+                }
+        }
+        for (const auto& op : spec.ops) {
+            if (!why.empty() || !names(op.name)) continue;
+            bool called = false;
+            for (const auto& t : s.threads)
+                for (const auto& call : t.ops) called |= call.name == op.name;
+            if (!called) why = "no thread calls " + op.name;
+        }
+        if (why.empty()) c.missed.push_back(st);
+        else c.selected_away.push_back({st, why});
+    }
+    return c;
+}
+
 std::vector<std::string> order_without_hb(const Scenario& s, const RunResult& r) {
     std::vector<std::string> out;
     if (r.verdict != Verdict::violated || !r.trace || s.order.empty()) return out;
@@ -166,14 +202,19 @@ std::string pruned_label(const RunResult& r) {
 std::string minimality_text(const RunResult& r) {
     if (!r.minimized) return "";
     std::string t;
+    // The bounded search's bound is not the preemption count of the report:
+    // it counts every switch the scheduler makes away from a runnable
+    // thread. It is named "switch bound" so the two numbers never meet in
+    // one phrase.
     if (r.minimal_bound == 0)
-        t = "It is a minimal counterexample: the bounded search finds it with no preemption allowed, and it is the "
-            "shortest found there";
+        t = "It is a minimal counterexample: the bounded search finds it with a switch bound of 0 (no switch away "
+            "from a runnable thread), and it is the shortest found there";
     else
-        t = "It is a minimal counterexample: the bounded search finds none allowing at most " +
-            preemption_text(r.minimal_bound - 1) + ", and this is the shortest it finds allowing " +
-            std::to_string(r.minimal_bound) + " (the search's bound counts every switch its scheduler makes away "
-            "from a runnable thread, so it can be higher than the preemptions counted here)";
+        t = "It is a minimal counterexample: the bounded search finds none with a switch bound of " +
+            (r.minimal_bound == 1 ? std::string("0") : "at most " + std::to_string(r.minimal_bound - 1)) +
+            ", and this is the shortest it finds with a switch bound of " + std::to_string(r.minimal_bound) +
+            " (that bound counts every switch the scheduler makes away from a runnable thread, which includes "
+            "switches not counted here as preemptions)";
     t += "; the first counterexample found had " + std::to_string(r.first.steps) + " steps and " +
          preemption_text(r.first.preemptions) + ".";
     if (!r.minimal_cut_bounds.empty()) {

@@ -1,5 +1,6 @@
 // vfsmc email report: at most 72 columns, "In short" first, then one
 // column per thread (see report.h).
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -15,16 +16,18 @@ namespace {
 bool ident_byte(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '#' || c == '"'; }
 
 // Cut a word longer than `width` into pieces of at most `width`, only
-// between identifier characters and punctuation (after '.', '(', ',', '>',
-// '[' or before them), so no identifier is split. A piece that cannot be cut
-// stays whole, longer than the column.
+// between identifier characters and punctuation, so no identifier is split,
+// and never just after a '.': a field goes to the next line with its dot
+// (`dentry_hashtable["foo"]` / `.first`), so a line never ends inside a
+// name looking like the end of a sentence. A piece that cannot be cut stays
+// whole, longer than the column.
 std::vector<std::string> cut_word(const std::string& word, size_t width) {
     std::vector<std::string> out;
     std::string rest = word;
     while (rest.size() > width) {
         size_t cut = 0;
         for (size_t i = 1; i <= width && i < rest.size(); i++)
-            if (!ident_byte(rest[i - 1]) || !ident_byte(rest[i])) cut = i;
+            if ((!ident_byte(rest[i - 1]) || !ident_byte(rest[i])) && rest[i - 1] != '.') cut = i;
         if (cut == 0) {  // one long identifier: keep it whole
             size_t i = 1;
             while (i < rest.size() && (ident_byte(rest[i - 1]) && ident_byte(rest[i]))) i++;
@@ -38,23 +41,38 @@ std::vector<std::string> cut_word(const std::string& word, size_t width) {
 }
 
 // Word-wrap `text` to `width` columns; continuation lines start with
-// `indent` (counted in the width).
-std::vector<std::string> wrap(const std::string& text, size_t width, const std::string& indent = "") {
+// `indent` (counted in the width). A word longer than the width (an object
+// name such as `in_lookup_hashtable["foo"].bit_lock`) goes whole on a line
+// of its own when it fits in `spill` columns (a column of the interleaving
+// may spill into its neighbours, empty on that line); only a word longer
+// than that is cut (cut_word).
+std::vector<std::string> wrap(const std::string& text, size_t width, const std::string& indent = "", size_t spill = 0) {
     std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string word, line;
+    // The words; a quoted name stays with the word before it, so that an
+    // object's kind and name (`dentry "foo"#2.d_lockref`) share a line.
+    std::vector<std::string> words;
+    {
+        std::istringstream in(text);
+        for (std::string w; in >> w;) {
+            if (w[0] == '"' && !words.empty() && words.back().find('"') == std::string::npos) words.back() += " " + w;
+            else words.push_back(w);
+        }
+    }
+    std::string line;
     auto room = [&]() { return out.empty() ? width : width - indent.size(); };
+    auto spill_room = [&]() { return std::max(width, spill) - (out.empty() ? 0 : indent.size()); };
     auto flush = [&]() {
         out.push_back(out.empty() ? line : indent + line);
         line.clear();
     };
-    while (in >> word) {
+    for (const std::string& word : words) {
         if (!line.empty() && line.size() + 1 + word.size() <= room()) {
             line += " " + word;
             continue;
         }
         if (!line.empty()) flush();
-        std::vector<std::string> pieces = word.size() > room() ? cut_word(word, room()) : std::vector<std::string>{word};
+        std::vector<std::string> pieces =
+            word.size() > spill_room() ? cut_word(word, room()) : std::vector<std::string>{word};
         for (size_t i = 0; i + 1 < pieces.size(); i++) {
             line = pieces[i];
             flush();
@@ -166,11 +184,13 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         return out;
     };
     if (!story.empty()) {
-        // Too long: the earliest entries that are not the conflict give way.
+        // Too long: the earliest entries that are not the conflict give way,
+        // where the interleaving below has them. --brief leaves that out,
+        // so its In short keeps every entry.
         std::vector<bool> keep(story.size(), true);
         std::vector<std::string> shown_lines = render(keep);
         size_t dropped = 0;
-        for (size_t k = 0; k < story.size() && shown_lines.size() + 1 > kShortLines; k++) {
+        for (size_t k = 0; !o.brief && k < story.size() && shown_lines.size() + 1 > kShortLines; k++) {
             if (story[k]->conflict) continue;
             keep[k] = false;
             dropped++;
@@ -179,7 +199,7 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         os << "In short (the model's named steps; >> marks the conflict):\n";
         if (dropped)
             os << "  (" << dropped << " earlier named step" << (dropped == 1 ? "" : "s")
-               << " left out here: " << (o.brief ? "the full report has them" : "see the interleaving") << ")\n";
+               << " left out here: see the interleaving)\n";
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
@@ -200,12 +220,15 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& L : lines) {
             std::vector<std::string> cell;
             size_t first_text = 0;  // the step's number goes on its first line
+            // What the thread's column may spill into: the columns to its
+            // right, empty on the lines of this step.
+            size_t spill = W - numw - (size_t)L.thread * (colw + 1);
             if (L.func != last_func[L.thread] && !L.func.empty()) {
-                for (const auto& w : wrap(L.func + "():", colw)) cell.push_back(w);
+                for (const auto& w : wrap(L.func + "():", colw, "", spill)) cell.push_back(w);
                 last_func[L.thread] = L.func;
                 first_text = cell.size();
             }
-            for (const auto& w : wrap("  " + L.text, colw, "    ")) cell.push_back(w);
+            for (const auto& w : wrap("  " + L.text, colw, "    ", spill)) cell.push_back(w);
             for (size_t i = 0; i < cell.size(); i++) {
                 std::string num = i == first_text ? (L.conflict ? ">>" : "  ") + pad(std::to_string(L.number), 3) : "";
                 std::string line = pad(num, numw);

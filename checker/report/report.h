@@ -63,6 +63,25 @@ std::string source_location(const Event& e);
 // (`d_wait_lookup()`). Returns those steps.
 std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 
+// run --coverage: the model's steps that no explored execution reached,
+// in two kinds. A step the scenario selects away bears the name of a
+// choice it did not make: a value of an enum knob that its config sets
+// otherwise (the step `d_splice_alias`, or a point of it,
+// `d_splice_alias:...`, while `publish` is "d_rehash"), or an op no thread
+// calls (`set_names_collide`). The rest are missed: nothing in the
+// scenario names them out, so they need another schedule, or a condition
+// of the model that these names do not show.
+struct StepCoverage {
+    struct SelectedAway {
+        std::string step;
+        std::string why;  // `config.publish is "d_rehash"`, `no thread calls set_names_collide`
+    };
+    size_t total = 0, reached = 0;
+    std::vector<SelectedAway> selected_away;
+    std::vector<std::string> missed;
+};
+StepCoverage step_coverage(const Scenario& s, const RunResult& r);
+
 // An `order` constraint restricts the schedule; it creates no
 // happens-before (docs/scenario-format.md). A violated verdict depends on
 // that when, in the counterexample, the after-thread, from the start of its

@@ -41,7 +41,8 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (inv && o.witness.empty()) os << " The invariant " << r.invariant << " " << inv->verb << ": " << inv->doc << ".";
     const TraceView v = TraceView::of(r, &s);
     const std::vector<TraceLine>& all = v.lines;
-    os << " The execution has " << all.size() << " steps (the numbered lines below) and "
+    os << " The execution has " << all.size()
+       << (o.brief ? " steps (In short below numbers them as the full interleaving does) and " : " steps (the numbered lines below) and ")
        << preemption_text(r.preemptions)
        << (o.witness.empty() ? "; lines marked >> are the violation and the steps it conflicts with"
                              : "; the line marked >> is where its final state is judged");
@@ -57,7 +58,8 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     os << "Scenario: " << s.doc << "\n\n";
     // The story: the model's named steps only, as a reviewer would tell it.
     if (v.named_steps > 0) {
-        os << "In short (the model's named steps; the full interleaving follows):\n";
+        os << (o.brief ? "In short (the model's named steps; the replay command below prints the full interleaving):\n"
+                       : "In short (the model's named steps; the full interleaving follows):\n");
         for (size_t i : v.in_short) {
             const TraceLine& L = all[i];
             std::string tn = L.thread < (int)r.thread_names.size() ? r.thread_names[L.thread] : "?";

@@ -120,14 +120,11 @@ int TraceView::line_of(int event) const {
     return event >= 0 && event < (int)line_of_event_.size() ? line_of_event_[event] : 0;
 }
 
-TraceView TraceView::of(const RunResult& r, const Scenario* s) {
-    TraceView v;
-    if (!r.trace) return v;
-    const ExecRecord& rec = *r.trace;
-    v.line_of_event_.assign(rec.nevents > 0 ? rec.nevents : 0, 0);
-    int n = 0;
-    for (int i = 0; i < rec.nevents; i++)
-        if (shown(rec.events[i])) v.line_of_event_[i] = ++n;
+namespace {
+
+// The shown line of event i: its kind's action and state change, the write
+// a read saw, and whether it is a conflict.
+TraceLine line_of_event(const TraceView& v, const RunResult& r, const ExecRecord& rec, int i) {
     auto thread_of = [&](int t) { return t >= 0 && t < (int)r.thread_names.size() ? r.thread_names[t] : std::string("?"); };
     auto ref = [&](int ev) -> std::string {
         if (ev < 0) return "the initial state";
@@ -135,98 +132,96 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
         return thread_of(rec.events[ev].thread) + " #" + std::to_string(v.line_of(ev));
     };
     const Violation& viol = rec.violation;
-
-    // The lines.
-    for (int i = 0; i < rec.nevents; i++) {
-        const Event& e = rec.events[i];
-        if (!shown(e)) continue;
-        TraceLine L;
-        L.number = v.line_of(i);
-        L.event = i;
-        L.thread = e.thread;
-        L.func = e.func && *e.func ? e.func : "";
-        L.point = e.point ? e.point : "";
-        L.stale = e.stale;
-        L.source = source_location(e);
-        L.conflict = (i == viol.event);
-        for (int c : viol.conflict) L.conflict |= (c == i && c >= 0);
-        auto add = [&](const std::string& t, int line = 0) { L.parts.push_back({t, line}); };
-        switch (e.kind) {
-            case Ev::Read:
-                add(strprintf("%s %s = %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str()));
-                L.rf = ref(e.rf);
-                L.rf_line = v.line_of(e.rf);
-                add(" (read from ");
-                add(L.rf, L.rf_line);
-                add(")");
-                if (e.stale) {
-                    L.latest = ref(e.latest);
-                    L.latest_line = v.line_of(e.latest);
-                    add(" STALE: the latest write is ");
-                    add(L.latest, L.latest_line);
-                }
-                break;
-            case Ev::Write:
-                add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
-                              value_text(rec, e, e.after).c_str()));
-                break;
-            case Ev::Rmw:
-                add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
-                              value_text(rec, e, e.after).c_str()));
-                L.rf = ref(e.rf);
-                L.rf_line = v.line_of(e.rf);
-                break;
-            case Ev::Lock: case Ev::Unlock:
-                add(std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : ""));
-                break;
-            case Ev::Wait:
-                add(e.text[0] ? std::string(e.text) : strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str()));
-                break;
-            case Ev::Fence:
-                add(strprintf("%s (%s fence)", e.action, e.order ? e.order : ""));
-                break;
-            case Ev::Violation:
-                add(strprintf("!! %s: %s", e.action, e.text));
-                L.conflict = true;
-                break;
-            case Ev::Step: case Ev::Alloc: case Ev::Free:
-                // A named point inside a function is labelled with the point.
-                add((e.kind == Ev::Step && e.point ? "[" + L.point + "] " : std::string()) +
-                    (e.text[0] ? std::string(e.text) : std::string(e.action)));
-                break;
-            case Ev::Wake: case Ev::Enter:
-                add(e.text[0] ? std::string(e.action) + ": " + e.text : std::string(e.action));
-                break;
-        }
-        for (const auto& p : L.parts) L.text += p.text;
-        v.any_stale |= L.stale;
-        v.lines.push_back(L);
+    const Event& e = rec.events[i];
+    TraceLine L;
+    L.number = v.line_of(i);
+    L.event = i;
+    L.thread = e.thread;
+    L.func = e.func && *e.func ? e.func : "";
+    L.point = e.point ? e.point : "";
+    L.stale = e.stale;
+    L.source = source_location(e);
+    L.conflict = (i == viol.event);
+    for (int c : viol.conflict) L.conflict |= (c == i && c >= 0);
+    auto add = [&](const std::string& t, int line = 0) { L.parts.push_back({t, line}); };
+    switch (e.kind) {
+        case Ev::Read:
+            add(strprintf("%s %s = %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str()));
+            L.rf = ref(e.rf);
+            L.rf_line = v.line_of(e.rf);
+            add(" (read from ");
+            add(L.rf, L.rf_line);
+            add(")");
+            if (e.stale) {
+                L.latest = ref(e.latest);
+                L.latest_line = v.line_of(e.latest);
+                add(" STALE: the latest write is ");
+                add(L.latest, L.latest_line);
+            }
+            break;
+        case Ev::Write:
+            add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
+                          value_text(rec, e, e.after).c_str()));
+            break;
+        case Ev::Rmw:
+            add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
+                          value_text(rec, e, e.after).c_str()));
+            L.rf = ref(e.rf);
+            L.rf_line = v.line_of(e.rf);
+            break;
+        case Ev::Lock: case Ev::Unlock:
+            add(std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : ""));
+            break;
+        case Ev::Wait:
+            add(e.text[0] ? std::string(e.text) : strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str()));
+            break;
+        case Ev::Fence:
+            add(strprintf("%s (%s fence)", e.action, e.order ? e.order : ""));
+            break;
+        case Ev::Violation:
+            add(strprintf("!! %s: %s", e.action, e.text));
+            L.conflict = true;
+            break;
+        case Ev::Step: case Ev::Alloc: case Ev::Free:
+            // A named point inside a function is labelled with the point.
+            add((e.kind == Ev::Step && e.point ? "[" + L.point + "] " : std::string()) +
+                (e.text[0] ? std::string(e.text) : std::string(e.action)));
+            break;
+        case Ev::Wake: case Ev::Enter:
+            add(e.text[0] ? std::string(e.action) + ": " + e.text : std::string(e.action));
+            break;
     }
+    for (const auto& p : L.parts) L.text += p.text;
+    return L;
+}
 
-    // In short, and the conflict's objects and sources.
+// In short, and the conflict's objects and sources.
+void add_conflict(TraceView& v, const ExecRecord& rec) {
     for (size_t i = 0; i < v.lines.size(); i++) {
         const TraceLine& L = v.lines[i];
         const Event& e = rec.events[L.event];
         if (e.kind == Ev::Step) v.named_steps++;
         if (e.kind == Ev::Step || e.kind == Ev::Violation || L.conflict) v.in_short.push_back(i);
         if (!L.conflict) continue;
-        for (int o : touched(rec, e)) v.conflict_objs.insert(o);
+        for (int o : TraceView::touched(rec, e)) v.conflict_objs.insert(o);
         // The access at which the violation was found (an every-step check
         // runs after each access) touches the conflict's objects too.
         if (e.kind == Ev::Violation)
             for (int k = L.event - 1; k >= 0; k--) {
                 const Event& a = rec.events[k];
                 if (a.thread != e.thread || a.kind == Ev::Enter) continue;
-                for (int o : touched(rec, a)) v.conflict_objs.insert(o);
+                for (int o : TraceView::touched(rec, a)) v.conflict_objs.insert(o);
                 break;
             }
         if (e.rf >= 0) v.conflict_sources.insert(e.rf);
         if (e.latest >= 0) v.conflict_sources.insert(e.latest);
     }
+}
 
-    // Locks held after each line, from the layer's acquire and release
-    // events (a failed trylock is a read, not an acquire).
-    int nt = (int)r.thread_names.size();
+// Locks held after each line, from the layer's acquire and release events
+// (a failed trylock is a read, not an acquire), and the lock spans, per
+// thread.
+void add_locks(TraceView& v, const ExecRecord& rec, int nt) {
     std::vector<std::map<std::string, int>> held(nt);
     for (const auto& L : v.lines) {
         const Event& e = rec.events[L.event];
@@ -241,7 +236,6 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
             for (const auto& kv : held[t]) row[t].push_back(kv.first);
         v.held.push_back(row);
     }
-    // The lock spans, per thread.
     for (int t = 0; t < nt; t++) {
         std::map<std::string, int> open;
         for (size_t i = 0; i < v.lines.size(); i++) {
@@ -259,9 +253,11 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
         }
         for (const auto& kv : open) v.lock_spans.push_back({t, kv.first, kv.second, 0});
     }
+}
 
-    // Reference counts: the words the layer declares as counting references
-    // (refcount_t, kref, lockref, counters declared with counts_refs()).
+// Reference counts: the words the layer declares as counting references
+// (refcount_t, kref, lockref, counters declared with counts_refs()).
+void add_refs(TraceView& v, const ExecRecord& rec) {
     // Where a count begins: the line that allocated its object, or the start.
     auto origin = [&](const Event& e) -> std::string {
         if (e.obj < 0 || e.obj >= rec.nobjects) return "start";
@@ -294,22 +290,43 @@ TraceView TraceView::of(const RunResult& r, const Scenario* s) {
     }
     for (auto& rc : v.refs)
         if (held_from.count(rc.count)) rc.spans.push_back({held_from[rc.count], "end"});
+}
 
-    // The scenario's `order` constraints: the after step starts once the
-    // before step is done.
-    if (s) {
-        for (size_t k = 0; k < s->order.size(); k++) {
-            const auto& oc = s->order[k];
-            int last_before = -1, first_after = -1;
-            for (size_t i = 0; i < v.lines.size(); i++) {
-                const Event& e = rec.events[v.lines[i].event];
-                std::string step = e.step ? e.step : "";
-                if (e.thread == oc.before_t && step == oc.before_step) last_before = (int)i;
-                if (e.thread == oc.after_t && step == oc.after_step && first_after < 0) first_after = (int)i;
-            }
-            if (last_before >= 0 && first_after >= 0) v.order_marks.push_back({k, (size_t)last_before, (size_t)first_after});
+// The scenario's `order` constraints: the after step starts once the before
+// step is done.
+void add_order_marks(TraceView& v, const ExecRecord& rec, const Scenario& s) {
+    for (size_t k = 0; k < s.order.size(); k++) {
+        const auto& oc = s.order[k];
+        int last_before = -1, first_after = -1;
+        for (size_t i = 0; i < v.lines.size(); i++) {
+            const Event& e = rec.events[v.lines[i].event];
+            std::string step = e.step ? e.step : "";
+            if (e.thread == oc.before_t && step == oc.before_step) last_before = (int)i;
+            if (e.thread == oc.after_t && step == oc.after_step && first_after < 0) first_after = (int)i;
         }
+        if (last_before >= 0 && first_after >= 0) v.order_marks.push_back({k, (size_t)last_before, (size_t)first_after});
     }
+}
+
+}  // namespace
+
+TraceView TraceView::of(const RunResult& r, const Scenario* s) {
+    TraceView v;
+    if (!r.trace) return v;
+    const ExecRecord& rec = *r.trace;
+    v.line_of_event_.assign(rec.nevents > 0 ? rec.nevents : 0, 0);
+    int n = 0;
+    for (int i = 0; i < rec.nevents; i++)
+        if (shown(rec.events[i])) v.line_of_event_[i] = ++n;
+    for (int i = 0; i < rec.nevents; i++) {
+        if (!shown(rec.events[i])) continue;
+        v.lines.push_back(line_of_event(v, r, rec, i));
+        v.any_stale |= v.lines.back().stale;
+    }
+    add_conflict(v, rec);
+    add_locks(v, rec, (int)r.thread_names.size());
+    add_refs(v, rec);
+    if (s) add_order_marks(v, rec, *s);
     v.folds = folds_of(rec, v);
     return v;
 }

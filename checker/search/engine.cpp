@@ -869,7 +869,8 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     } else if (r.verdict == Verdict::error && ran.replayed) {
         // No violation: the one replayed execution ran to its end (a random
         // replay stops there; the others start a second one, cut at once).
-        got = turns(*ran.replayed);
+        r.trace = ran.replayed;
+        got = turns(*r.trace);
         r.verdict = Verdict::holds;
         r.message.clear();
         r.executions = 1;
