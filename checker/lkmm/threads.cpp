@@ -258,6 +258,18 @@ private:
             case Fn::RcuReadLock: fence(F_RCU_LOCK, e); return {};
             case Fn::RcuReadUnlock: fence(F_RCU_UNLOCK, e); return {};
             case Fn::SynchronizeRcu: fence(F_SYNC_RCU, e); return {};
+            // linux-kernel.def: barrier() { __fence{barrier}; },
+            // smp_mb__after_srcu_read_unlock() { __fence{after-srcu-read-unlock}; },
+            // smp_store_mb(X, V) { __store{once}(X, V); __fence{mb}; }.
+            case Fn::Barrier: fence(F_BARRIER, e); return {};
+            case Fn::MbAfterSrcuReadUnlock: fence(F_AFTER_SRCU_READ_UNLOCK, e); return {};
+            case Fn::StoreMb: {
+                Val a = arg(0);
+                Val v = arg(1);
+                write(loc_of(a), ONCE, a.from, v, e);
+                fence(MB, e);
+                return {};
+            }
             case Fn::SpinLock: {
                 Val a = arg(0);
                 int l = loc_of(a);
@@ -297,11 +309,13 @@ private:
                 r.v = locked;
                 return r;
             }
-            case Fn::SrcuReadLock: {
+            // srcu_down_read() and srcu_up_read() are srcu-lock and
+            // srcu-unlock events, as srcu_read_lock() and srcu_read_unlock().
+            case Fn::SrcuReadLock: case Fn::SrcuDownRead: {
                 Val a = arg(0);
                 return read(loc_of(a), SRCU_LOCK, a.from, e);
             }
-            case Fn::SrcuReadUnlock: {
+            case Fn::SrcuReadUnlock: case Fn::SrcuUpRead: {
                 Val a = arg(0);
                 Val v = arg(1);
                 write(loc_of(a), SRCU_UNLOCK, a.from, v, e);
@@ -328,14 +342,47 @@ private:
                 Val old = read(l, tag, a.from, e);
                 int rk = (int)out_.events.size() - 1;
                 Val nv;
-                nv.v = e.arith == litmus::ArithOp::Add ? old.v + operand.v : old.v - operand.v;
+                switch (e.arith) {
+                    case litmus::ArithOp::Add: nv.v = old.v + operand.v; break;
+                    case litmus::ArithOp::Sub: nv.v = old.v - operand.v; break;
+                    case litmus::ArithOp::And: nv.v = old.v & operand.v; break;
+                    case litmus::ArithOp::Or: nv.v = old.v | operand.v; break;
+                    case litmus::ArithOp::Xor: nv.v = old.v ^ operand.v; break;
+                    case litmus::ArithOp::AndNot: nv.v = old.v & ~operand.v; break;
+                }
                 nv.from = old.from | operand.from;
                 int wk = write(l, tag, a.from, nv, e);
                 out_.rmw.push_back({rk, wk});
                 if (e.fn == Fn::AtomicOp) return {};
                 Val r;
                 r.from = old.from;
-                r.v = e.ret == litmus::RetKind::Old ? old.v : e.ret == litmus::RetKind::New ? nv.v : nv.v == 0;
+                r.v = e.ret == litmus::RetKind::Old ? old.v : e.ret == litmus::RetKind::New ? nv.v
+                    : e.ret == litmus::RetKind::IsNegative ? nv.v < 0 : nv.v == 0;
+                return r;
+            }
+            case Fn::AddUnless: {
+                // atomic_add_unless(v, a, u): a fully ordered RMW when it
+                // adds; one that does not is a failed RMW (no write), as a
+                // failed cmpxchg: the bell's FailedRMW, neither Mb nor
+                // ordered. Returns 1 if it added.
+                Val a = arg(0);
+                Val add = arg(1);
+                Val u = arg(2);
+                int l = loc_of(a);
+                Val old = read(l, MB | RMW, a.from, e);
+                Val r;
+                r.from = old.from | u.from;
+                if (old.v != u.v) {
+                    int rk = (int)out_.events.size() - 1;
+                    Val nv;
+                    nv.v = old.v + add.v;
+                    nv.from = old.from | add.from;
+                    int wk = write(l, MB | RMW, a.from, nv, e);
+                    out_.rmw.push_back({rk, wk});
+                    r.v = 1;
+                } else {
+                    r.v = 0;
+                }
                 return r;
             }
             case Fn::Xchg: {
