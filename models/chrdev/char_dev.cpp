@@ -341,8 +341,7 @@ void ChrdevRun::cdev_put_new(Cdev* nw) {
     if (!broken(SKIP_CDEV_PUT_NEW)) {
         cdev_put(nw);
     } else if (nw) {
-        kstep("chrdev_open:skip-cdev-put-new", inode->id, "mutation: the lookup reference on %s is kept", nw->name());
-        skipped_put_ev = last_event();
+        skipped_put_ev = kstep_ev("chrdev_open:skip-cdev-put-new", inode->id, "mutation: the lookup reference on %s is kept", nw->name());
     }
 }
 
@@ -358,8 +357,8 @@ void ChrdevRun::install_list_add(Cdev* p) {
     // through this list.
     plain_store(inode->i_devices, p->id);
     plain_store(p->list, inode->id);
-    kstep("chrdev_open:install", inode->id, "i_cdev = %s; %s on %s's list", p->name(), inode->name(), p->name());
-    list_add_ev = last_event();  // the install step, for the report
+    // The install step, for the report.
+    list_add_ev = kstep_ev("chrdev_open:install", inode->id, "i_cdev = %s; %s on %s's list", p->name(), inode->name(), p->name());
 }
 
 }  // namespace chrdev

@@ -391,8 +391,7 @@ int OpenrefRun::do_open_v4(NameiData& nd, File* f) {
         if (error) return error;
         lmnt = nd.path.mnt;
         ts.local_mnt = true;
-        kstep("do_open:v4-save-mnt", lmnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
-        unown_ev[this_thread()][0] = last_event();
+        unown_ev[this_thread()][0] = kstep_ev("do_open:v4-save-mnt", lmnt->id, "v4: mnt = nd->path.mnt, saved without a reference");
         do_truncate = true;
     }
     error = in == NONE ? -kENOENT : 0;

@@ -67,8 +67,8 @@ int OpenrefRun::do_dentry_open(File* f) {
         if (!MUTATION("cleanup-file-no-path-put")) path_put(p);
         set_f_path(f, Path());
         g.own_d = g.own_m = false;
-        kstep("do_dentry_open:cleanup_file", f->id, "%s: f_path references dropped, f_path = {NULL, NULL}", f->name());
-        unown_ev[this_thread()][1] = last_event();
+        unown_ev[this_thread()][1] =
+            kstep_ev("do_dentry_open:cleanup_file", f->id, "%s: f_path references dropped, f_path = {NULL, NULL}", f->name());
         return error;
     }
     plain_store(f->f_mode, plain_load(f->f_mode) | FMODE_OPENED);
