@@ -209,8 +209,8 @@ Fops* ChrdevRun::fops_get(Cdev* p) {
 }
 
 // chrdev_open before seed 002 (fs/char_dev.c up to v6.18). Returns 0
-// or -errno; *fops_ref tells whether filp->f_op was replaced by the
-// driver's (holding a module reference). The read of inode->i_cdev and
+// or -errno; *f_op is the driver's fops that replace_fops installed
+// (holding a module reference through fops_get), or NULL. The read of inode->i_cdev and
 // cdev_get() happen under cdev_lock, and cdev_purge needs that lock
 // before the cdev can be freed, so p is valid memory for cdev_get.
 int ChrdevRun::chrdev_open_pre_seed(Fops** f_op) {

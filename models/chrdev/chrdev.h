@@ -67,17 +67,19 @@
 //   `data-race` reports stay about inode->i_cdev.
 // - The driver's ->release and file->f_mapping; the driver ->open is one
 //   nondeterministic step.
-// Engine notes:
+// Where a free can land, and what the race check orders:
 // - The v2 fast path's READ_ONCE(inode->i_cdev) and cdev_get()'s plain load
-//   of p->owner run in one step; a cdev_purge + kfree that the load does
-//   not happen before is reported by the free (kfree's race check), so no
-//   scheduling point between them is needed.
-// - The race check is C++11 happens-before plus one LKMM rule (kernel.h,
-//   kfield::race_check): a plain read after a marked read of the same
-//   store and a barrier is ordered after that store. A v2 fast-path opener
-//   that read another opener's WRITE_ONCE install and then closes loads
-//   inode->i_cdev plainly in __fput: ordered by fput's task_work atomics
-//   (the smp_mb in fput_final), not a race (concurrent-first-open-v2-close).
+//   of p->owner run in one step (a plain access is no scheduling point of
+//   its own). A cdev_purge + kfree that the load does not happen before is
+//   reported at the free: kfree checks that every other thread's last plain
+//   access to the object happens before it (checker/kernel/slab.h).
+// - The race check is C++11 happens-before plus LKMM's bound on plain reads
+//   (r-pre-bounded; checker/kernel/kfield.h, kfield::race_check): a plain
+//   read after a marked read of the same store and a barrier is ordered
+//   after that store. A v2 fast-path opener that read another opener's
+//   WRITE_ONCE install and then closes loads inode->i_cdev plainly in
+//   __fput: ordered by fput's task_work atomics (the smp_mb in fput_final),
+//   not a race (concurrent-first-open-v2-close).
 #pragma once
 
 #include <string>
@@ -260,8 +262,6 @@ struct ChrdevRun : ModelRun {
     int list_add_ev = -1;           // the event that put the inode on the list
     int skipped_put_ev = -1;        // mutation skip-cdev-put-new: where the lookup reference leaked
 
-    // The cdev, its inode and the probe point at each other from the start:
-    // their pointer fields get their first values once all three exist.
     bool broken(ChrdevBug b) const { return cfg.broken.has(b); }
 
     // The cdev a pointer field's value names (NULL for NONE).

@@ -11,6 +11,8 @@
 namespace vfsmc {
 namespace chrdev {
 
+// The cdev, its inode and the probe point at each other from the start:
+// their pointer fields get their first values once all three exist.
 ChrdevRun::ChrdevRun(const ChrdevCfg& c) : cfg(c), probe(&cdev_map, "probes[dev]", deferred_init) {
     probe.pointer();
     int per_file = (cfg.cdev_owner ? 1 : 0) + (cfg.fops_owner ? 1 : 0);

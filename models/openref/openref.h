@@ -41,7 +41,7 @@
 //                   LRU del, __d_drop, dentry_unlink_inode, free via RCU),
 //                   __d_drop, d_delete, dentry_unlink_inode, __d_lookup,
 //                   __d_lookup_rcu, dget, dget_dlock (6.8+ layout)
-//   lib/lockref.c   through the layer (kernel.h): lockref_get,
+//   lib/lockref.c   through the layer (checker/kernel/lockref.h): lockref_get,
 //                   lockref_get_not_dead, lockref_put_return, mark_dead
 //   fs/namespace.c  __legitimize_mnt / legitimize_mnt (with the
 //                   SYNC_UMOUNT|DOOMED check under mount_lock, upstream
@@ -103,14 +103,11 @@
 // - lock_for_kill's i_lock retry is modelled but no scenario reaches it:
 //   with one dentry, nobody else holds inode->i_lock when its last dput
 //   runs (d_delete needs the unlinker's own reference).
-// RCU: the layer's (checker/kernel: rcu_read_lock/unlock with one
-// grace-period word per reader, synchronize_rcu, call_rcu_free). The model
-// had its own read-section count and synchronize_rcu over one global RCU
-// key, which made every two read sections of different threads dependent
-// for DPOR; the layer's sections commute, as in the LKMM (issue 15 item 3;
-// issue 10: o-path-v5 1 621 108 -> 121 322 dpor executions, every verdict
-// the same). namespace_unlock's synchronize_rcu is a KFUNC around the
-// layer's, which waits for the readers inside a section when it starts.
+// RCU: the layer's (checker/kernel/rcupdate.h: rcu_read_lock/unlock with
+// one grace-period word per reader, synchronize_rcu, call_rcu_free), whose
+// read sections of different threads commute, as in the LKMM.
+// namespace_unlock's synchronize_rcu is a KFUNC around the layer's, which
+// waits for the readers inside a section when it starts.
 // legitimize-stale-dentry: dropping the d_seq check of __legitimize_path
 // breaks no reference count (lockref_get_not_dead and lock_for_kill's
 // locked recheck keep those right); it breaks the binding of the walk to
@@ -455,10 +452,6 @@ struct OpenrefRun : ModelRun {
         if (th[this_thread()].in_open_close) lockref_updates++;
     }
 
-    // ---- <linux/rcupdate.h> --------------------------------------------------------
-    // The layer's read sections and grace periods (checker/kernel).
-    void rcu_read_lock() { vfsmc::rcu_read_lock(); }
-    void rcu_read_unlock() { vfsmc::rcu_read_unlock(); }
 
     // ---- fs/namespace.c: mount references, legitimize_mnt, lookup_mnt, mnt_want_write, umount -l (namespace.cpp)
     void synchronize_rcu();
