@@ -61,7 +61,9 @@
 // - kobj_lookup's base probe (request_module of a missing driver) and its
 //   retry: a failed exact_lock returns NULL here.
 // - delete_module's module_mutex (one unloader per scenario), forced unload,
-//   and free_module (module memory is never freed).
+//   and module memory: free_module frees nothing here; it checks that no
+//   reference on the module remains (module-freed-while-referenced), so a
+//   use of the module's memory after it is not itself seen.
 // - The module's `state` is read and written with READ_ONCE/WRITE_ONCE; the
 //   kernel uses plain accesses there (a benign race, outside this seed), so
 //   `data-race` reports stay about inode->i_cdev.

@@ -192,7 +192,7 @@ const ModelDecl<ChrdevCfg> kDecl = {
     },
     // invariants
     {"cdev-use-after-free", "kref-underflow", "kref-balance", "inode-on-freed-cdev-list", "cdev-list-double-add",
-     "chrdev-open-icount", "cdev-forget-freeing"},
+     "chrdev-open-icount", "cdev-forget-freeing", "module-freed-while-referenced"},
     // steps: every KFUNC and kstep name (tests/declare_test.cpp)
     {"fput", "do_dentry_open", "chrdev_open", "chrdev_open:fast-path", "chrdev_open:install",
      "chrdev_open:lost-race", "chrdev_open:v1-no-new-null", "chrdev_open:no-fops", "chrdev_open:skip-cdev-put-new", "do_dentry_open:opened", "do_dentry_open:failed",

@@ -2,7 +2,8 @@
 // delete_module with try_stop_module; and the driver module itself: its
 // ->open, its exit (cdev_del) and the free of an embedded cdev. See
 // chrdev.h for what the model follows and leaves out (here: one
-// unloader, no forced unload, module memory never freed).
+// unloader, no forced unload, module memory not modelled: free_module
+// only checks that no reference on the module remains).
 
 #include <cerrno>
 
@@ -57,7 +58,16 @@ void ChrdevRun::delete_module() {
     // mod->exit(): the driver unregisters its device.
     KFUNC("drv_exit");
     cdev_del();
-    // free_module: module memory is not modelled.
+    // free_module: the module's memory (its fops, the struct module that
+    // every cdev->owner and fops->owner points at) goes. Module memory is
+    // not modelled, so its precondition is checked here instead, on the
+    // latest count (a ghost read): try_stop_module's busy check and
+    // try_module_get's inc_not_zero leave nobody holding a reference.
+    int refs = mod->refcnt.peek();
+    if (refs != 0)
+        violate(this_thread(), "module-freed-while-referenced", nullptr, 0,
+                "free_module(%s) with refcnt %d: %d reference(s) taken through it (open files' fops and cdev owner) outlive it",
+                mod->name(), refs, refs);
 }
 
 // The driver frees the structure its cdev is embedded in (cdev_init'ed
