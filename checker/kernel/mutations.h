@@ -94,6 +94,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"d-alloc-parallel-no-d-seq-retry", "dcache", "d_alloc_parallel: the read_seqcount_retry of the hit's d_seq after lockref_get_not_dead"},
     {"d-alloc-parallel-no-in-lookup-bucket-lock", "dcache", "d_alloc_parallel: hlist_bl_lock of the in-lookup bucket around the re-check, the scan and the publish"},
     {"openref-ignore-value-read", "openref", "path_get, path_put and __fput act on mnt and dentry \"f\" whatever mount and dentry the path (or the file's f_path) names"},
+    {"path-get-ignore-value-read", "openref", "path_get alone takes its mount reference on mnt whatever mount the path names (path_put and __fput still put the one it names)"},
     {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };
 

@@ -20,17 +20,20 @@ OpenrefRun::OpenrefRun(const OpenrefCfg& c) : cfg(c) {
     bool fd = cfg.fd_thread != NONE;
     int mcount = (cfg.attached ? 1 : 0) + cfg.mnt_extra + (fd ? 1 : 0) + (cfg.pwd_in_mnt ? 1 : 0);
     bool fd_bind = fd && cfg.fd_bind;
+    bool pwd_bind = cfg.pwd_in_mnt && cfg.pwd_bind;
     if (fd_bind) mcount--;
+    if (pwd_bind) mcount--;
     mnt = kalloc<Mount>("mnt", mcount, cfg.attached ? (int)ns->id : NONE, (int)sb->id);
-    // The bind mount: the namespace's reference and the file's.
-    if (fd_bind) mnt2 = kalloc<Mount>("mnt2", 2, (int)ns->id, (int)sb->id);
+    // The bind mount: the namespace's reference, the file's and pwd's.
+    if (fd_bind || pwd_bind)
+        mnt2 = kalloc<Mount>("mnt2", 1 + (fd_bind ? 1 : 0) + (pwd_bind ? 1 : 0), (int)ns->id, (int)sb->id);
     mount_hash = kalloc_static<MountHash>(cfg.attached ? (int)mnt->id : NONE);
     inode = kalloc<Inode>();
     dentry = kalloc<Dentry>(cfg.dentry_extra + (fd ? 1 : 0), cfg.hashed,
                             cfg.lru_referenced ? DCACHE_LRU_LIST | DCACHE_REFERENCED : 0, (int)inode->id);
     bucket = kalloc_static<HashBucket>(cfg.hashed ? (int)dentry->id : NONE);
     ns_ref_owner = cfg.attached ? kNsOwner : NONE;
-    fs = kalloc_static<FsStruct>(cfg.pwd_in_mnt ? (int)mnt->id : NONE);
+    fs = kalloc_static<FsStruct>(!cfg.pwd_in_mnt ? NONE : pwd_bind ? (int)mnt2->id : (int)mnt->id);
     pwd_ref = cfg.pwd_in_mnt;
     if (fd) {
         // A file opened before the scenario, holding one reference on
@@ -121,19 +124,22 @@ void OpenrefRun::check_final() {
                     dentry->name(), c, dwant, cfg.dentry_extra, dfiles, leaks(true, lbuf, sizeof lbuf));
     }
     bool ns_ref = ns_ref_owner == kNsOwner;
+    bool pwd2 = pwd_ref && cfg.pwd_bind;  // pwd's reference is on mnt2
     if (mnt2) {
-        // The bind mount: its namespace reference and its files'.
+        // The bind mount: its namespace reference, its files' and pwd's.
         int on2 = live_file_mnt_refs(mnt2);
         mfiles -= on2;
-        int want2 = 1 + on2;
+        int want2 = 1 + on2 + (pwd2 ? 1 : 0);
         if (freed(mnt2)) {
             violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned", mnt2->name(), want2);
         } else if (mnt2->peek_count() != want2) {
-            violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%s, %d open file(s))", mnt2->name(),
-                    mnt2->peek_count(), want2, ns->name(), on2);
+            violate(t, "ref-leak", nullptr, 0, "%s.mnt_count ends at %d, expected %d (%s, %d open file(s)%s)", mnt2->name(),
+                    mnt2->peek_count(), want2, ns->name(), on2, pwd2 ? ", pwd" : "");
+        } else if (mnt2->mnt_writers.peek() != 0) {
+            violate(t, "ref-leak", nullptr, 0, "%s.mnt_writers ends at %d, expected 0", mnt2->name(), mnt2->mnt_writers.peek());
         }
     }
-    int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0) + (pwd_ref ? 1 : 0);
+    int mwant = cfg.mnt_extra + mfiles + (ns_ref ? 1 : 0) + (pwd_ref && !pwd2 ? 1 : 0);
     if (freed(mnt)) {
         if (mwant)
             violate(t, "ref-leak", nullptr, 0, "%s was freed but %d reference(s) are still owned", mnt->name(), mwant);
@@ -290,12 +296,17 @@ const ModelDecl<OpenrefCfg> kDecl = {
          [](C& c, V v) { c.fd_flags = v.s == "O_PATH" ? O_PATH_ : O_RDONLY_; }},
         {enum_field("fd_mount", {"mnt", "bind"}, "mnt",
                     "the mount that file was opened through: mnt, or mnt2, a bind mount of the same filesystem elsewhere in "
-                    "init_mnt_ns (which holds a reference on it) that no walk of the scenario reaches"),
+                    "init_mnt_ns (which holds a reference on it) that no walk reaches unless init.pwd_mount is bind"),
          [](C& c, V v) { c.fd_bind = v.s == "bind"; }},
         {bool_field("pwd_in_mnt", "false",
                     "the threads share an fs_struct whose pwd is mnt's root, holding one mount reference: open walks \"f\" from "
                     "pwd without a mount crossing (RCU: no reference until __legitimize_mnt)"),
          [](C& c, V v) { c.pwd_in_mnt = v.b; }},
+        {enum_field("pwd_mount", {"mnt", "bind"}, "mnt",
+                    "with init.pwd_in_mnt, the mount whose root pwd is: mnt, or mnt2, a bind mount of the same filesystem "
+                    "elsewhere in init_mnt_ns (which holds a reference on it): open then walks \"f\" in mnt2, whose path "
+                    "path_get and path_put act on"),
+         [](C& c, V v) { c.pwd_bind = v.s == "bind"; }},
     },
     // invariants
     {"dentry-ref-underflow", "mount-ref-underflow", "ref-leak", "dentry-use-after-free",
@@ -384,6 +395,8 @@ struct OpenrefModel : Model {
                 }
             }
         }
+        if (cfg.pwd_bind && !cfg.pwd_in_mnt)
+            throw ModelError("init.pwd_mount", "bad value \"bind\" without init.pwd_in_mnt (pwd is not in a mount of the scenario); accepted: mnt, or init.pwd_in_mnt true");
         if (cfg.fd_bind && cfg.fd_thread == NONE)
             throw ModelError("init.fd_mount", "bad value \"bind\" with no file open before the scenario; accepted: mnt, or init.fd_thread set");
         // files[kMaxFiles]: every path_openat allocates a struct file that

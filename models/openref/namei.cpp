@@ -13,7 +13,7 @@ namespace openref {
 
 void OpenrefRun::path_get(Path& p) {
     KFUNC("path_get");
-    if (p.mnt) mntget(path_mnt(p.mnt));
+    if (p.mnt) mntget(path_mnt(p.mnt, true));
     if (p.dentry) dget(path_dentry(p.dentry));
 }
 

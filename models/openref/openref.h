@@ -69,7 +69,10 @@
 // (no mount crossing) and `chdir` drops pwd's mount reference. With
 // `init.fd_mount: bind` the file open before the scenario was opened
 // through "mnt2", a bind mount of the same superblock elsewhere in
-// init_mnt_ns that no walk of the scenario reaches. A struct path holds the
+// init_mnt_ns that no walk of the scenario reaches, unless `init.pwd_mount:
+// bind` puts pwd at mnt2's root: the walks then start in mnt2 and reach "f"
+// there (the same dentry: a bind mount shares its superblock's dentries),
+// so path_get and path_put act on a mount other than mnt. A struct path holds the
 // mount and dentry objects its pointers were loaded as, and path_get,
 // path_put and __fput act on those.
 //
@@ -209,6 +212,7 @@ struct OpenrefCfg {
     int fd_flags = O_RDONLY_;
     bool fd_bind = false;
     bool pwd_in_mnt = false;
+    bool pwd_bind = false;  // init.pwd_mount bind: pwd is mnt2's root
     // threads
     int nthreads = 0;
     int nops[kMaxThreads] = {};
@@ -410,7 +414,7 @@ struct OpenrefRun : ModelRun {
     MountLock* mount_lock = nullptr;
     SuperBlock* sb = nullptr;
     Mount* mnt = nullptr;
-    Mount* mnt2 = nullptr;  // init.fd_mount bind: a second mount of sb, elsewhere in init_mnt_ns
+    Mount* mnt2 = nullptr;  // init.fd_mount or init.pwd_mount bind: a second mount of sb, elsewhere in init_mnt_ns
     MountHash* mount_hash = nullptr;
     Inode* inode = nullptr;
     Dentry* dentry = nullptr;
@@ -442,8 +446,11 @@ struct OpenrefRun : ModelRun {
     // What path_get, path_put and __fput act on: the object the path
     // names, or, under the mutation openref-ignore-value-read, mnt and
     // dentry "f" whatever it names (a model that uses what it assumes
-    // instead of what it read).
-    Mount* path_mnt(Mount* m) const { return m && MUTATION("openref-ignore-value-read") ? mnt : m; }
+    // instead of what it read); path-get-ignore-value-read does that in
+    // path_get alone.
+    Mount* path_mnt(Mount* m, bool get = false) const {
+        return m && (MUTATION("openref-ignore-value-read") || (get && MUTATION("path-get-ignore-value-read"))) ? mnt : m;
+    }
     Dentry* path_dentry(Dentry* d) const { return d && MUTATION("openref-ignore-value-read") ? dentry : d; }
     bool freed(const kobj* o) const { return o->is_freed(); }
     // The metric counts the updates made by open and by the close of what
