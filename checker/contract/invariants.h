@@ -48,6 +48,7 @@ inline constexpr InvariantInfo kInvariants[] = {
     {"cdev-list-double-add", "chrdev", "an inode is list_add()ed to a cdev's list while it is already on one (CONFIG_DEBUG_LIST's check; a second install)", "forbids"},
     {"chrdev-open-icount", "chrdev", "the seed's assertion: icount_read(inode) >= 1 in chrdev_open", "requires"},
     {"cdev-forget-freeing", "chrdev", "the seed's assertion: I_FREEING is set in inode_cdev_forget", "requires"},
+    {"module-freed-while-referenced", "chrdev", "delete_module frees the module (free_module) while references on it remain: the files' fops and cdev owner pointers then name freed module memory"},
 
     // openref: dentry and mount references on open (seed 000).
     {"mount-use-after-free", "openref", "a freed mount is accessed"},

@@ -69,8 +69,7 @@ inline constexpr MutationInfo kMutations[] = {
      "I_FREEING keeps find_inode/__iget from reviving the inode, and the inode hash is not modelled; inside the model the inode_lru_list_del under the same i_lock already keeps the shrinker off it, and evict's clear_inode sets I_FREEING|I_CLEAR before inode_cdev_forget asserts it"},
     {"inode-lru-isolate-no-i-count-recheck", "chrdev", "inode_lru_isolate: the i_count recheck under i_lock",
      "an inode is put on the LRU only at i_count 0 and nothing in the model takes a reference from 0 (find_inode/__iget, which revives a cached inode, is not modelled), so an inode on the LRU always has i_count 0"},
-    {"try-stop-module-no-busy-check", "chrdev", "try_stop_module: putting MODULE_REF_BASE back while references remain (-EWOULDBLOCK)",
-     "the harm of unloading a module that is still referenced is free_module and the driver's code run after it (->release, the fops), and module memory is not modelled: the refcnt balance and the cdev lifetime come out the same"},
+    {"try-stop-module-no-busy-check", "chrdev", "try_stop_module: putting MODULE_REF_BASE back while references remain (-EWOULDBLOCK)"},
     // openref.
     {"mntput-no-expire-no-smp-mb", "openref", "mntput_no_expire: the smp_mb() after lock_mount_hash, paired with __legitimize_mnt's"},
     {"mntput-no-expire-no-doomed-test", "openref", "mntput_no_expire: the MNT_DOOMED test before dooming the mount (a second final put dooms it again)",
@@ -95,6 +94,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"d-alloc-parallel-no-d-seq-retry", "dcache", "d_alloc_parallel: the read_seqcount_retry of the hit's d_seq after lockref_get_not_dead"},
     {"d-alloc-parallel-no-in-lookup-bucket-lock", "dcache", "d_alloc_parallel: hlist_bl_lock of the in-lookup bucket around the re-check, the scan and the publish"},
     {"openref-ignore-value-read", "openref", "path_get, path_put and __fput act on mnt and dentry \"f\" whatever mount and dentry the path (or the file's f_path) names"},
+    {"path-get-ignore-value-read", "openref", "path_get alone takes its mount reference on mnt whatever mount the path names (path_put and __fput still put the one it names)"},
     {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };
 

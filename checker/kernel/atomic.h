@@ -38,5 +38,11 @@ inline int atomic_cmpxchg(atomic_t& at, int expected, int nv, SrcLoc loc = SrcLo
     here(loc);
     return at.counter.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) { if (v != expected) return false; v = nv; return true; });
 }
+// cmpxchg(&word, old, new) on a plain kernel word (<asm/cmpxchg.h>, as
+// start_dir_add uses it on i_dir_seq): fully ordered, returns the old value.
+inline int cmpxchg(kfield<int>& f, int old, int nv, SrcLoc at = SrcLoc()) {
+    here(at);
+    return f.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) { if (v != old) return false; v = nv; return true; });
+}
 
 }  // namespace vfsmc

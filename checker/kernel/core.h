@@ -235,6 +235,14 @@ struct kfunc_scope {
         ::vfsmc::log_event(::vfsmc::this_thread(), ::vfsmc::Ev::Step, (obj), step, \
                            nullptr, 0, 0, __VA_ARGS__);                           \
     } while (0)
+// kstep that returns the index of the event it logged, for a report that
+// points back at the step (`conflicts`): `ev = kstep_ev("d_add", obj, ...)`.
+template <class... A>
+int kstep_ev_at(SrcLoc at, const char* step, int obj, const char* fmt, A... a) {
+    kfunc_scope s(step, at);
+    return log_event(this_thread(), Ev::Step, obj, step, nullptr, 0, 0, fmt, a...);
+}
+#define kstep_ev(...) ::vfsmc::kstep_ev_at(::vfsmc::SrcLoc(), __VA_ARGS__)
 
 // A kernel WARN_ON / VFS_BUG_ON turned into an invariant.
 #define KWARN_ON(cond, invariant, ...)                                            \

@@ -675,15 +675,16 @@ bool lockref_is_dead_locked(lockref& l, SrcLoc at) { here(at); return lockref_co
 // hide the reorderings it allows, and each full barrier is one more step
 // every other thread's full barriers are ordered against.
 // prepare_to_wait: spin_lock(&wq_head->lock); __add_wait_queue();
-// set_current_state() (a store and smp_mb()); spin_unlock(). The task
-// state (`woken`, this thread's bit) is set first here, so that a wakeup
-// can only come after it (the kernel's wq_head->lock, which the layer does
-// not model, keeps a waker out until both are done); the list add then
-// carries set_current_state()'s full barrier.
+// set_current_state() (smp_store_mb: a store and smp_mb()); spin_unlock().
+// The task state (`woken`, this thread's bit) is set first here, so that a
+// wakeup can only come after it (the kernel's wq_head->lock, which the
+// layer does not model, keeps a waker out until both are done); the list
+// add then carries set_current_state()'s full barrier (a value-returning
+// RMW: the layer gives its fences only to that row).
 void prepare_to_wait(wait_queue_head& wq, SrcLoc at) {
     here(at);
     int me = 1 << this_thread();
-    wq.woken.rmw(Acc::AtomicRmwRelaxed, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
+    wq.woken.rmw(Acc::TaskStateSet, "prepare_to_wait", [&](int& v) { v &= ~me; return true; });
     wq.waiters.rmw(Acc::AtomicRmwFull, "prepare_to_wait", [&](int& v) { v |= me; return true; });
 }
 // finish_wait: __set_current_state(TASK_RUNNING) (no barrier), then
@@ -701,7 +702,7 @@ void wake_up_all(wait_queue_head& wq, SrcLoc at) {
     here(at);
     if (MUTATION("wake-up-all-no-op")) return;
     int w = wq.waiters.rmw(Acc::AtomicRmwFull, "wake_up_all", [](int& v) { v = 0; return true; });
-    wq.woken.rmw(Acc::AtomicRmwRelease, "wake_up_all", [&](int& v) { v |= w; return true; });
+    wq.woken.rmw(Acc::TaskRunning, "wake_up_all", [&](int& v) { v |= w; return true; });
 }
 bool waitqueue_active(wait_queue_head& wq, SrcLoc at) { here(at); return wq.waiters.load(Acc::ReadOnce) != 0; }
 

@@ -45,6 +45,9 @@ enum class Acc : uint8_t {
     RcuUnlock,      // rcu_read_unlock (outermost)
     RcuGp,          // a grace period's start (call_rcu, synchronize_rcu) and end
     WaitQueueLock,  // a wait-queue list update under wq_head->lock (finish_wait's list_del_init)
+    TaskStateSet,   // set_current_state's store of the task state (prepare_to_wait)
+    TaskRunning,    // try_to_wake_up's store of TASK_RUNNING (wake_up_all)
+    ScheduleReturn, // the woken task's return from schedule()
     kCount
 };
 
@@ -90,6 +93,12 @@ inline const MemoryModelRow kMemoryModelTable[] = {
      "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word, and for synchronize_rcu/synchronize_srcu a seq_cst fence before the start and after the end (a full barrier, as smp_mb); call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
     {Acc::WaitQueueLock, "wait-queue list update", MemOrder::acq_rel, MemOrder::seq_cst,
      "spin_lock(&wq_head->lock); list_del_init(); spin_unlock(): the lock's ACQUIRE and RELEASE around the list word, no fence (finish_wait)"},
+    {Acc::TaskStateSet, "set_current_state", MemOrder::relaxed, MemOrder::seq_cst,
+     "smp_store_mb(): WRITE_ONCE of the task state, then smp_mb(); prepare_to_wait's list add, in the same step right after it, is a value-returning RMW and carries that smp_mb()"},
+    {Acc::TaskRunning, "try_to_wake_up TASK_RUNNING", MemOrder::release, MemOrder::seq_cst,
+     "WRITE_ONCE(p->__state, TASK_RUNNING) under p->pi_lock and the runqueue lock, whose RELEASE the woken task's return from schedule() acquires; the state read before it follows smp_mb__after_spinlock(), which wake_up_all's list RMW (value-returning) carries"},
+    {Acc::ScheduleReturn, "schedule() return", MemOrder::acquire, MemOrder::seq_cst,
+     "the woken task runs again only after the waker's TASK_RUNNING store: the runqueue lock's ACQUIRE"},
 };
 static_assert(sizeof(kMemoryModelTable) / sizeof(kMemoryModelTable[0]) == (size_t)Acc::kCount,
               "one kMemoryModelTable row per Acc, in enum order");

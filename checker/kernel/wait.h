@@ -29,7 +29,7 @@ void schedule_on(wait_queue_head& wq, const char* what, int obj, Cond cond) {
     // reset for the next wait (the step is named after schedule(), where
     // the task resumes; finish_wait() is the caller's next step).
     wait_until(what, obj, true, [&]() { return (wq.woken.peek() & me) != 0; }, cond);
-    wq.woken.rmw(Acc::AtomicRmwAcquire, "schedule", [&](int& v) { v &= ~me; return true; });
+    wq.woken.rmw(Acc::ScheduleReturn, "schedule", [&](int& v) { v &= ~me; return true; });
 }
 void finish_wait(wait_queue_head& wq, SrcLoc at = SrcLoc());
 void wake_up_all(wait_queue_head& wq, SrcLoc at = SrcLoc());

@@ -229,25 +229,6 @@ struct ServerEntry : kobj {
     }
 };
 
-// A step with a narrative that returns its event index (for `conflicts`);
-// kstep_ev(step, obj, fmt, ...) records the caller's source line.
-template <class... A>
-int kstep_ev_at(SrcLoc at, const char* step, int obj, const char* fmt, A... a) {
-    kfunc_scope s(step, at);
-    return log_event(this_thread(), Ev::Step, obj, step, nullptr, 0, 0, fmt, a...);
-}
-#define kstep_ev(...) kstep_ev_at(::vfsmc::SrcLoc(), __VA_ARGS__)
-
-// cmpxchg(&word, old, new) on a plain kernel word: fully ordered, returns the old value.
-inline int cmpxchg(kfield<int>& f, int old, int nv, SrcLoc at = SrcLoc()) {
-    here(at);
-    return f.rmw(Acc::AtomicRmwFull, "cmpxchg", [&](int& v) {
-        if (v != old) return false;
-        v = nv;
-        return true;
-    });
-}
-
 // ---------------------------------------------------------------------------
 // One execution.
 // ---------------------------------------------------------------------------
