@@ -1,9 +1,11 @@
-// vfsmc litmus: the parser (see parser.h). A hand-written tokenizer and
-// recursive-descent parser for herd7's C litmus format as the LKMM's tests
+// vfsmc litmus: the parser (see parser.h). A recursive-descent parser,
+// over the tokens of lexer.h and the primitives of primitives.h, for herd7's C litmus format as the LKMM's tests
 // and diy7 write it: header lines, the initial state, P0..P7, locations,
 // filter and the final condition. docs/litmus.md is its grammar and its
 // table of primitives.
 #include "litmus/parser.h"
+#include "litmus/lexer.h"
+#include "litmus/primitives.h"
 
 #include <cctype>
 #include <cerrno>
@@ -40,12 +42,9 @@ const char* kAcceptedConstructs =
     "the primitives of tools/memory-model/linux-kernel.def (READ_ONCE, WRITE_ONCE, smp_*, spin_*, rcu_*, srcu_*, "
     "atomic_*, xchg*, cmpxchg*, barrier), if/else and blocks (docs/litmus.md)";
 
-// Every location holds a 32-bit int (kfield<int>), so every value is one:
-// a literal out of that range is rejected here, and arithmetic that leaves
-// it is an error of the execution (interp.cpp). 2147483648 is read only as
-// the operand of a minus sign.
-constexpr long kMaxLiteral = 2147483648L;
-const char* kNumbers = "decimal or 0x hexadecimal integers from -2147483648 to 2147483647";
+// Every location holds a 32-bit int (kfield<int>): a literal out of that
+// range is rejected (lexer.h), and arithmetic that leaves it is an error of
+// the execution (interp.cpp).
 
 // Nesting limits: the interpreter walks statements and expressions
 // recursively on the simulated thread's stack (Relacy's fibers, 64 KiB), and
@@ -56,108 +55,6 @@ constexpr int kMaxStmtDepth = 16;   // blocks and ifs inside one another
 constexpr int kMaxExprDepth = 48;   // an expression's tree (also a chain a + b + c ...)
 constexpr int kMaxPropDepth = 48;   // the final condition's tree
 
-struct Tok {
-    enum Kind { Ident, Num, Punct, Str, End } kind = End;
-    std::string s;
-    long num = 0;
-    int line = 0;
-};
-
-struct Named {
-    Fn fn;
-    int nargs;
-    RmwOrder order = RmwOrder::Full;
-    ArithOp arith = ArithOp::Add;
-    RetKind ret = RetKind::New;
-    long imm = 0;
-    bool has_imm = false;
-};
-
-const std::map<std::string, Named>& functions() {
-    static std::map<std::string, Named> m = [] {
-        std::map<std::string, Named> t;
-        t["READ_ONCE"] = {Fn::ReadOnce, 1};
-        t["WRITE_ONCE"] = {Fn::WriteOnce, 2};
-        t["smp_load_acquire"] = {Fn::LoadAcquire, 1};
-        t["smp_store_release"] = {Fn::StoreRelease, 2};
-        t["smp_mb"] = {Fn::Mb, 0};
-        t["smp_rmb"] = {Fn::Rmb, 0};
-        t["smp_wmb"] = {Fn::Wmb, 0};
-        t["smp_mb__before_atomic"] = {Fn::MbBeforeAtomic, 0};
-        t["smp_mb__after_atomic"] = {Fn::MbAfterAtomic, 0};
-        t["smp_mb__after_spinlock"] = {Fn::MbAfterSpinlock, 0};
-        t["smp_mb__after_unlock_lock"] = {Fn::MbAfterUnlockLock, 0};
-        t["smp_mb__after_srcu_read_unlock"] = {Fn::MbAfterSrcuReadUnlock, 0};
-        t["barrier"] = {Fn::Barrier, 0};
-        t["smp_store_mb"] = {Fn::StoreMb, 2};
-        t["spin_lock"] = {Fn::SpinLock, 1};
-        t["spin_unlock"] = {Fn::SpinUnlock, 1};
-        t["spin_trylock"] = {Fn::SpinTrylock, 1};
-        t["spin_is_locked"] = {Fn::SpinIsLocked, 1};
-        t["rcu_read_lock"] = {Fn::RcuReadLock, 0};
-        t["rcu_read_unlock"] = {Fn::RcuReadUnlock, 0};
-        t["synchronize_rcu"] = {Fn::SynchronizeRcu, 0};
-        t["synchronize_rcu_expedited"] = {Fn::SynchronizeRcu, 0};
-        t["rcu_dereference"] = {Fn::RcuDereference, 1};
-        t["rcu_assign_pointer"] = {Fn::RcuAssignPointer, 2};
-        t["srcu_read_lock"] = {Fn::SrcuReadLock, 1};
-        t["srcu_read_unlock"] = {Fn::SrcuReadUnlock, 2};
-        t["synchronize_srcu"] = {Fn::SynchronizeSrcu, 1};
-        t["synchronize_srcu_expedited"] = {Fn::SynchronizeSrcu, 1};
-        t["srcu_down_read"] = {Fn::SrcuDownRead, 1};
-        t["srcu_up_read"] = {Fn::SrcuUpRead, 2};
-        t["atomic_add_unless"] = {Fn::AddUnless, 3};
-        t["atomic_and"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::And};
-        t["atomic_or"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Or};
-        t["atomic_xor"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Xor};
-        t["atomic_andnot"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::AndNot};
-        t["atomic_read"] = {Fn::AtomicRead, 1};
-        t["atomic_set"] = {Fn::AtomicSet, 2};
-        t["atomic_read_acquire"] = {Fn::AtomicReadAcquire, 1};
-        t["atomic_set_release"] = {Fn::AtomicSetRelease, 2};
-        t["atomic_inc"] = {Fn::AtomicOp, 1, RmwOrder::Relaxed, ArithOp::Add, RetKind::New, 1, true};
-        t["atomic_dec"] = {Fn::AtomicOp, 1, RmwOrder::Relaxed, ArithOp::Sub, RetKind::New, 1, true};
-        t["atomic_add"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Add};
-        t["atomic_sub"] = {Fn::AtomicOp, 2, RmwOrder::Relaxed, ArithOp::Sub};
-        t["atomic_inc_and_test"] = {Fn::AtomicOpReturn, 1, RmwOrder::Full, ArithOp::Add, RetKind::IsZero, 1, true};
-        t["atomic_dec_and_test"] = {Fn::AtomicOpReturn, 1, RmwOrder::Full, ArithOp::Sub, RetKind::IsZero, 1, true};
-        t["atomic_sub_and_test"] = {Fn::AtomicOpReturn, 2, RmwOrder::Full, ArithOp::Sub, RetKind::IsZero};
-        const std::pair<const char*, RmwOrder> sfx[] = {
-            {"", RmwOrder::Full}, {"_relaxed", RmwOrder::Relaxed}, {"_acquire", RmwOrder::Acquire}, {"_release", RmwOrder::Release}};
-        for (const auto& s : sfx) {
-            std::string x = s.first;
-            t["atomic_add_return" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::New};
-            t["atomic_sub_return" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Sub, RetKind::New};
-            t["atomic_inc_return" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Add, RetKind::New, 1, true};
-            t["atomic_dec_return" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Sub, RetKind::New, 1, true};
-            t["atomic_fetch_add" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::Old};
-            t["atomic_fetch_sub" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Sub, RetKind::Old};
-            t["atomic_fetch_inc" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Add, RetKind::Old, 1, true};
-            t["atomic_fetch_dec" + x] = {Fn::AtomicOpReturn, 1, s.second, ArithOp::Sub, RetKind::Old, 1, true};
-            t["xchg" + x] = {Fn::Xchg, 2, s.second};
-            t["atomic_xchg" + x] = {Fn::Xchg, 2, s.second};
-            t["cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
-            t["atomic_add_negative" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Add, RetKind::IsNegative};
-            t["atomic_fetch_and" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::And, RetKind::Old};
-            t["atomic_fetch_or" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Or, RetKind::Old};
-            t["atomic_fetch_xor" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::Xor, RetKind::Old};
-            t["atomic_fetch_andnot" + x] = {Fn::AtomicOpReturn, 2, s.second, ArithOp::AndNot, RetKind::Old};
-            t["atomic_cmpxchg" + x] = {Fn::Cmpxchg, 3, s.second};
-        }
-        return t;
-    }();
-    return m;
-}
-
-bool is_type_word(const std::string& s) {
-    static const char* words[] = {"int", "long", "unsigned", "signed", "short", "char", "intptr_t", "uintptr_t",
-                                  "bool", "_Bool", "atomic_t", "spinlock_t", "struct", "u8", "u16", "u32", "u64",
-                                  "s8", "s16", "s32", "s64", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-                                  "uint16_t", "uint32_t", "uint64_t", "const", "volatile"};
-    for (const char* w : words)
-        if (s == w) return true;
-    return false;
-}
 
 class Parser {
 public:
@@ -292,129 +189,9 @@ private:
     }
 
     void tokenize() {
-        const std::string& s = text_;
-        int line = start_line_;
-        int depth = 0;  // braces and parentheses: `(*` opens a comment only outside code
-        bool seen_brace = false;  // the initial state has begun: no more header lines
-        size_t i = 0;
-        auto push = [&](Tok::Kind k, std::string v, long num = 0) { toks_.push_back({k, std::move(v), num, line}); };
-        while (i < s.size()) {
-            char c = s[i];
-            if (c == '\n') { line++; i++; continue; }
-            if (std::isspace((unsigned char)c)) { i++; continue; }
-            // `(*` opens an OCaml comment outside code, and never right
-            // after a name (`READ_ONCE(*x)` is a call).
-            bool after_name = !toks_.empty() && toks_.back().kind == Tok::Ident && toks_.back().line == line;
-            if (depth == 0 && !after_name && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
-                int start = line, nest = 0;
-                size_t j = i;
-                for (; j + 1 < s.size(); j++) {
-                    if (s[j] == '\n') line++;
-                    if (s[j] == '(' && s[j + 1] == '*') { nest++; j++; }
-                    else if (s[j] == '*' && s[j + 1] == ')') { if (--nest == 0) break; j++; }
-                }
-                if (nest != 0) fail(start, "unterminated comment `(*`; accepted: `(* ... *)`");
-                comment_text(s.substr(i, j + 2 - i));
-                i = j + 2;
-                continue;
-            }
-            if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-                size_t j = s.find("*/", i + 2);
-                if (j == std::string::npos) fail(line, "unterminated comment `/*`; accepted: `/* ... */`");
-                std::string cm = s.substr(i, j + 2 - i);
-                comment_text(cm);
-                for (char x : cm) line += x == '\n';
-                i = j + 2;
-                continue;
-            }
-            if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-                size_t j = s.find('\n', i);
-                if (j == std::string::npos) j = s.size();
-                comment_text(s.substr(i, j - i));
-                i = j;
-                continue;
-            }
-            if (std::isalpha((unsigned char)c) || c == '_') {
-                size_t j = i;
-                while (j < s.size() && (std::isalnum((unsigned char)s[j]) || s[j] == '_')) j++;
-                // A diy7 header line before the initial state: `Key=value`
-                // alone on its line (Cycle=, Relax=, Safe=, Prefetch=, Com=,
-                // Orig=, Hash=, Generator= ...). Kept, not interpreted.
-                bool line_start = toks_.empty() || toks_.back().line != line;
-                size_t eq = s.find_first_not_of(" \t", j);
-                if (!seen_brace && line_start && eq != std::string::npos && s[eq] == '=' &&
-                    (eq + 1 >= s.size() || s[eq + 1] != '=')) {
-                    size_t end = s.find('\n', eq);
-                    if (end == std::string::npos) end = s.size();
-                    std::string v = s.substr(eq + 1, end - eq - 1);
-                    v.erase(0, v.find_first_not_of(" \t"));
-                    v.erase(v.find_last_not_of(" \t\r") + 1);
-                    t_.info.push_back({s.substr(i, j - i), v});
-                    i = end;
-                    continue;
-                }
-                push(Tok::Ident, s.substr(i, j - i));
-                i = j;
-                continue;
-            }
-            if (std::isdigit((unsigned char)c)) {
-                size_t j = i;
-                while (j < s.size() && std::isalnum((unsigned char)s[j])) j++;
-                std::string num = s.substr(i, j - i);
-                char* end = nullptr;
-                errno = 0;
-                long v = std::strtol(num.c_str(), &end, 0);
-                if (*end || errno == ERANGE || v > kMaxLiteral)
-                    fail(line, "bad number `" + num.substr(0, 40) + (num.size() > 40 ? "..." : "") + "`; accepted: " + kNumbers);
-                push(Tok::Num, num, v);
-                i = j;
-                continue;
-            }
-            if (c == '"') {
-                size_t j = s.find('"', i + 1);
-                if (j == std::string::npos) fail(line, "unterminated string; accepted: \"...\"");
-                push(Tok::Str, s.substr(i + 1, j - i - 1));
-                i = j + 1;
-                continue;
-            }
-            static const char* two[] = {"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "->", "<<", ">>", "++", "--", "+=", "-="};
-            bool done = false;
-            for (const char* t : two)
-                if (s.compare(i, 2, t) == 0) {
-                    push(Tok::Punct, t);
-                    i += 2;
-                    done = true;
-                    break;
-                }
-            if (done) continue;
-            if (c == '{') seen_brace = true;
-            if (c == '{' || c == '(' || c == '[') depth++;
-            if (c == '}' || c == ')' || c == ']') depth = depth > 0 ? depth - 1 : 0;
-            push(Tok::Punct, std::string(1, c));
-            i++;
-        }
-        toks_.push_back({Tok::End, "", 0, line});
+        toks_ = litmus::tokenize(file_, text_, start_line_, [this](const std::string& c) { comment_text(c); }, t_.info);
     }
-
-    // Braces and parentheses are balanced, or one line names the first that is not.
-    void balance() const {
-        std::vector<const Tok*> st;
-        for (const Tok& t : toks_) {
-            if (t.kind != Tok::Punct) continue;
-            if (t.s == "{" || t.s == "(" || t.s == "[") st.push_back(&t);
-            else if (t.s == "}" || t.s == ")" || t.s == "]") {
-                char open = t.s == "}" ? '{' : t.s == ")" ? '(' : '[';
-                if (st.empty())
-                    fail(t.line, "unbalanced braces: `" + t.s + "` has no matching `" + std::string(1, open) + "`");
-                if (st.back()->s[0] != open)
-                    fail(t.line, "unbalanced braces: `" + t.s + "` closes `" + st.back()->s + "` opened at line " +
-                                     std::to_string(st.back()->line));
-                st.pop_back();
-            }
-        }
-        if (!st.empty())
-            fail(st.back()->line, "unbalanced braces: `" + st.back()->s + "` is never closed");
-    }
+    void balance() const { litmus::balance(file_, toks_); }
 
     const Tok& peek(int k = 0) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
     const Tok& next() { const Tok& t = peek(); if (p_ < toks_.size() - 1) p_++; return t; }
