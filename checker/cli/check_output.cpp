@@ -16,8 +16,6 @@ namespace vfsmc {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string xml_esc(const std::string& raw) {
     // Names and file names are untrusted: printable first (XML 1.0 allows no
     // C0 control but tab and newline; the rest would reach a terminal).
@@ -35,6 +33,9 @@ std::string xml_esc(const std::string& raw) {
     }
     return o;
 }
+
+namespace {
+
 
 // A GitHub Actions workflow command: `::error file=F,title=T::message`, with
 // the characters GitHub reserves escaped (%, CR, LF; and , : in properties).

@@ -108,6 +108,9 @@ std::string expected_text(const Scenario& s);
 // In a child just forked: die with the parent (`sig`), even if the parent
 // died before the prctl.
 void die_with_parent(pid_t parent, int sig);
+// Text for an XML attribute or element (JUnit): printable, escaped, no C0
+// control but tab and newline (check_output.cpp).
+std::string xml_esc(const std::string& raw);
 
 // `vfsmc run` (cli.cpp).
 int cmd_run(const std::vector<std::string>& files, const RunFlags& f);

@@ -14,7 +14,6 @@
 // differ, unsupported, parse error, inconclusive.
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -310,19 +309,6 @@ CheckResult check_one(const std::string& file, const Options& opt) {
     return c;
 }
 
-std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (unsigned char ch : s) {
-        switch (ch) {
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '&': o += "&amp;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += ch < 0x20 && ch != '\n' && ch != '\t' ? ' ' : (char)ch;
-        }
-    }
-    return o;
-}
 
 // JUnit XML, one test case per litmus test (tests/junit.xsd): an unexpected
 // answer is a failure, a parse error or a cut search an error, an
@@ -345,15 +331,15 @@ void write_junit(const std::string& path, const std::vector<CheckResult>& rs) {
       << "\" skipped=\"" << skipped << "\" time=\"" << secs << "\">\n";
     for (const auto& r : rs) {
         std::snprintf(secs, sizeof secs, "%.3f", r.seconds);
-        x << "    <testcase name=\"" << xml_escape(r.name) << "\" classname=\"litmus\" file=\"" << xml_escape(r.file)
+        x << "    <testcase name=\"" << xml_esc(r.name) << "\" classname=\"litmus\" file=\"" << xml_esc(r.file)
           << "\" time=\"" << secs << "\"";
         if (r.kind == "unsupported") {
-            x << ">\n      <skipped message=\"" << xml_escape(r.line) << "\"/>\n    </testcase>\n";
+            x << ">\n      <skipped message=\"" << xml_esc(r.line) << "\"/>\n    </testcase>\n";
         } else if (r.kind == "parse error" || r.kind == "inconclusive") {
-            x << ">\n      <error message=\"" << xml_escape(r.line) << "\" type=\"" << r.kind << "\">" << xml_escape(r.line)
+            x << ">\n      <error message=\"" << xml_esc(r.line) << "\" type=\"" << r.kind << "\">" << xml_esc(r.line)
               << "</error>\n    </testcase>\n";
         } else if (!r.ok) {
-            x << ">\n      <failure message=\"" << xml_escape(r.line) << "\" type=\"fail\">" << xml_escape(r.line)
+            x << ">\n      <failure message=\"" << xml_esc(r.line) << "\" type=\"fail\">" << xml_esc(r.line)
               << "</failure>\n    </testcase>\n";
         } else {
             x << "/>\n";
@@ -417,8 +403,7 @@ void run_children(const std::vector<std::string>& files, const Options& opt, int
             pid_t pid = fork();
             if (pid < 0) throw std::runtime_error("fork failed");
             if (pid == 0) {
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                if (getppid() != parent) _exit(3);
+                die_with_parent(parent, SIGKILL);
                 close(p[0]);
                 for (const auto& j : running) close(j.fd);
                 std::string out;
