@@ -397,7 +397,12 @@ TEST_CASE("an unknown invariant is named with the invariants the model and the e
     j["expect"]["invariant"] = "mutual-exclusion";
     CHECK_ERROR(error_of(j), "t.json: expect.invariant: bad value \"mutual-exclusion\"; did you mean \"toy-mutual-exclusion\"? accepted: " + accepted);
     // Every name in the table is known to the loader for its owner.
-    for (const auto& inv : kInvariants) CHECK(std::string(inv.name).find(' ') == std::string::npos);
+    for (const auto& inv : invariant_rows()) CHECK(std::string(inv.name).find(' ') == std::string::npos);
+    // The production table has no test-only row: the toy models' rows are
+    // the test binary's own (ExtraInvariants), found all the same.
+    for (const auto& inv : kInvariants) CHECK(std::string(inv.owner) != "test");
+    REQUIRE(find_invariant("toy-mutual-exclusion"));
+    CHECK(std::string(find_invariant("toy-mutual-exclusion")->owner) == "test");
 }
 
 TEST_CASE("a thread count outside the model's range is rejected with the range", "[loader]") {

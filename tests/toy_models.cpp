@@ -10,6 +10,15 @@
 namespace vfsmc {
 namespace {
 
+// The toy models' invariants: rows of the test binary's own, not of the
+// production table (contract/invariants.h).
+const ExtraInvariants kToyInvariants = {
+    {"toy-mutual-exclusion", "test", "test-only: two threads inside the toy critical section at once"},
+    {"toy-message-passing", "test", "test-only: the consumer saw the flag but not the data"},
+    {"toy-lost-update", "test", "test-only: an increment of the toy counter was lost", "forbids"},
+    {"toy-store-buffering", "test", "test-only: in the store-buffering shape both threads read the other's flag as 0", "forbids"},
+};
+
 // ---- toy-lock --------------------------------------------------------------
 struct ToyLockCfg {
     bool broken = false;

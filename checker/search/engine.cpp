@@ -74,7 +74,7 @@ struct EngineState {
     // started and cut here, silently: the search ran its one iteration.
     uint64_t exact_runs = 0;
     bool capped = false;
-    std::vector<bool> inv_on;      // by kInvariants index
+    std::vector<bool> inv_on;      // by invariant_rows() index
     // Collect mode (shortest counterexample): a violation of `collect_inv`
     // is recorded and its execution abandoned, and the search goes on; the
     // execution numbered `fail_at` fails for real.
@@ -146,7 +146,7 @@ void record_outcome(const char* violated) {
 
 bool inv_enabled(const char* name) {
     int i = 0;
-    for (const auto& inv : kInvariants) {
+    for (const auto& inv : invariant_rows()) {
         if (std::strcmp(inv.name, name) == 0) return g->inv_on[i];
         i++;
     }
@@ -411,7 +411,7 @@ void setup_runtime(const Scenario& s, Model* m) {
         r.order[r.norder++] = {o.before_t, o.before_step.c_str(), o.after_t, o.after_step.c_str()};
     }
     g->inv_on.clear();
-    for (const auto& inv : kInvariants) {
+    for (const auto& inv : invariant_rows()) {
         bool on = false;
         for (const auto& n : s.invariants) on |= n == inv.name;
         // Use-after-free of a named kind follows the generic switch.
