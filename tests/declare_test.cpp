@@ -117,8 +117,9 @@ TEST_CASE("issue 15: prepare() reads every knob and init field its model declare
         INFO("model " << name << ", scenario " << file);
         REQUIRE(!file.empty());
         // The loader runs the model's prepare() on the scenario it loads.
+        FieldReadLog log;
         Scenario sc = load_scenario(file);
-        std::set<std::string> read(sc.looked_up.begin(), sc.looked_up.end());
+        std::set<std::string> read(log.reads.begin(), log.reads.end());
         std::set<std::string> declared;
         for (const auto& k : m->spec().knobs) declared.insert("config." + k.name);
         for (const auto& k : m->spec().init) declared.insert("init." + k.name);

@@ -217,10 +217,16 @@ struct Scenario {
 
     const Value& knob(const std::string& k) const;
     const Value& init_field(const std::string& k) const;
-    // Every field knob() and init_field() were asked for, as "config.k" or
-    // "init.k" (tests/declare_test.cpp: prepare() reads exactly the
-    // fields its model declares).
-    mutable std::vector<std::string> looked_up;
+};
+
+// A test's record of the fields Scenario::knob() and init_field() are asked
+// for while it lives, as "config.k" or "init.k" (tests/declare_test.cpp:
+// prepare() reads exactly the fields its model declares). One at a time.
+struct FieldReadLog {
+    FieldReadLog();
+    ~FieldReadLog();
+    FieldReadLog(const FieldReadLog&) = delete;
+    std::vector<std::string> reads;
 };
 
 // One field of a model's `config` (a knob) or `init`, declared once: how a

@@ -405,16 +405,22 @@ bool parse_memory_model(const std::string& name, MemModel& out) {
 }
 std::string suggest_name(const std::string& got, const std::vector<std::string>& names) { return closest(got, names); }
 
+namespace {
+FieldReadLog* g_field_reads = nullptr;  // the live test record, if any
+}
+FieldReadLog::FieldReadLog() { g_field_reads = this; }
+FieldReadLog::~FieldReadLog() { g_field_reads = nullptr; }
+
 const Value& Scenario::knob(const std::string& k) const {
     static const Value empty;
-    looked_up.push_back("config." + k);
+    if (g_field_reads) g_field_reads->reads.push_back("config." + k);
     auto it = config.find(k);
     return it == config.end() ? empty : it->second;
 }
 
 const Value& Scenario::init_field(const std::string& k) const {
     static const Value empty;
-    looked_up.push_back("init." + k);
+    if (g_field_reads) g_field_reads->reads.push_back("init." + k);
     auto it = init.find(k);
     return it == init.end() ? empty : it->second;
 }
