@@ -324,7 +324,7 @@ TEST_CASE("the lock handoff rule: a waiting acquire races with the acquire the r
 TEST_CASE("dpor reaches the final states of the plain search when a retry pass that read nothing new parks", "[dpor]") {
     // Issue 10: a retry pass (retry_loop) that read the same values as the
     // last one and changed nothing parks, and its reads are those of a
-    // failed await (mark_failed_pass): not reversed against the write that
+    // failed await (search/await_marks.h): not reversed against the write that
     // wakes it. The pass here spans two steps (y, then cnt). Its writers'
     // values are in the final state (x[t] = y * 10 + cnt), so an order
     // the reduction missed shows up as a missing final state.

@@ -53,7 +53,7 @@ enum : uint8_t {
 struct Access {
     Key key;
     uint8_t write;
-    uint8_t await;   // only read by a wait condition that failed and parked (see mark_failed_await)
+    uint8_t await;   // only read by a wait condition that failed and parked (search/await_marks.h)
     uint8_t lk;      // kLk* bits
 };
 
