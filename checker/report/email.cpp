@@ -134,29 +134,11 @@ std::vector<std::string> shell_lines(const ReplayCommand& cmd, size_t width) {
     return out;
 }
 
-}  // namespace
-
-std::string email_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
-    const size_t W = 72;
-    std::ostringstream os;
-    if (r.verdict != Verdict::violated) {
-        for (const auto& l : wrap(summary_line(s, r, o.stable), W)) os << l << "\n";
-        return os.str();
-    }
-    // The subject: one line when it fits in 72 columns, else the invariant
-    // goes on a second, indented line.
-    std::string subject = subject_line(s, r, o);
-    if (subject.size() <= W) os << subject << "\n\n";
-    else if (!o.witness.empty()) os << "[witness] " << s.name << ":\n  an execution satisfying " << o.witness << "\n\n";
-    else os << "[counterexample] " << s.name << ":\n  " << r.invariant << " violated\n\n";
-    if (!o.overrides.empty())
-        for (const auto& l : wrap(override_note(o), W)) os << l << "\n";
-    if (!o.overrides.empty()) os << "\n";
-    const TraceView v = TraceView::of(r, &s);
+// In short: the model's named steps and the conflict, one entry per step,
+// wrapped with a hanging indent; at most kShortLines lines. When it is
+// longer, the earliest entries that are not the conflict go first.
+void email_in_short(std::ostream& os, const RunResult& r, const TraceView& v, const ReportOptions& o, size_t W) {
     const std::vector<TraceLine>& lines = v.lines;
-    // In short: the model's named steps and the conflict, one entry per
-    // step, wrapped with a hanging indent; at most kShortLines lines. When
-    // it is longer, the earliest entries that are not the conflict go first.
     const size_t kShortLines = 34;  // "about 30"
     std::vector<const TraceLine*> story;
     for (size_t i : v.in_short) story.push_back(&lines[i]);
@@ -203,45 +185,73 @@ std::string email_report(const Scenario& s, const RunResult& r, const ReportOpti
         for (const auto& l : shown_lines) os << l << "\n";
         os << "\n";
     }
+}
+
+// The interleaving: one column per thread, each step's number on its
+// first line; a long name spills into the empty columns to its right.
+void email_interleaving(std::ostream& os, const RunResult& r, const std::vector<TraceLine>& lines, size_t W) {
+    int nt = (int)r.thread_names.size();
+    const size_t numw = 6;  // ">>123 "
+    size_t colw = (W - numw - (nt - 1)) / nt;
+    std::string header = pad("", numw);
+    for (int t = 0; t < nt; t++) header += pad(r.thread_names[t], colw) + (t + 1 < nt ? " " : "");
+    os << "Interleaving (one column per thread):\n";
+    os << header.substr(0, header.find_last_not_of(' ') + 1) << "\n";
+    std::string rule = pad("", numw);
+    for (int t = 0; t < nt; t++) rule += std::string(colw, '-') + (t + 1 < nt ? " " : "");
+    os << rule << "\n";
+    std::vector<std::string> last_func(nt);
+    for (const auto& L : lines) {
+        std::vector<std::string> cell;
+        size_t first_text = 0;  // the step's number goes on its first line
+        // What the thread's column may spill into: the columns to its
+        // right, empty on the lines of this step.
+        size_t spill = W - numw - (size_t)L.thread * (colw + 1);
+        if (L.func != last_func[L.thread] && !L.func.empty()) {
+            for (const auto& w : wrap(L.func + "():", colw, "", spill)) cell.push_back(w);
+            last_func[L.thread] = L.func;
+            first_text = cell.size();
+        }
+        for (const auto& w : wrap("  " + L.text, colw, "    ", spill)) cell.push_back(w);
+        for (size_t i = 0; i < cell.size(); i++) {
+            std::string num = i == first_text ? (L.conflict ? ">>" : "  ") + pad(std::to_string(L.number), 3) : "";
+            std::string line = pad(num, numw);
+            for (int t = 0; t < nt; t++) {
+                std::string c = t == L.thread ? cell[i] : "";
+                line += pad(c, colw) + (t + 1 < nt ? " " : "");
+            }
+            os << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
+        }
+    }
+    os << "\n";
+}
+
+}  // namespace
+
+std::string email_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
+    const size_t W = 72;
+    std::ostringstream os;
+    if (r.verdict != Verdict::violated) {
+        for (const auto& l : wrap(summary_line(s, r, o.stable), W)) os << l << "\n";
+        return os.str();
+    }
+    // The subject: one line when it fits in 72 columns, else the invariant
+    // goes on a second, indented line.
+    std::string subject = subject_line(s, r, o);
+    if (subject.size() <= W) os << subject << "\n\n";
+    else if (!o.witness.empty()) os << "[witness] " << s.name << ":\n  an execution satisfying " << o.witness << "\n\n";
+    else os << "[counterexample] " << s.name << ":\n  " << r.invariant << " violated\n\n";
+    if (!o.overrides.empty())
+        for (const auto& l : wrap(override_note(o), W)) os << l << "\n";
+    if (!o.overrides.empty()) os << "\n";
+    const TraceView v = TraceView::of(r, &s);
+    email_in_short(os, r, v, o, W);
     for (const auto& l : wrap(paragraph(s, r, v, !o.witness.empty()), W)) os << l << "\n";
     os << "\n";
     if (!o.brief) {
-        int nt = (int)r.thread_names.size();
-        const size_t numw = 6;  // ">>123 "
-        size_t colw = (W - numw - (nt - 1)) / nt;
-        std::string header = pad("", numw);
-        for (int t = 0; t < nt; t++) header += pad(r.thread_names[t], colw) + (t + 1 < nt ? " " : "");
-        os << "Interleaving (one column per thread):\n";
-        os << header.substr(0, header.find_last_not_of(' ') + 1) << "\n";
-        std::string rule = pad("", numw);
-        for (int t = 0; t < nt; t++) rule += std::string(colw, '-') + (t + 1 < nt ? " " : "");
-        os << rule << "\n";
-        std::vector<std::string> last_func(nt);
-        for (const auto& L : lines) {
-            std::vector<std::string> cell;
-            size_t first_text = 0;  // the step's number goes on its first line
-            // What the thread's column may spill into: the columns to its
-            // right, empty on the lines of this step.
-            size_t spill = W - numw - (size_t)L.thread * (colw + 1);
-            if (L.func != last_func[L.thread] && !L.func.empty()) {
-                for (const auto& w : wrap(L.func + "():", colw, "", spill)) cell.push_back(w);
-                last_func[L.thread] = L.func;
-                first_text = cell.size();
-            }
-            for (const auto& w : wrap("  " + L.text, colw, "    ", spill)) cell.push_back(w);
-            for (size_t i = 0; i < cell.size(); i++) {
-                std::string num = i == first_text ? (L.conflict ? ">>" : "  ") + pad(std::to_string(L.number), 3) : "";
-                std::string line = pad(num, numw);
-                for (int t = 0; t < nt; t++) {
-                    std::string c = t == L.thread ? cell[i] : "";
-                    line += pad(c, colw) + (t + 1 < nt ? " " : "");
-                }
-                os << line.substr(0, line.find_last_not_of(' ') + 1) << "\n";
-            }
-        }
-        os << "\n";
+        email_interleaving(os, r, v.lines, W);
     } else {
-        os << "(The full interleaving, " << lines.size() << " steps, is left out: run the replay command.)\n\n";
+        os << "(The full interleaving, " << v.lines.size() << " steps, is left out: run the replay command.)\n\n";
     }
     os << "Final state:\n";
     std::istringstream fs(r.final_state);
