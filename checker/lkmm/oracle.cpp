@@ -324,26 +324,23 @@ private:
     }
 };
 
-}  // namespace
-
-OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
-    auto t0 = std::chrono::steady_clock::now();
-    OracleOutcome out;
+// The values each location may hold, and each thread's paths over them. A
+// write's value is computed from reads of values other writes wrote before
+// it, so no chain of justification is longer than the number of writes a
+// run of every thread makes: the domains stop growing there (values only a
+// cycle of reads could justify are left out, as herd7's equation solver
+// leaves them out). False, with out.error, when a limit is passed.
+bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& runs, OracleOutcome& out) {
     const int nl = (int)t.vars.size();
-    Domains dom(nl);
+    dom.assign(nl, {});
     for (int v = 0; v < nl; v++)
         dom[v].push_back(t.vars[v].init_addr.empty() ? t.vars[v].init : address_of(t.var_index(t.vars[v].init_addr)));
-    // A write's value is computed from reads of values other writes wrote
-    // before it, so no chain of justification is longer than the number of
-    // writes a run of every thread makes: the domains stop growing there
-    // (values only a cycle of reads could justify are left out, as herd7's
-    // equation solver leaves them out).
-    std::vector<std::vector<Run>> runs(t.procs.size());
+    runs.assign(t.procs.size(), {});
     for (int round = 0;; round++) {
         size_t writes = 0;
         for (size_t p = 0; p < t.procs.size(); p++) {
             runs[p] = thread_runs(t, (int)p, dom, kMaxRuns, out.error);
-            if (!out.error.empty()) return out;
+            if (!out.error.empty()) return false;
             size_t most = 0;
             for (const Run& r : runs[p]) {
                 size_t w = 0;
@@ -365,7 +362,7 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
                         if (d.size() > kMaxValues) {
                             out.error = t.file + ": location `" + t.vars[e.loc].name + "` may hold more than " +
                                         std::to_string(kMaxValues) + " values; accepted: tests whose locations hold few values";
-                            return out;
+                            return false;
                         }
                     }
                 }
@@ -373,6 +370,52 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
         if (grown == dom) break;
         dom = grown;
     }
+    return true;
+}
+
+// herd7 prints a state's locations in its order of locations (registers
+// by thread and name, then memory by name) and sorts the states by their
+// values in that order.
+void herd_order(const Test& t, const std::map<std::vector<long>, std::pair<uint64_t, bool>>& states, OracleOutcome& out) {
+    std::vector<size_t> order(t.observed.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    auto obs_name = [&](const litmus::Observed& o) {
+        return o.proc >= 0 ? t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const auto &x = t.observed[a], &y = t.observed[b];
+        bool rx = x.proc >= 0, ry = y.proc >= 0;
+        if (rx != ry) return rx;
+        if (x.proc != y.proc) return x.proc < y.proc;
+        return obs_name(x) < obs_name(y);
+    });
+    std::vector<std::pair<std::vector<long>, OracleState>> sorted;
+    for (const auto& kv : states) {
+        OracleState st;
+        std::vector<long> key;
+        for (size_t i : order) {
+            const auto& o = t.observed[i];
+            std::string name = (o.proc >= 0 ? std::to_string(o.proc) + ":" : "") + obs_name(o);
+            st.text += (st.text.empty() ? "" : " ") + name + "=" + value_text(t, kv.first[i]) + ";";
+            key.push_back(kv.first[i]);
+        }
+        st.executions = kv.second.first;
+        st.satisfies = kv.second.second;
+        sorted.push_back({key, st});
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& kv : sorted) out.states.push_back(std::move(kv.second));
+}
+
+}  // namespace
+
+OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
+    auto t0 = std::chrono::steady_clock::now();
+    OracleOutcome out;
+    const int nl = (int)t.vars.size();
+    Domains dom;
+    std::vector<std::vector<Run>> runs;
+    if (!grow_domains(t, dom, runs, out)) return out;
     // Every choice of one valid path per thread.
     std::vector<std::vector<const Run*>> valid(t.procs.size());
     for (size_t p = 0; p < t.procs.size(); p++)
@@ -429,37 +472,7 @@ OracleOutcome oracle_run(const Test& t, const OracleOptions& opt) {
         }
         if (p == idx.size()) break;
     }
-    // herd7 prints a state's locations in its order of locations
-    // (registers by thread and name, then memory by name) and sorts the
-    // states by their values in that order.
-    std::vector<size_t> order(t.observed.size());
-    for (size_t i = 0; i < order.size(); i++) order[i] = i;
-    auto obs_name = [&](const litmus::Observed& o) {
-        return o.proc >= 0 ? t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
-    };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const auto &x = t.observed[a], &y = t.observed[b];
-        bool rx = x.proc >= 0, ry = y.proc >= 0;
-        if (rx != ry) return rx;
-        if (x.proc != y.proc) return x.proc < y.proc;
-        return obs_name(x) < obs_name(y);
-    });
-    std::vector<std::pair<std::vector<long>, OracleState>> sorted;
-    for (const auto& kv : states) {
-        OracleState st;
-        std::vector<long> key;
-        for (size_t i : order) {
-            const auto& o = t.observed[i];
-            std::string name = (o.proc >= 0 ? std::to_string(o.proc) + ":" : "") + obs_name(o);
-            st.text += (st.text.empty() ? "" : " ") + name + "=" + value_text(t, kv.first[i]) + ";";
-            key.push_back(kv.first[i]);
-        }
-        st.executions = kv.second.first;
-        st.satisfies = kv.second.second;
-        sorted.push_back({key, st});
-    }
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& kv : sorted) out.states.push_back(std::move(kv.second));
+    herd_order(t, states, out);
     uint64_t total = out.positive + out.negative;
     out.answer = out.positive == 0 ? Answer::Never : out.positive == total ? Answer::Always : Answer::Sometimes;
     switch (t.quant) {
