@@ -224,6 +224,10 @@ void print_progress(double el) {
 
 void engine_before() {
     Runtime& r = rt();
+    // Under `kernel` a load may read any of the stores Relacy keeps, the
+    // latest three, under every search (sim.h): the LKMM lets it read any
+    // store not ordered before one it must see.
+    if (r.mm == MemModel::kernel) sim::widen_load_window();
     g->sim_executions++;
     r.executions++;
     bool history_run = g->params && g->params->collect_history;

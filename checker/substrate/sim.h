@@ -94,6 +94,29 @@ inline void relax() {
     th.last_yield_ = th.own_acq_rel_order_;
 }
 
+// How far back a load that is not ordered after a newer store may read.
+// Relacy keeps each location's last three stores (rl::atomic_history_size)
+// and lets such a load read the latest store or the one before it; only
+// under its random scheduler does it offer the third, two stores back.
+// That choice is a flag of the context, set from the search type when the
+// context is built. widen_load_window() sets it for the running context,
+// whatever the scheduler: every search then offers all three stores, one
+// reads-from choice at a time (each a data node the tree searches explore).
+// Nothing else of the context reads the flag but the compare-exchange's
+// spurious failures (compare_exchange_weak, which the shim does not offer)
+// and the deferral of Relacy's own frees (which the models do not call).
+namespace detail {
+// The flag is private to rl::context: its address is taken through an
+// explicit instantiation, where access checking does not apply.
+bool rl::context::*random_sched_flag();
+template <bool rl::context::*Flag>
+struct RandomSchedFlag {
+    friend bool rl::context::*random_sched_flag() { return Flag; }
+};
+template struct RandomSchedFlag<&rl::context::is_random_sched_>;
+}  // namespace detail
+inline void widen_load_window() { rl::ctx().*detail::random_sched_flag() = true; }
+
 // Parks the running thread until unpark(it).
 inline void park() { rl::ctx().park_current_thread(false, false, false, RL_INFO); }
 inline void unpark(int t) { rl::ctx().unpark_thread((rl::thread_id_t)t, false, RL_INFO); }
