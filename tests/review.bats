@@ -392,3 +392,51 @@ PY
   # already, does not repeat it.
   grep -q "^error: $tmp/bad/bad-field.json: search" <<<"$output"
 }
+
+@test "check --shard I/N: every scenario in exactly one share, the same verdicts, JUnit per share" {
+  command -v xmllint >/dev/null || skip "xmllint (libxml2-utils) is not installed"
+  run "$VFSMC" check -j2 scenarios/chrdev
+  [ "$status" -eq 0 ]
+  all=$(printf '%s\n' "$output" | grep -E '^(ok|FAIL) ' | sed 's/ \[.*//' | sort)
+  [ -n "$all" ]
+  for n in 1 2 3 7; do
+    : > "$tmp/union"
+    for i in $(seq 1 "$n"); do
+      run "$VFSMC" check -j2 --shard "$i/$n" --junit "$tmp/j$i.xml" scenarios/chrdev
+      [ "$status" -eq 0 ]
+      [[ ${lines[0]} == "shard $i/$n: "*" of $(printf '%s\n' "$all" | wc -l) scenarios" ]]
+      printf '%s\n' "$output" | grep -E '^(ok|FAIL) ' | sed 's/ \[.*//' >> "$tmp/union" || true
+      run xmllint --noout --schema tests/junit.xsd "$tmp/j$i.xml"
+      [ "$status" -eq 0 ]
+    done
+    # The same scenarios with the same verdicts, none twice.
+    [ "$(sort "$tmp/union")" = "$all" ]
+    [ -z "$(sort "$tmp/union" | uniq -d)" ]
+  done
+}
+
+@test "check --shard: the shares are balanced by the recorded counts" {
+  mkdir -p "$tmp/s"
+  for f in scenarios/chrdev/*.json; do cp "$f" "$tmp/s/"; done
+  names=$(cd "$tmp/s" && ls *.json | sed 's/\.json$//')
+  costly=$(printf '%s\n' "$names" | sed -n 5p)
+  # One scenario recorded as a million executions, every other as one: the
+  # costly one has a share to itself, the other share takes the rest.
+  { echo "{"; printf '%s\n' "$names" | sed 's/.*/  "&": 1,/'; echo "  \"zzz\": 0"; echo "}"; } > "$tmp/s/explorations.lock"
+  sed -i "s/\"$costly\": 1,/\"$costly\": 1000000,/" "$tmp/s/explorations.lock"
+  run "$VFSMC" check --shard 1/2 -j2 "$tmp/s"
+  [ "$(printf '%s\n' "$output" | grep -cE '^(ok|FAIL) ')" -eq 1 ]
+  [[ $output == *"/$costly.json: "* ]]
+  run "$VFSMC" check --shard 2/2 -j2 "$tmp/s"
+  [ "$(printf '%s\n' "$output" | grep -cE '^(ok|FAIL) ')" -eq "$(( $(printf '%s\n' "$names" | wc -l) - 1 ))" ]
+  [[ $output != *"/$costly.json: "* ]]
+}
+
+@test "check --shard: a bad value is one line, exit 2" {
+  for bad in 0/3 4/3 3 x/y 1/0 /2 1/ 1/100000 "1/2/3" " 1/2"; do
+    run "$VFSMC" check --shard "$bad" scenarios/chrdev
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ ${lines[0]} == "error: check: --shard: bad value "*"accepted: I/N with 1 <= I <= N"* ]]
+  done
+}

@@ -276,6 +276,12 @@ int CheckRun::run() {
 int cmd_check(const std::vector<std::string>& paths, const CheckOptions& o) {
     std::vector<ScenarioEntry> files = find_scenarios(paths);
     if (files.empty()) throw LoadError("check: no scenario files (*.json) found; accepted: a directory of scenarios");
+    if (!o.shard.empty()) {
+        CountLocks locks;
+        size_t all = files.size();
+        files = shard_of(std::move(files), o.shard, locks);
+        out_text("shard " + o.shard + ": " + std::to_string(files.size()) + " of " + std::to_string(all) + " scenarios\n");
+    }
     if (!o.junit.empty()) {
         // An unwritable --junit path is an error before the run, not after it.
         errno = 0;

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/cli.h"
+
 namespace vfsmc {
 
 // One scenario's outcome in `check`, for --junit and --format github.
@@ -40,6 +42,13 @@ void update_lock_file(const std::string& path, const nlohmann::json& fresh);
 // A recorded count: a whole number (nlohmann keeps non-negative integers
 // unsigned; -1, 1.5, 1e30, strings and null are not).
 bool lock_count(const nlohmann::json& v, unsigned long long& out);
+
+// `check --shard I/N`: the scenarios of the I-th of N shares (1 <= I <= N),
+// in file order. The shares are fixed by the files and their recorded
+// counts alone, so N jobs of a CI matrix or a Slurm array, each given the
+// same tree and its own I, run every scenario exactly once between them
+// (check_shard.cpp). A bad `spec`: LoadError, one line.
+std::vector<ScenarioEntry> shard_of(std::vector<ScenarioEntry> files, const std::string& spec, CountLocks& locks);
 
 // JUnit XML (the format GitLab, Jenkins and GitHub read): one testsuite per
 // scenario directory, one testcase per scenario; tests/junit.xsd is its schema.

@@ -506,6 +506,9 @@ CLI::App* add_check(CLI::App& app, Args& a) {
     check->add_option("--junit", a.check.junit, "also write JUnit XML (one test case per scenario) to this file");
     check->add_option("--format", a.check.format, "text, or github (::error annotations for GitHub Actions)")
         ->check(CLI::IsMember({"text", "github"}));
+    check->add_option("--shard", a.check.shard,
+                      "I/N: run only the I-th of N shares of the scenarios (a CI matrix or a job array; "
+                      "the shares are balanced by the recorded counts)");
     return check;
 }
 

@@ -121,6 +121,7 @@ struct CheckOptions {
     bool update_counts = false;  // record the counts instead of judging them
     std::string junit;           // also write JUnit XML here
     std::string format = "text"; // text, or github (annotations)
+    std::string shard;           // "I/N": run the I-th of N shares of the scenarios (check_shard.cpp)
 };
 int cmd_check(const std::vector<std::string>& paths, const CheckOptions& o);
 
