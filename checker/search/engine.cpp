@@ -224,10 +224,12 @@ void print_progress(double el) {
 
 void engine_before() {
     Runtime& r = rt();
-    // Under `kernel` a load may read any of the stores Relacy keeps, the
-    // latest three, under every search (sim.h): the LKMM lets it read any
-    // store not ordered before one it must see.
-    if (r.mm == MemModel::kernel) sim::widen_load_window();
+    // Under `kernel` a load may read any store a location keeps that it is
+    // not ordered after (sim.h), under every search: the LKMM lets it. Under
+    // `sc` every access is seq_cst and reads the latest store; the window is
+    // Relacy's own (one store back, two under its random scheduler), which
+    // only the relaxed initializing store of a field is ever read through.
+    sim::set_load_window(r.mm == MemModel::kernel ? sim::kHistory - 1 : rl::ctx().is_random_sched() ? 2 : 1);
     g->sim_executions++;
     r.executions++;
     bool history_run = g->params && g->params->collect_history;

@@ -15,7 +15,10 @@ void engine_after();
 
 template <int N>
 struct Suite : rl::test_suite<Suite<N>, N> {
-    void before() { engine_before(); }
+    void before() {
+        sim::bind_thread_count<N>();
+        engine_before();
+    }
     void thread(unsigned i) { engine_thread(i); }
     void after() { engine_after(); }
 };

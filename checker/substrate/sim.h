@@ -9,6 +9,9 @@
 // malloc, free, assert ...) are undefined again at its end.
 #pragma once
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "substrate/order.h"
 
 // Relacy's headers trip warnings that are not ours (-Warray-bounds on its
@@ -45,20 +48,196 @@ inline rl::memory_order rl_order(MemOrder o) {
     return rl::mo_seq_cst;
 }
 
-// One simulated atomic location. The debug info Relacy keeps for its own
-// messages names this file; vfsmc reports name the model's fields instead.
+// The running thread's happens-before clocks, as Relacy keeps them: what it
+// has acquired of each thread (`acq_rel`), what an acquire fence would
+// acquire (`acq_fence`, from relaxed reads), what its relaxed stores
+// release (`rel_fence`, as of its last release fence), its own clock and
+// where its last cpu_relax() was.
+// How many stores of a location are kept: a load may choose among the
+// latest and the kHistory - 1 before it, those it is not ordered after.
+inline constexpr unsigned kHistory = 3;
+inline constexpr int kMaxSimThreads = 8;
+
+struct Clocks {
+    rl::timestamp_t* acq_rel;
+    rl::timestamp_t* acq_fence;
+    rl::timestamp_t* rel_fence;
+    rl::timestamp_t* own;
+    rl::timestamp_t last_yield;
+    int index;
+    int nthreads;
+};
+
+namespace detail {
+template <int N>
+Clocks clocks_of(rl::thread_info_base* b) {
+    auto* t = static_cast<rl::thread_info<N>*>(b);
+    return {t->acq_rel_order_, t->acquire_fence_order_, t->release_fence_order_, &t->own_acq_rel_order_,
+            t->last_yield_,    (int)t->index_,          N};
+}
+// The thread count of the running suite (search/suite.h sets it before each
+// execution): Relacy's thread records are sized by it.
+inline Clocks (*g_clocks)(rl::thread_info_base*) = nullptr;
+}  // namespace detail
+
+template <int N>
+void bind_thread_count() {
+    detail::g_clocks = &detail::clocks_of<N>;
+}
+
+inline Clocks running_clocks() { return detail::g_clocks(rl::ctx().threadx_); }
+
+namespace detail {
+inline unsigned g_load_window = 1;
+}
+// How many stores back from the latest a load may read (1 to kHistory - 1),
+// for the execution about to run: the search sets it from the memory model.
+inline void set_load_window(unsigned n) { detail::g_load_window = n; }
+
+
+// One simulated atomic location: its stores in modification order (the
+// order they ran in), the last kHistory kept, each with the clocks that
+// decide which loads may still read it. The rules are Relacy's own
+// (relacy/thread.hpp: get_load_index, atomic_load, atomic_store,
+// atomic_rmw), over the running thread's clocks; the location keeps its own
+// history so that its depth is ours to choose. Every choice of a store
+// to read is a nondeterministic choice of Relacy's scheduler, which the
+// tree searches explore one branch at a time.
 template <class T>
 class atomic {
-    rl::atomic<T> a_;
+    struct Rec {
+        T value = T();
+        bool busy = false, seq_cst = false;
+        int thread = -1;
+        rl::timestamp_t stamp = 0;                      // the writer's clock at the store
+        rl::timestamp_t released[kMaxSimThreads] = {};  // what a reader that synchronizes acquires
+        rl::timestamp_t first_seen[kMaxSimThreads] = {};  // each thread's clock when it first read it
+    };
+    // Store number n (1, 2, ...) is hist_[n % kHistory]; 0 is the state
+    // before the first store, which no load may read.
+    Rec hist_[kHistory];
+    unsigned cur_ = 0;
+    bool initialized_ = false;
+
+    static bool acquires(MemOrder o) { return o == MemOrder::acquire || o == MemOrder::acq_rel || o == MemOrder::seq_cst || o == MemOrder::consume; }
+    static bool releases(MemOrder o) { return o == MemOrder::release || o == MemOrder::acq_rel || o == MemOrder::seq_cst; }
+    // Store n, if the history still holds it.
+    const Rec* rec(unsigned n) const {
+        if (n == 0 || n > cur_ || cur_ - n >= kHistory) return nullptr;
+        const Rec& r = hist_[n % kHistory];
+        return r.busy ? &r : nullptr;
+    }
+    [[noreturn]] static void uninitialized() {
+        rl::ctx().fail_test("", rl::test_result_unitialized_access, RL_INFO);
+        throw std::logic_error("unreachable");
+    }
+
+    // Which store a load reads: the latest, or (a plain load, not an RMW)
+    // one further back while the load is not ordered after the newer one:
+    // not by a seq_cst pair, not by happens-before of the newer store, not
+    // by read-read coherence (a thread that has seen a newer store, or
+    // happens after one that has), not by the reader's last cpu_relax().
+    unsigned load_index(const Clocks& th, MemOrder mo, bool rmw) const {
+        unsigned index = cur_;
+        if (!rmw) {
+            unsigned limit = detail::g_load_window;
+            for (unsigned i = 0; i != limit; ++i, --index) {
+                const Rec* r = rec(index);
+                if (!r) uninitialized();
+                const Rec* prev = rec(index - 1);
+                if (prev && prev->first_seen[th.index] <= th.last_yield) break;
+                if (mo == MemOrder::seq_cst && r->seq_cst) break;
+                if (th.acq_rel[r->thread] >= r->stamp) break;
+                bool stop = false;
+                for (int t = 0; t < th.nthreads && !stop; t++) stop = th.acq_rel[t] >= r->first_seen[t];
+                if (stop) break;
+                if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
+            }
+        }
+        if (!rec(index)) uninitialized();
+        return index;
+    }
+    // The load's effect on the reader's clocks.
+    const Rec& do_load(const Clocks& th, MemOrder mo, bool rmw) {
+        Rec& r = hist_[load_index(th, mo, rmw) % kHistory];
+        *th.own += 1;
+        if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
+        rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
+        for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], r.released[t]);
+        return r;
+    }
+    // A new store at the end of the modification order. A release store
+    // publishes the writer's clock, a relaxed one what its last release
+    // fence did; an RMW, or a store of the thread that wrote the previous
+    // value, also carries what the previous store published (a release
+    // sequence).
+    void do_store(const Clocks& th, T v, MemOrder mo, bool rmw) {
+        unsigned n = ++cur_;
+        const Rec* prev = rec(n - 1);
+        Rec& r = hist_[n % kHistory];
+        rl::timestamp_t carried[kMaxSimThreads] = {};
+        bool preserve = prev && (rmw || prev->thread == th.index);
+        if (preserve)
+            for (int t = 0; t < th.nthreads; t++) carried[t] = prev->released[t];
+        r.value = v;
+        r.busy = true;
+        r.thread = th.index;
+        r.seq_cst = mo == MemOrder::seq_cst;
+        *th.own += 1;
+        r.stamp = *th.own;
+        for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = (rl::timestamp_t)-1;
+        r.first_seen[th.index] = *th.own;
+        const rl::timestamp_t* from = releases(mo) ? th.acq_rel : th.rel_fence;
+        for (int t = 0; t < th.nthreads; t++) r.released[t] = preserve ? std::max(carried[t], from[t]) : from[t];
+        initialized_ = true;
+    }
+    const T& latest() const { return hist_[cur_ % kHistory].value; }
+    // A failed compare-exchange reads with its failure order.
+    static MemOrder failure_order(MemOrder o) {
+        switch (o) {
+            case MemOrder::release: return MemOrder::relaxed;
+            case MemOrder::acq_rel: return MemOrder::acquire;
+            default: return o;
+        }
+    }
 
 public:
     atomic() = default;
     atomic(const atomic&) = delete;
-    T load(MemOrder o) const { return a_.load(rl_order(o), RL_INFO); }
-    void store(T v, MemOrder o) { a_.store(v, rl_order(o), RL_INFO); }
-    T fetch_add(T v, MemOrder o) { return a_.fetch_add(v, rl_order(o), RL_INFO); }
+    T load(MemOrder o) {
+        rl::context& c = rl::ctx();
+        c.sched();
+        if (c.invariant_executing) {
+            if (!initialized_) uninitialized();
+            return latest();
+        }
+        return do_load(running_clocks(), o, false).value;
+    }
+    void store(T v, MemOrder o) {
+        rl::ctx().sched();
+        do_store(running_clocks(), v, o, false);
+    }
+    T fetch_add(T v, MemOrder o) {
+        rl::ctx().sched();
+        if (!initialized_) uninitialized();
+        Clocks th = running_clocks();
+        T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true).value;
+        do_store(th, (T)(prev + v), o, true);
+        return prev;
+    }
     bool compare_exchange_strong(T& expected, T desired, MemOrder o) {
-        return a_.compare_exchange_strong(expected, desired, rl_order(o), RL_INFO);
+        rl::ctx().sched();
+        if (!initialized_) uninitialized();
+        Clocks th = running_clocks();
+        T current = latest();
+        if (current == expected) {
+            do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
+            do_store(th, desired, o, true);
+            return true;
+        }
+        do_load(th, failure_order(o), true);
+        expected = current;
+        return false;
     }
 };
 
@@ -93,29 +272,6 @@ inline void relax() {
     rl::thread_info_base& th = *rl::ctx().threadx_;
     th.last_yield_ = th.own_acq_rel_order_;
 }
-
-// How far back a load that is not ordered after a newer store may read.
-// Relacy keeps each location's last three stores (rl::atomic_history_size)
-// and lets such a load read the latest store or the one before it; only
-// under its random scheduler does it offer the third, two stores back.
-// That choice is a flag of the context, set from the search type when the
-// context is built. widen_load_window() sets it for the running context,
-// whatever the scheduler: every search then offers all three stores, one
-// reads-from choice at a time (each a data node the tree searches explore).
-// Nothing else of the context reads the flag but the compare-exchange's
-// spurious failures (compare_exchange_weak, which the shim does not offer)
-// and the deferral of Relacy's own frees (which the models do not call).
-namespace detail {
-// The flag is private to rl::context: its address is taken through an
-// explicit instantiation, where access checking does not apply.
-bool rl::context::*random_sched_flag();
-template <bool rl::context::*Flag>
-struct RandomSchedFlag {
-    friend bool rl::context::*random_sched_flag() { return Flag; }
-};
-template struct RandomSchedFlag<&rl::context::is_random_sched_>;
-}  // namespace detail
-inline void widen_load_window() { rl::ctx().*detail::random_sched_flag() = true; }
 
 // Parks the running thread until unpark(it).
 inline void park() { rl::ctx().park_current_thread(false, false, false, RL_INFO); }
