@@ -213,6 +213,33 @@ PY
     echo "want exit 1 and an inconclusive Observation, got exit $rc: $out $err"; return 1; }
 }
 
+# MP where P0 writes x N times, then y: P1 reading y=1 then x=0 reads N
+# stores back.
+mp_n_back() {
+  { echo "C MP-$1-back"; echo "{"; echo "}"; echo "P0(int *x, int *y)"; echo "{"
+    for i in $(seq 1 "$1"); do echo "  WRITE_ONCE(*x, $i);"; done
+    echo "  WRITE_ONCE(*y, 1);"; echo "}"
+    echo "P1(int *x, int *y)"; echo "{"; echo "  int r0;"; echo "  int r1;"
+    echo "  r0 = READ_ONCE(*y);"; echo "  r1 = READ_ONCE(*x);"; echo "}"
+    echo "exists (1:r0=1 /\\ 1:r1=0)"; } > "$tmp/mp$1.litmus"
+}
+
+@test "litmus: a read reaches the 16th latest store; one that could go further is inconclusive, never an answer" {
+  mp_n_back 15
+  vf litmus --stable "$tmp/mp15.litmus"
+  [ "$rc" -eq 0 ] && grep -qx 'Observation MP-15-back Sometimes 1 [0-9]*' <<<"$out" || {
+    echo "want exit 0 and Sometimes, got exit $rc: $out $err"; return 1; }
+  mp_n_back 16
+  vf litmus --stable "$tmp/mp16.litmus"
+  [ "$rc" -eq 1 ] && grep -q '^Observation MP-16-back inconclusive ' <<<"$out" && grep -q 'store history' <<<"$err" || {
+    echo "want exit 1, inconclusive and the store history named, got exit $rc: $out $err"; return 1; }
+  # The same shape under a full search of a scenario-sized window: what a
+  # search that stops at the history says of its own scope.
+  mp_n_back 4
+  vf litmus --stable "$tmp/mp4.litmus"
+  [ "$rc" -eq 0 ] && grep -qx 'Observation MP-4-back Sometimes 1 [0-9]*' <<<"$out"
+}
+
 @test "litmus MP+pooncerelease+poacquireonce: Never, in herd7's Observation line" {
   vf litmus --stable litmus/MP+pooncerelease+poacquireonce.litmus
   [ "$rc" -eq 0 ] && grep -qx 'Observation MP+pooncerelease+poacquireonce Never 0 [0-9]*' <<<"$out" || {

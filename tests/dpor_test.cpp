@@ -574,6 +574,7 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
         Threads th;
         bool has_duplicates;
         bool one_outcome;     // two get-put pairs always end at count 0
+        bool exhaustive = true;  // small enough for the plain search without the cut
     };
     for (Strategy st : {Strategy::exhaustive, Strategy::dpor}) {
         for (const Program& p : std::vector<Program>{
@@ -583,7 +584,11 @@ TEST_CASE("a full search cuts only duplicate stale lockref reads: the same verdi
                  // Stale reads of a locked value with a newer locked store
                  // in the window (the locked-value cut).
                  {{{"lockref_locked_twice"}, {"lockref_get_put"}}, true, true},
-                 {{{"lockref_locked_twice", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false}}) {
+                 // Without the cut the plain search of this one runs past
+                 // 3 million executions (each load may read 15 stores
+                 // back): dpor alone compares it.
+                 {{{"lockref_locked_twice", "read_y_get_not_zero"}, {"lockref_get_set_y", "lockref_get_put"}}, true, false, false}}) {
+            if (st == Strategy::exhaustive && !p.exhaustive) continue;
             Scenario s = toy_dpor(p.th, "{\"strategy\":\"exhaustive\"}", "\"holds\"", "kernel");
             RunResult none = run_as(s, st, 3000000, StaleCut::none);
             RunResult dup = run_as(s, st, 3000000, StaleCut::duplicates);

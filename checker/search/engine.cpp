@@ -51,6 +51,7 @@ struct EngineState {
     rl::test_params* params = nullptr;
     bool replay = false;
     uint64_t sim_executions = 0;   // executions in this simulate() call
+    uint64_t reads_cut = 0;        // loads that could have read a store older than the kept history
     uint64_t max_executions = 0;
     uint64_t total_executions = 0; // the search's size when known (random, max_executions), for progress
     bool dpor = false;
@@ -229,6 +230,7 @@ void engine_before() {
     // `sc` every access is seq_cst and reads the latest store; the window is
     // Relacy's own (one store back, two under its random scheduler), which
     // only the relaxed initializing store of a field is ever read through.
+    g->reads_cut += sim::take_reads_cut();
     sim::set_load_window(r.mm == MemModel::kernel ? sim::kHistory - 1 : rl::ctx().is_random_sched() ? 2 : 1);
     g->sim_executions++;
     r.executions++;
@@ -482,6 +484,18 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
                 }
         }
     }
+    // A load that could have read a store older than the history a
+    // location keeps (sim.h) is a reads-from choice no search explored: a
+    // full search that met one is not complete, and says so as a limit.
+    g->reads_cut += sim::take_reads_cut();
+    out.reads_past_history = g->reads_cut;
+    if (g->reads_cut && full && !failed && !g->limit_hit) {
+        g->limit_hit = true;
+        g->limit = "store history";
+        out.limit_hit = true;
+        out.limit = g->limit;
+        out.complete = false;
+    }
     out.completeness = row.phrase(ss, pct_config().horizon);
     if (g->limit_hit) out.completeness += std::string(", cut short by the ") + out.limit + " (incomplete)";
     // The scope of a verdict that found nothing.
@@ -564,6 +578,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor, set.handoff);
+    sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
             g = e;

@@ -47,6 +47,7 @@ struct RunResult {
     uint64_t pruned_by_order = 0;   // of those, the ones cut by `order` constraints
     uint64_t sleep_blocked = 0;     // dpor: abandoned as redundant (not in `executions` - pruned)
     uint64_t duplicates = 0;        // full searches: cut at a stale read another branch covers (StaleCut)
+    uint64_t reads_past_history = 0;  // loads that could have read a store older than a location keeps (sim.h)
     double seconds = 0;
     double execs_per_sec = 0;
     bool complete = false;          // exhaustive and not cut by a limit

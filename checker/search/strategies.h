@@ -35,8 +35,8 @@ struct StrategyRow {
     // Explores every reads-from choice of every read it runs (the
     // stale-read cuts apply: search/stale_cut.h).
     bool every_rf;
-    // Seeded: its executions are drawn, and Relacy lets a load read
-    // further back than the latest store or the one before it.
+    // Seeded: its executions are drawn (under `sc`, as Relacy's random
+    // scheduler does, a relaxed load may read two stores back).
     bool seeded;
     // What a search that ended without a limit and found nothing claims.
     Scope scope;

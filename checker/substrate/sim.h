@@ -55,7 +55,7 @@ inline rl::memory_order rl_order(MemOrder o) {
 // where its last cpu_relax() was.
 // How many stores of a location are kept: a load may choose among the
 // latest and the kHistory - 1 before it, those it is not ordered after.
-inline constexpr unsigned kHistory = 3;
+inline constexpr unsigned kHistory = 16;
 inline constexpr int kMaxSimThreads = 8;
 
 struct Clocks {
@@ -89,6 +89,14 @@ inline Clocks running_clocks() { return detail::g_clocks(rl::ctx().threadx_); }
 
 namespace detail {
 inline unsigned g_load_window = 1;
+inline uint64_t g_reads_cut = 0;
+}
+// Loads, since the last call, that could have read a store older than the
+// kept history: each is a reads-from choice the search did not explore.
+inline uint64_t take_reads_cut() {
+    uint64_t n = detail::g_reads_cut;
+    detail::g_reads_cut = 0;
+    return n;
 }
 // How many stores back from the latest a load may read (1 to kHistory - 1),
 // for the execution about to run: the search sets it from the memory model.
@@ -105,16 +113,18 @@ inline void set_load_window(unsigned n) { detail::g_load_window = n; }
 // tree searches explore one branch at a time.
 template <class T>
 class atomic {
+    // Left uninitialized: a record is read only once a store has written it.
     struct Rec {
-        T value = T();
-        bool busy = false, seq_cst = false;
-        int thread = -1;
-        rl::timestamp_t stamp = 0;                      // the writer's clock at the store
-        rl::timestamp_t released[kMaxSimThreads] = {};  // what a reader that synchronizes acquires
-        rl::timestamp_t first_seen[kMaxSimThreads] = {};  // each thread's clock when it first read it
+        T value;
+        bool seq_cst;
+        int thread;
+        rl::timestamp_t stamp;                      // the writer's clock at the store
+        rl::timestamp_t released[kMaxSimThreads];   // what a reader that synchronizes acquires
+        rl::timestamp_t first_seen[kMaxSimThreads]; // each thread's clock when it first read it
     };
-    // Store number n (1, 2, ...) is hist_[n % kHistory]; 0 is the state
-    // before the first store, which no load may read.
+    // Store number n (1, 2, ...) is hist_[n % kHistory] while it is one of
+    // the last kHistory; 0 is the state before the first store, which no
+    // load may read.
     Rec hist_[kHistory];
     unsigned cur_ = 0;
     bool initialized_ = false;
@@ -124,8 +134,7 @@ class atomic {
     // Store n, if the history still holds it.
     const Rec* rec(unsigned n) const {
         if (n == 0 || n > cur_ || cur_ - n >= kHistory) return nullptr;
-        const Rec& r = hist_[n % kHistory];
-        return r.busy ? &r : nullptr;
+        return &hist_[n % kHistory];
     }
     [[noreturn]] static void uninitialized() {
         rl::ctx().fail_test("", rl::test_result_unitialized_access, RL_INFO);
@@ -137,22 +146,28 @@ class atomic {
     // not by a seq_cst pair, not by happens-before of the newer store, not
     // by read-read coherence (a thread that has seen a newer store, or
     // happens after one that has), not by the reader's last cpu_relax().
+    // May a load that has come back to store `index` read an older one?
+    bool may_pass(const Clocks& th, MemOrder mo, unsigned index) const {
+        const Rec* r = rec(index);
+        if (!r) uninitialized();
+        const Rec* prev = rec(index - 1);
+        if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
+        if (mo == MemOrder::seq_cst && r->seq_cst) return false;
+        if (th.acq_rel[r->thread] >= r->stamp) return false;
+        for (int t = 0; t < th.nthreads; t++)
+            if (th.acq_rel[t] >= r->first_seen[t]) return false;
+        return true;
+    }
     unsigned load_index(const Clocks& th, MemOrder mo, bool rmw) const {
         unsigned index = cur_;
         if (!rmw) {
             unsigned limit = detail::g_load_window;
-            for (unsigned i = 0; i != limit; ++i, --index) {
-                const Rec* r = rec(index);
-                if (!r) uninitialized();
-                const Rec* prev = rec(index - 1);
-                if (prev && prev->first_seen[th.index] <= th.last_yield) break;
-                if (mo == MemOrder::seq_cst && r->seq_cst) break;
-                if (th.acq_rel[r->thread] >= r->stamp) break;
-                bool stop = false;
-                for (int t = 0; t < th.nthreads && !stop; t++) stop = th.acq_rel[t] >= r->first_seen[t];
-                if (stop) break;
-                if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
-            }
+            unsigned i = 0;
+            for (; i != limit; ++i, --index)
+                if (!may_pass(th, mo, index) || rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
+            // Came back as far as the window goes, and an older store it
+            // could read is out of reach: the execution says so.
+            if (i == limit && limit == kHistory - 1 && index > 1 && may_pass(th, mo, index)) detail::g_reads_cut++;
         }
         if (!rec(index)) uninitialized();
         return index;
@@ -180,7 +195,6 @@ class atomic {
         if (preserve)
             for (int t = 0; t < th.nthreads; t++) carried[t] = prev->released[t];
         r.value = v;
-        r.busy = true;
         r.thread = th.index;
         r.seq_cst = mo == MemOrder::seq_cst;
         *th.own += 1;
@@ -191,7 +205,7 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) r.released[t] = preserve ? std::max(carried[t], from[t]) : from[t];
         initialized_ = true;
     }
-    const T& latest() const { return hist_[cur_ % kHistory].value; }
+    T latest() const { return cur_ ? hist_[cur_ % kHistory].value : T(); }
     // A failed compare-exchange reads with its failure order.
     static MemOrder failure_order(MemOrder o) {
         switch (o) {
