@@ -352,7 +352,7 @@ PY
 @test "run --coverage separates the steps the scenario selects away from the steps never reached" {
   # The notes race publishes with d_rehash and calls no set_names_collide.
   run "$VFSMC" run --coverage --stable --no-progress "$flagship"
-  [[ $output == *$'\n'"coverage: "*" model steps reached; 4 selected away by the scenario; "*" never reached"* ]]
+  [[ $output == *$'\n'"coverage: "*" model steps reached; 15 selected away by the scenario; "*" never reached"* ]]
   [[ $output == *$'\n  selected away (config.publish is "d_rehash"): d_add, d_splice_alias, d_add_ci\n'* ]]
   [[ $output == *$'\n  selected away (no thread calls set_names_collide): set_names_collide\n'* ]]
   [[ $output != *"never reached: d_splice_alias"* ]]

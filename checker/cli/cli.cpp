@@ -277,6 +277,10 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f, cons
         std::cerr << file << ": warning: vacuous: the scenario names step " << st
                   << " but no explored execution reached it\n";
     for (const auto& w : order_without_hb(s, r)) std::cerr << file << ": warning: " << printable(w, 4000) << "\n";
+    if (f.coverage)
+        for (const auto& a : step_coverage(s, r).against_needs)
+            std::cerr << file << ": warning: step needs: " << a.step << " was reached, but " << a.why << " (models/"
+                      << printable(s.model, kMaxShownValue) << ")\n";
     // An interrupted search says so itself (run_one): one line, not two.
     if (!as_expected(s, r) && !stop_requested) {
         std::cerr << file << ": expected " << printable(expected_text(s), kMaxShownValue) << ", got " << verdict_with_scope(r)
