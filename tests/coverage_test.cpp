@@ -93,6 +93,32 @@ TEST_CASE("a step's row replaces the name rules: an enum value the step does not
     CHECK(away(c, "d_rehash") == "needs config.publish=d_rehash or d_rehash-early");
     CHECK(away(c, "nfs_atomic_open:rehash-early") == "needs config.publish=d_rehash-early");
 
+    // chrdev: evict calls inode_cdev_forget as well as the op of that
+    // name, and only in v1 and v2.
+    Scenario e = scenario("scenarios/chrdev/evict-vs-opener-pre-seed.json");
+    REQUIRE(e.config.at("version").s == "pre-seed");
+    c = step_coverage(e, r);
+    CHECK(away(c, "inode_cdev_forget") == "needs config.version=v1 or v2");
+    CHECK(missed(c, "cd_forget"));
+    set(e.config, "version", "v2");
+    c = step_coverage(e, r);
+    CHECK(missed(c, "inode_cdev_forget"));
+    CHECK(away(c, "cd_forget") == "needs config.version=pre-seed");
+}
+
+TEST_CASE("init values and ops select steps away; a need met leaves the step never reached", "[coverage]") {
+    RunResult r;
+    // i_nlink 0: the last iput evicts; the LRU is never used.
+    Scenario e = scenario("scenarios/chrdev/evict-vs-opener-pre-seed.json");
+    REQUIRE(e.init.at("i_nlink").s == "0");
+    StepCoverage c = step_coverage(e, r);
+    CHECK(away(c, "iput_final:cached") == "needs init.i_nlink=1");
+    CHECK(missed(c, "iput_final:I_FREEING"));
+    CHECK(away(c, "inode_lru_isolate:I_FREEING") == "no thread calls prune_icache_sb");
+    CHECK(away(c, "try_module_get") == "needs init.cdev_owner=module, or init.fops_owner=module");
+    set(e.init, "fops_owner", "module");
+    c = step_coverage(e, r);
+    CHECK(missed(c, "try_module_get"));
 }
 
 TEST_CASE("a step reached against its declared needs is reported; under a mutation the needs are not used", "[coverage]") {
