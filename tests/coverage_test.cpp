@@ -106,7 +106,7 @@ TEST_CASE("a step's row replaces the name rules: an enum value the step does not
     CHECK(away(c, "cd_forget") == "needs config.version=pre-seed");
 }
 
-TEST_CASE("init values and ops select steps away; a need met leaves the step never reached", "[coverage]") {
+TEST_CASE("init values and op arguments select steps away; a need met leaves the step never reached", "[coverage]") {
     RunResult r;
     // i_nlink 0: the last iput evicts; the LRU is never used.
     Scenario e = scenario("scenarios/chrdev/evict-vs-opener-pre-seed.json");
@@ -119,6 +119,21 @@ TEST_CASE("init values and ops select steps away; a need met leaves the step nev
     set(e.init, "fops_owner", "module");
     c = step_coverage(e, r);
     CHECK(missed(c, "try_module_get"));
+
+    // openref: no thread opens with O_PATH or for writing.
+    Scenario o = scenario("scenarios/openref/two-openers-v5.json");
+    for (const auto& t : o.threads)
+        for (const auto& op : t.ops) REQUIRE((op.name != "open" || op.args.at(0).s == "O_RDONLY"));
+    c = step_coverage(o, r);
+    CHECK(away(c, "do_o_path") == "no thread calls open with flags O_PATH");
+    CHECK(away(c, "handle_truncate") == "no thread calls open with flags O_WRONLY|O_TRUNC");
+    CHECK(away(c, "vfs_open") == "needs config.do_open=unpatched, or a thread that calls open with flags O_PATH");
+    CHECK(away(c, "do_umount") == "no thread calls umount_lazy");
+    CHECK(missed(c, "vfs_open_consume"));
+    o.threads[0].ops[0].args[0].s = "O_PATH";
+    c = step_coverage(o, r);
+    CHECK(missed(c, "do_o_path"));
+    CHECK(missed(c, "vfs_open"));
 }
 
 TEST_CASE("a step reached against its declared needs is reported; under a mutation the needs are not used", "[coverage]") {
