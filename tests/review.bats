@@ -366,6 +366,83 @@ assert away["d_splice_alias"] == "config.publish is \"d_rehash\"", away
 assert "d_splice_alias" not in j["never_reached"] and "d_wait_lookup" in j["never_reached"], j["never_reached"]'
 }
 
+# with_value FILE SECTION FIELD VALUE: a copy of scenario FILE under $tmp
+# with SECTION.FIELD (config or init) set to the JSON VALUE; prints its path.
+with_value() {
+  mkdir -p "$tmp/$2-$3"
+  /usr/bin/python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); j.setdefault(sys.argv[2], {})[sys.argv[3]] = json.loads(sys.argv[4])
+json.dump(j, open(sys.argv[5], "w"))' "$1" "$2" "$3" "$4" "$tmp/$2-$3/$(basename "$1")"
+  echo "$tmp/$2-$3/$(basename "$1")"
+}
+
+# step_state STEP < run --coverage --json: "reached", "away: WHY" or "never".
+step_state() {
+  /usr/bin/python3 -c 'import json, sys
+j = json.loads(sys.stdin.read()); st = sys.argv[1]
+away = {a["step"]: a["why"] for a in j["selected_away"]}
+kinds = [k for k, hit in (("reached", st in j["coverage"]), ("away: " + away.get(st, ""), st in away),
+                          ("never", st in j["never_reached"])) if hit]
+assert len(kinds) == 1, (st, kinds)
+print(kinds[0])' "$1"
+}
+
+@test "run --coverage: a bool knob set against a step selects it away; set for it, the step is reached or never reached" {
+  # rpc_error true: the server may fail a call (server:error).
+  f=scenarios/dcache/shared-create-error-waiter-retries.json
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$f")
+  [ "$(step_state server:error <<<"$out")" = reached ]
+  off=$(with_value "$f" config rpc_error false)
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$off")
+  [ "$(step_state server:error <<<"$out")" = "away: needs config.rpc_error=true" ]
+  run "$VFSMC" run --coverage --stable --no-progress "$off"
+  [[ $output == *$'\n  selected away (needs config.rpc_error=true): server:error\n'* ]]
+  [[ $output != *"never reached: server:error"* ]]
+
+  # wait_revalidate false, the broken variant: its step is reached and the
+  # correct code's re-check is selected away; true: the other way round.
+  f=scenarios/dcache/broken-no-wait-revalidate.json
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$f" || true)
+  [ "$(step_state d_alloc_parallel:no-revalidate <<<"$out")" = reached ]
+  [ "$(step_state d_alloc_parallel:mismatch <<<"$out")" = "away: needs config.wait_revalidate=true" ]
+  on=$(with_value "$f" config wait_revalidate true)
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$on" || true)
+  [ "$(step_state d_alloc_parallel:no-revalidate <<<"$out")" = "away: needs config.wait_revalidate=false" ]
+  [[ "$(step_state d_alloc_parallel:mismatch <<<"$out")" =~ ^(reached|never)$ ]]
+
+  # reject_hashed_negative false: no open_creat rejects the cached negative
+  # dentry (and no thread opens without O_CREAT); true: the first
+  # execution rejects it (a probe of a second suffices).
+  f=scenarios/dcache/shared-cached-negative-no-reject.json
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$f" || true)
+  [ "$(step_state lookup_open:reject <<<"$out")" = "away: needs config.reject_hashed_negative=true, or a thread that calls open" ]
+  on=$(with_value "$f" config reject_hashed_negative true)
+  out=$("$VFSMC" run --coverage --json --time-limit 1 --stable --no-progress "$on" || true)
+  [ "$(step_state lookup_open:reject <<<"$out")" = reached ]
+}
+
+@test "run --coverage: chrdev's init i_nlink and openref's open flags select steps away" {
+  # i_nlink 0: the last iput evicts; 1: the inode stays cached on the LRU.
+  f=scenarios/chrdev/evict-vs-opener-pre-seed.json
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$f")
+  [ "$(step_state iput_final:I_FREEING <<<"$out")" = reached ]
+  [ "$(step_state iput_final:cached <<<"$out")" = "away: needs init.i_nlink=1" ]
+  # pre-seed: evict forgets with cd_forget; inode_cdev_forget is v2's
+  # (its op of the same name is not what rules it out).
+  [ "$(step_state cd_forget <<<"$out")" = reached ]
+  [ "$(step_state inode_cdev_forget <<<"$out")" = "away: needs config.version=v1 or v2" ]
+  cached=$(with_value "$f" init i_nlink 1)
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$cached" 2>/dev/null || true)
+  [ "$(step_state iput_final:cached <<<"$out")" = reached ]
+  [ "$(step_state iput_final:I_FREEING <<<"$out")" = "away: needs init.i_nlink=0" ]
+  # openref: two-openers-v5 opens nothing with O_PATH; o-path-consume does.
+  out=$("$VFSMC" run --coverage --json --stable --no-progress scenarios/openref/two-openers-v5.json)
+  [ "$(step_state do_o_path <<<"$out")" = "away: no thread calls open with flags O_PATH" ]
+  out=$("$VFSMC" run --coverage --json --stable --no-progress scenarios/openref/o-path-consume.json)
+  [ "$(step_state do_o_path <<<"$out")" = reached ]
+  [ "$(step_state vfs_open_consume:not-cleared <<<"$out")" = "away: needs config.do_o_path=consume-no-clear" ]
+}
+
 @test "issue 35: a replay says it is one execution, and --help shows no {false}" {
   token=$("$VFSMC" run --json --no-progress "$small" | python3 -c 'import json,sys; print(json.load(sys.stdin)["replay_token"])')
   run "$VFSMC" replay --stable "$small" "$token"

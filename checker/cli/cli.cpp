@@ -478,7 +478,7 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
     run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
     run->add_flag("--coverage", rf.coverage,
-                  "list the model steps never reached, apart from those the scenario selects away (a knob value or an op it does not choose)");
+                  "list the model steps never reached, apart from those the scenario selects away (a step needs a knob or init value, or an op, it does not choose)");
     run->add_flag("--no-progress", a.no_progress, "no progress lines on stderr");
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));
