@@ -117,6 +117,50 @@ copy_scenario() {
   [[ $output == *'did you mean "pre-seed"?'* ]]
 }
 
+@test "replay --config --json prints one JSON object when the schedule is followed, broken along, or cannot be followed" {
+  # json_only STATUS ARGS...: vfsmc's stdout is one JSON object (python3 -m
+  # json.tool refuses anything after it), stderr is empty, and the exit
+  # status is STATUS; prints the object.
+  json_only() {
+    local want=$1 rc=0
+    shift
+    "$VFSMC" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; return 1; }
+    [ ! -s "$tmp/err" ] || { echo "stderr:"; cat "$tmp/err"; return 1; }
+    /usr/bin/python3 -m json.tool "$tmp/out" >/dev/null || { cat "$tmp/out"; return 1; }
+    cat "$tmp/out"
+  }
+  field() { /usr/bin/python3 -c 'import json, sys; j = json.load(sys.stdin)
+for k in sys.argv[1].split("."): j = j[int(k)] if isinstance(j, list) else j[k]
+print(json.dumps(j))' "$1"; }
+  token=$("$VFSMC" run --json --stable --no-progress "$small" | field replay_token | tr -d '"')
+  # Followed to its end, no invariant broken: the changed code's one execution.
+  out=$(json_only 0 replay --json --stable "$small" "$token" --config dput_bug=none)
+  [ "$(field verdict <<<"$out")" = '"holds"' ]
+  [ "$(field scope <<<"$out")" = '"sampled"' ]
+  [ "$(field replay.followed <<<"$out")" = true ]
+  [ "$(field replay.config <<<"$out")" = '["dput_bug=none"]' ]
+  [[ $out != *"The schedule was followed"* ]]
+  # Broken along the schedule: the counterexample.
+  out=$(json_only 0 replay --json --stable "$small" "$token" --config dput_bug=missing-dput)
+  [ "$(field verdict <<<"$out")" = '"violated"' ]
+  [ "$(field replay.followed <<<"$out")" = true ]
+  # Not followed: no verdict on the changed code, and where the two part.
+  f=scenarios/chrdev/v2-fast-path-vs-last-close.json
+  token=$("$VFSMC" run --no-progress --first --json "$f" | field replay_token | tr -d '"')
+  out=$(json_only 1 replay --json "$f" "$token" --config version=pre-seed)
+  [ "$(field verdict <<<"$out")" = '"error"' ]
+  [ "$(field replay.followed <<<"$out")" = false ]
+  [[ "$(field replay.schedule_turns <<<"$out")" == '"P0 1-'* ]]
+  [[ "$(field replay.where <<<"$out")" == '"The replay of the changed code stops after step '* ]]
+  [ "$(field replay.steps.0.n <<<"$out")" = 1 ]
+  [[ $out != *"cannot be followed"* ]]
+  # The text form still tells it in words.
+  run "$VFSMC" replay "$f" "$token" --config version=pre-seed
+  [ "$status" -eq 1 ]
+  [[ ${lines[0]} == "The token's schedule cannot be followed with --config version=pre-seed." ]]
+}
+
 @test "the email form: In short first, 72 columns, --brief leaves the interleaving out" {
   run "$VFSMC" run --no-progress --stable --format email "$flagship"
   [[ ${lines[0]} == "[counterexample] shared-d-rehash-notes-race:" ]]
