@@ -12,6 +12,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -132,4 +133,115 @@ TEST_CASE("issue 15: prepare() reads every knob and init field its model declare
             CHECK(declared.count(r) == 1);
         }
     }
+}
+
+namespace {
+
+// A value a field accepts, as the loader would take it from a scenario.
+bool accepts(const FieldSpec& f, const std::string& v) {
+    switch (f.type) {
+        case ArgType::Enum: return std::find(f.allowed.begin(), f.allowed.end(), v) != f.allowed.end();
+        case ArgType::Bool: return v == "true" || v == "false";
+        case ArgType::Int: {
+            char* end = nullptr;
+            long n = std::strtol(v.c_str(), &end, 10);
+            return !v.empty() && *end == 0 && n >= f.min && n <= f.max;
+        }
+        case ArgType::Str: return true;
+    }
+    return false;
+}
+
+const FieldSpec* field_named(const std::vector<FieldSpec>& fs, const std::string& name) {
+    for (const auto& f : fs)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+// Every problem with one need of `spec`'s step needs, one line each.
+void need_problems(const ModelSpec& spec, const StepNeed& n, bool nested, std::vector<std::string>& out) {
+    auto values_of = [&](const FieldSpec* f, const std::string& what) {
+        if (n.values.empty()) out.push_back(what + ": no values");
+        for (const auto& v : n.values)
+            if (f && !accepts(*f, v)) out.push_back(what + ": value \"" + v + "\" is not accepted");
+    };
+    switch (n.kind) {
+        case StepNeed::Kind::config:
+        case StepNeed::Kind::init: {
+            bool config = n.kind == StepNeed::Kind::config;
+            const FieldSpec* f = field_named(config ? spec.knobs : spec.init, n.field);
+            std::string what = (config ? "config." : "init.") + n.field;
+            if (!f) out.push_back(what + ": not declared");
+            values_of(f, what);
+            break;
+        }
+        case StepNeed::Kind::call: {
+            if (n.ops.empty()) out.push_back("calls: no ops");
+            const OpSpec* op = nullptr;
+            for (const auto& name : n.ops) {
+                const OpSpec* o = nullptr;
+                for (const auto& d : spec.ops)
+                    if (d.name == name) o = &d;
+                if (!o) out.push_back("calls " + name + ": not an op of the model");
+                op = o;
+            }
+            if (n.field.empty()) break;
+            if (n.ops.size() != 1) out.push_back("calls_with: one op, not " + std::to_string(n.ops.size()));
+            const FieldSpec* a = op ? field_named(op->args, n.field) : nullptr;
+            if (!a) out.push_back("calls_with " + n.field + ": not an argument of the op");
+            values_of(a, "calls_with " + n.field);
+            break;
+        }
+        case StepNeed::Kind::any:
+            if (nested) out.push_back("any_of inside any_of");
+            if (n.any.size() < 2) out.push_back("any_of with fewer than two needs");
+            for (const auto& a : n.any) need_problems(spec, a, true, out);
+            break;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every step need names a declared step, and knobs, init fields, ops and values the model accepts", "[declare]") {
+    for (const char* name : {"dcache", "chrdev", "openref"}) {
+        Model* m = find_model(name);
+        REQUIRE(m);
+        const ModelSpec& spec = m->spec();
+        INFO("model " << name);
+        // Each of the three models has steps a config rules out.
+        CHECK(!spec.step_needs.empty());
+        std::set<std::string> declared(spec.steps.begin(), spec.steps.end()), seen;
+        for (const auto& row : spec.step_needs) {
+            CHECK(!row.steps.empty());
+            CHECK(!row.needs.empty());
+            for (const auto& st : row.steps) {
+                INFO("step " << st);
+                CHECK(declared.count(st) == 1);
+                CHECK(seen.insert(st).second);  // one row per step
+            }
+            std::vector<std::string> problems;
+            for (const auto& n : row.needs) need_problems(spec, n, false, problems);
+            for (const auto& p : problems) {
+                INFO("the row of " << row.steps[0] << ": " << p);
+                CHECK(false);
+            }
+        }
+    }
+}
+
+TEST_CASE("the check of step needs finds an undeclared knob, a value not accepted and an unknown op", "[declare]") {
+    const ModelSpec& spec = find_model("dcache")->spec();
+    std::vector<std::string> p;
+    need_problems(spec, knob_is("rpc_error", {"true"}), false, p);
+    need_problems(spec, calls_with("open_creat", "name", {"foo"}), false, p);
+    need_problems(spec, any_of({knob_is("publish", {"d_rehash"}), calls({"lookup"})}), false, p);
+    CHECK(p.empty());
+    need_problems(spec, knob_is("no_such_knob", {"true"}), false, p);
+    need_problems(spec, knob_is("rpc_error", {"yes"}), false, p);
+    need_problems(spec, knob_is("publish", {"d_rehash_early"}), false, p);
+    need_problems(spec, init_is("rpc_error", {"true"}), false, p);
+    need_problems(spec, calls({"unlink"}), false, p);
+    need_problems(spec, calls_with("open", "flags", {"O_PATH"}), false, p);
+    need_problems(spec, any_of({knob_is("rpc_error", {"true"})}), false, p);
+    CHECK(p.size() == 7);
 }

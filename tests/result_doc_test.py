@@ -44,12 +44,21 @@ results = [
 violated = results[1]
 assert violated["verdict"] == "violated", violated["verdict"]
 results.append(run("replay", "--json", "scenarios/dcache/broken-double-dput.json", violated["replay_token"]))
+# replay --config: the schedule followed with no violation, and not followed.
+followed = run("replay", "--json", "scenarios/dcache/broken-double-dput.json", violated["replay_token"], "--config", "dput_bug=none")
+assert followed["verdict"] == "holds" and followed["replay"]["followed"], followed.get("replay")
+chrdev = "scenarios/chrdev/v2-fast-path-vs-last-close.json"
+token = run("run", "--json", "--first", "--no-progress", chrdev)["replay_token"]
+parted = run("replay", "--json", chrdev, token, "--config", "version=pre-seed")
+assert parted["verdict"] == "error" and not parted["replay"]["followed"], parted.get("replay")
+results += [followed, parted]
 for j in results:
     keys(j, "", emitted)
 missing = sorted(emitted - documented)
 if missing:
     sys.exit("FAIL: emitted but not documented in docs/result-format.md: " + ", ".join(missing))
-for need in ("vacuous_steps", "schema", "trace[].n", "minimal.first.steps", "never_reached", "selected_away[].why"):
+for need in ("vacuous_steps", "schema", "trace[].n", "minimal.first.steps", "never_reached", "selected_away[].why",
+             "replay.followed", "replay.steps[].off_schedule"):
     if need not in emitted:
         sys.exit(f"FAIL: expected field {need} in the output")
 print(f"ok: {len(emitted)} fields emitted, all documented")

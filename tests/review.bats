@@ -117,6 +117,50 @@ copy_scenario() {
   [[ $output == *'did you mean "pre-seed"?'* ]]
 }
 
+@test "replay --config --json prints one JSON object when the schedule is followed, broken along, or cannot be followed" {
+  # json_only STATUS ARGS...: vfsmc's stdout is one JSON object (python3 -m
+  # json.tool refuses anything after it), stderr is empty, and the exit
+  # status is STATUS; prints the object.
+  json_only() {
+    local want=$1 rc=0
+    shift
+    "$VFSMC" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; return 1; }
+    [ ! -s "$tmp/err" ] || { echo "stderr:"; cat "$tmp/err"; return 1; }
+    /usr/bin/python3 -m json.tool "$tmp/out" >/dev/null || { cat "$tmp/out"; return 1; }
+    cat "$tmp/out"
+  }
+  field() { /usr/bin/python3 -c 'import json, sys; j = json.load(sys.stdin)
+for k in sys.argv[1].split("."): j = j[int(k)] if isinstance(j, list) else j[k]
+print(json.dumps(j))' "$1"; }
+  token=$("$VFSMC" run --json --stable --no-progress "$small" | field replay_token | tr -d '"')
+  # Followed to its end, no invariant broken: the changed code's one execution.
+  out=$(json_only 0 replay --json --stable "$small" "$token" --config dput_bug=none)
+  [ "$(field verdict <<<"$out")" = '"holds"' ]
+  [ "$(field scope <<<"$out")" = '"sampled"' ]
+  [ "$(field replay.followed <<<"$out")" = true ]
+  [ "$(field replay.config <<<"$out")" = '["dput_bug=none"]' ]
+  [[ $out != *"The schedule was followed"* ]]
+  # Broken along the schedule: the counterexample.
+  out=$(json_only 0 replay --json --stable "$small" "$token" --config dput_bug=missing-dput)
+  [ "$(field verdict <<<"$out")" = '"violated"' ]
+  [ "$(field replay.followed <<<"$out")" = true ]
+  # Not followed: no verdict on the changed code, and where the two part.
+  f=scenarios/chrdev/v2-fast-path-vs-last-close.json
+  token=$("$VFSMC" run --no-progress --first --json "$f" | field replay_token | tr -d '"')
+  out=$(json_only 1 replay --json "$f" "$token" --config version=pre-seed)
+  [ "$(field verdict <<<"$out")" = '"error"' ]
+  [ "$(field replay.followed <<<"$out")" = false ]
+  [[ "$(field replay.schedule_turns <<<"$out")" == '"P0 1-'* ]]
+  [[ "$(field replay.where <<<"$out")" == '"The replay of the changed code stops after step '* ]]
+  [ "$(field replay.steps.0.n <<<"$out")" = 1 ]
+  [[ $out != *"cannot be followed"* ]]
+  # The text form still tells it in words.
+  run "$VFSMC" replay "$f" "$token" --config version=pre-seed
+  [ "$status" -eq 1 ]
+  [[ ${lines[0]} == "The token's schedule cannot be followed with --config version=pre-seed." ]]
+}
+
 @test "the email form: In short first, 72 columns, --brief leaves the interleaving out" {
   run "$VFSMC" run --no-progress --stable --format email "$flagship"
   [[ ${lines[0]} == "[counterexample] shared-d-rehash-notes-race:" ]]
@@ -352,7 +396,7 @@ PY
 @test "run --coverage separates the steps the scenario selects away from the steps never reached" {
   # The notes race publishes with d_rehash and calls no set_names_collide.
   run "$VFSMC" run --coverage --stable --no-progress "$flagship"
-  [[ $output == *$'\n'"coverage: "*" model steps reached; 4 selected away by the scenario; "*" never reached"* ]]
+  [[ $output == *$'\n'"coverage: "*" model steps reached; 15 selected away by the scenario; "*" never reached"* ]]
   [[ $output == *$'\n  selected away (config.publish is "d_rehash"): d_add, d_splice_alias, d_add_ci\n'* ]]
   [[ $output == *$'\n  selected away (no thread calls set_names_collide): set_names_collide\n'* ]]
   [[ $output != *"never reached: d_splice_alias"* ]]
@@ -364,6 +408,83 @@ j = json.loads(sys.stdin.read())
 away = {a["step"]: a["why"] for a in j["selected_away"]}
 assert away["d_splice_alias"] == "config.publish is \"d_rehash\"", away
 assert "d_splice_alias" not in j["never_reached"] and "d_wait_lookup" in j["never_reached"], j["never_reached"]'
+}
+
+# with_value FILE SECTION FIELD VALUE: a copy of scenario FILE under $tmp
+# with SECTION.FIELD (config or init) set to the JSON VALUE; prints its path.
+with_value() {
+  mkdir -p "$tmp/$2-$3"
+  /usr/bin/python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); j.setdefault(sys.argv[2], {})[sys.argv[3]] = json.loads(sys.argv[4])
+json.dump(j, open(sys.argv[5], "w"))' "$1" "$2" "$3" "$4" "$tmp/$2-$3/$(basename "$1")"
+  echo "$tmp/$2-$3/$(basename "$1")"
+}
+
+# step_state STEP < run --coverage --json: "reached", "away: WHY" or "never".
+step_state() {
+  /usr/bin/python3 -c 'import json, sys
+j = json.loads(sys.stdin.read()); st = sys.argv[1]
+away = {a["step"]: a["why"] for a in j["selected_away"]}
+kinds = [k for k, hit in (("reached", st in j["coverage"]), ("away: " + away.get(st, ""), st in away),
+                          ("never", st in j["never_reached"])) if hit]
+assert len(kinds) == 1, (st, kinds)
+print(kinds[0])' "$1"
+}
+
+@test "run --coverage: a bool knob set against a step selects it away; set for it, the step is reached or never reached" {
+  # rpc_error true: the server may fail a call (server:error).
+  f=scenarios/dcache/shared-create-error-waiter-retries.json
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$f")
+  [ "$(step_state server:error <<<"$out")" = reached ]
+  off=$(with_value "$f" config rpc_error false)
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$off")
+  [ "$(step_state server:error <<<"$out")" = "away: needs config.rpc_error=true" ]
+  run "$VFSMC" run --coverage --stable --no-progress "$off"
+  [[ $output == *$'\n  selected away (needs config.rpc_error=true): server:error\n'* ]]
+  [[ $output != *"never reached: server:error"* ]]
+
+  # wait_revalidate false, the broken variant: its step is reached and the
+  # correct code's re-check is selected away; true: the other way round.
+  f=scenarios/dcache/broken-no-wait-revalidate.json
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$f" || true)
+  [ "$(step_state d_alloc_parallel:no-revalidate <<<"$out")" = reached ]
+  [ "$(step_state d_alloc_parallel:mismatch <<<"$out")" = "away: needs config.wait_revalidate=true" ]
+  on=$(with_value "$f" config wait_revalidate true)
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$on" || true)
+  [ "$(step_state d_alloc_parallel:no-revalidate <<<"$out")" = "away: needs config.wait_revalidate=false" ]
+  [[ "$(step_state d_alloc_parallel:mismatch <<<"$out")" =~ ^(reached|never)$ ]]
+
+  # reject_hashed_negative false: no open_creat rejects the cached negative
+  # dentry (and no thread opens without O_CREAT); true: the first
+  # execution rejects it (a probe of a second suffices).
+  f=scenarios/dcache/shared-cached-negative-no-reject.json
+  out=$("$VFSMC" run --coverage --json --first --stable --no-progress "$f" || true)
+  [ "$(step_state lookup_open:reject <<<"$out")" = "away: needs config.reject_hashed_negative=true, or a thread that calls open" ]
+  on=$(with_value "$f" config reject_hashed_negative true)
+  out=$("$VFSMC" run --coverage --json --time-limit 1 --stable --no-progress "$on" || true)
+  [ "$(step_state lookup_open:reject <<<"$out")" = reached ]
+}
+
+@test "run --coverage: chrdev's init i_nlink and openref's open flags select steps away" {
+  # i_nlink 0: the last iput evicts; 1: the inode stays cached on the LRU.
+  f=scenarios/chrdev/evict-vs-opener-pre-seed.json
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$f")
+  [ "$(step_state iput_final:I_FREEING <<<"$out")" = reached ]
+  [ "$(step_state iput_final:cached <<<"$out")" = "away: needs init.i_nlink=1" ]
+  # pre-seed: evict forgets with cd_forget; inode_cdev_forget is v2's
+  # (its op of the same name is not what rules it out).
+  [ "$(step_state cd_forget <<<"$out")" = reached ]
+  [ "$(step_state inode_cdev_forget <<<"$out")" = "away: needs config.version=v1 or v2" ]
+  cached=$(with_value "$f" init i_nlink 1)
+  out=$("$VFSMC" run --coverage --json --stable --no-progress "$cached" 2>/dev/null || true)
+  [ "$(step_state iput_final:cached <<<"$out")" = reached ]
+  [ "$(step_state iput_final:I_FREEING <<<"$out")" = "away: needs init.i_nlink=0" ]
+  # openref: two-openers-v5 opens nothing with O_PATH; o-path-consume does.
+  out=$("$VFSMC" run --coverage --json --stable --no-progress scenarios/openref/two-openers-v5.json)
+  [ "$(step_state do_o_path <<<"$out")" = "away: no thread calls open with flags O_PATH" ]
+  out=$("$VFSMC" run --coverage --json --stable --no-progress scenarios/openref/o-path-consume.json)
+  [ "$(step_state do_o_path <<<"$out")" = reached ]
+  [ "$(step_state vfs_open_consume:not-cleared <<<"$out")" = "away: needs config.do_o_path=consume-no-clear" ]
 }
 
 @test "issue 35: a replay says it is one execution, and --help shows no {false}" {

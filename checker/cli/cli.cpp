@@ -277,6 +277,10 @@ void print_result(const Scenario& s, const RunResult& r, const RunFlags& f, cons
         std::cerr << file << ": warning: vacuous: the scenario names step " << st
                   << " but no explored execution reached it\n";
     for (const auto& w : order_without_hb(s, r)) std::cerr << file << ": warning: " << printable(w, 4000) << "\n";
+    if (f.coverage)
+        for (const auto& a : step_coverage(s, r).against_needs)
+            std::cerr << file << ": warning: step needs: " << a.step << " was reached, but " << a.why << " (models/"
+                      << printable(s.model, kMaxShownValue) << ")\n";
     // An interrupted search says so itself (run_one): one line, not two.
     if (!as_expected(s, r) && !stop_requested) {
         std::cerr << file << ": expected " << printable(expected_text(s), kMaxShownValue) << ", got " << verdict_with_scope(r)
@@ -474,7 +478,7 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_flag("--json", rf.json, "print the versioned JSON result instead of text");
     run->add_flag("--stable", rf.stable, "leave out timings (for golden files)");
     run->add_flag("--coverage", rf.coverage,
-                  "list the model steps never reached, apart from those the scenario selects away (a knob value or an op it does not choose)");
+                  "list the model steps never reached, apart from those the scenario selects away (a step needs a knob or init value, or an op, it does not choose)");
     run->add_flag("--no-progress", a.no_progress, "no progress lines on stderr");
     run->add_option("--format", rf.format, "text, email (72 columns, one column per thread) or json")
         ->check(CLI::IsMember({"text", "email", "json"}));

@@ -92,6 +92,66 @@ struct OpSpec {
     std::vector<FieldSpec> args;
 };
 
+// A condition a step needs of the scenario before any execution can reach
+// it: a knob's value, an init field's value, an op some thread calls (with
+// an argument's value), or one of several such conditions. Each is read off
+// the model's code, where the step is logged: a step reached while one of
+// its needs is unmet means the declaration is wrong, and `check` fails the
+// scenario (report.h, step_coverage). run --coverage reports a step whose
+// need the scenario does not meet as selected away, with that need as the
+// reason.
+struct StepNeed {
+    enum class Kind { config, init, call, any };
+    Kind kind = Kind::config;
+    std::string field;                // config, init: the knob or init field; call: an argument of the op, or empty
+    std::vector<std::string> values;  // config, init: the values that let the step run; call: the argument's values
+    std::vector<std::string> ops;     // call: the ops, one of which some thread calls
+    std::vector<StepNeed> any;        // any: the needs, one of which is met
+};
+
+// Builders for a StepNeeds row: knob_is("rpc_error", {"true"}),
+// init_is("i_nlink", {"0"}), calls({"iput", "prune_icache_sb"}),
+// calls_with("open", "flags", {"O_PATH"}), any_of({...}).
+inline StepNeed knob_is(const char* knob, std::vector<std::string> values) {
+    StepNeed n;
+    n.kind = StepNeed::Kind::config;
+    n.field = knob;
+    n.values = std::move(values);
+    return n;
+}
+inline StepNeed init_is(const char* field, std::vector<std::string> values) {
+    StepNeed n = knob_is(field, std::move(values));
+    n.kind = StepNeed::Kind::init;
+    return n;
+}
+inline StepNeed calls(std::vector<std::string> ops) {
+    StepNeed n;
+    n.kind = StepNeed::Kind::call;
+    n.ops = std::move(ops);
+    return n;
+}
+inline StepNeed calls_with(const char* op, const char* arg, std::vector<std::string> values) {
+    StepNeed n = calls({op});
+    n.field = arg;
+    n.values = std::move(values);
+    return n;
+}
+inline StepNeed any_of(std::vector<StepNeed> needs) {
+    StepNeed n;
+    n.kind = StepNeed::Kind::any;
+    n.any = std::move(needs);
+    return n;
+}
+
+// One row of a model's step needs: these steps need every one of these
+// conditions. A step has at most one row; the row replaces, for its step,
+// the rules run --coverage applies by name (a step named after an enum
+// knob's value or an op).
+struct StepNeeds {
+    std::vector<std::string> steps;
+    std::vector<StepNeed> needs;
+};
+
 struct ModelSpec {
     std::string name;
     std::string doc;
@@ -110,6 +170,7 @@ struct ModelSpec {
         std::string step, access, enclosing;
     };
     std::vector<StepAfterAccess> steps_after_access;
+    std::vector<StepNeeds> step_needs;  // what steps need of the scenario (StepNeed)
     int min_threads = 1;
     int max_threads = kMaxScenarioThreads;
     int max_ops = 0;                   // ops per thread at most (0: no limit); the loader and the schema check it
@@ -240,17 +301,20 @@ struct Knob {
 };
 
 // What a model declares, in one table: its knobs, its init fields, its
-// invariants (names from invariants.h) and the steps it logs (KFUNC and
-// kstep names, for `order` and --coverage). declare() fills the ModelSpec
-// from it, read() fills a Cfg from a scenario, field by field, so no knob
-// name is written twice. tests/declare_test.cpp checks the steps against
-// the model source and the fields prepare() looks up against the spec.
+// invariants (names from invariants.h), the steps it logs (KFUNC and
+// kstep names, for `order` and --coverage) and what some of those steps
+// need of the scenario (StepNeeds, for --coverage). declare() fills the
+// ModelSpec from it, read() fills a Cfg from a scenario, field by field, so
+// no knob name is written twice. tests/declare_test.cpp checks the steps
+// against the model source, the fields prepare() looks up against the spec,
+// and every need against the declared steps, knobs, init fields and ops.
 template <class Cfg>
 struct ModelDecl {
     std::vector<Knob<Cfg>> knobs;
     std::vector<Knob<Cfg>> init;
     std::vector<std::string> invariants;
     std::vector<std::string> steps;
+    std::vector<StepNeeds> needs;
 
     void declare(ModelSpec& s) const {
         s.knobs.clear();
@@ -259,6 +323,7 @@ struct ModelDecl {
         for (const auto& k : init) s.init.push_back(k.field);
         s.invariants = invariants;
         s.steps = steps;
+        s.step_needs = needs;
     }
     void read(const Scenario& sc, Cfg& c) const {
         for (const auto& k : knobs) k.read(c, sc.knob(k.field.name));

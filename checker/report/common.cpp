@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 #include "contract/invariants.h"
 #include "report/detail.h"
@@ -97,14 +98,107 @@ std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r) {
     return out;
 }
 
+namespace {
+
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+    std::string t;
+    for (const auto& x : v) t += (t.empty() ? "" : sep) + x;
+    return t;
+}
+
+bool need_met(const Scenario& s, const ModelSpec& spec, const StepNeed& n) {
+    auto one_of = [](const std::vector<std::string>& vs, const std::string& v) {
+        return std::find(vs.begin(), vs.end(), v) != vs.end();
+    };
+    switch (n.kind) {
+        case StepNeed::Kind::config:
+        case StepNeed::Kind::init: {
+            const auto& fields = n.kind == StepNeed::Kind::config ? s.config : s.init;
+            auto it = fields.find(n.field);
+            return it != fields.end() && one_of(n.values, it->second.s);
+        }
+        case StepNeed::Kind::call:
+            for (const auto& t : s.threads)
+                for (const auto& call : t.ops) {
+                    if (!one_of(n.ops, call.name)) continue;
+                    if (n.field.empty()) return true;
+                    const auto& args = call.op >= 0 && call.op < (int)spec.ops.size() ? spec.ops[call.op].args
+                                                                                      : std::vector<FieldSpec>();
+                    for (size_t a = 0; a < args.size() && a < call.args.size(); a++)
+                        if (args[a].name == n.field && one_of(n.values, call.args[a].s)) return true;
+                }
+            return false;
+        case StepNeed::Kind::any:
+            for (const auto& a : n.any)
+                if (need_met(s, spec, a)) return true;
+            return false;
+    }
+    return false;
+}
+
+// The ops of a call need, with the argument: "open or open_creat",
+// "open with flags O_PATH".
+std::string called(const StepNeed& n) {
+    return joined(n.ops, " or ") + (n.field.empty() ? "" : " with " + n.field + " " + joined(n.values, " or "));
+}
+
+// The need in words: "config.rpc_error=true", "init.i_nlink=0",
+// "a thread that calls open with flags O_PATH", "config.do_open=v4 or v5,
+// or a thread that calls lookup".
+std::string need_phrase(const StepNeed& n) {
+    switch (n.kind) {
+        case StepNeed::Kind::config: return "config." + n.field + "=" + joined(n.values, " or ");
+        case StepNeed::Kind::init: return "init." + n.field + "=" + joined(n.values, " or ");
+        case StepNeed::Kind::call: return "a thread that calls " + called(n);
+        case StepNeed::Kind::any: {
+            std::vector<std::string> alts;
+            for (const auto& a : n.any) alts.push_back(need_phrase(a));
+            return joined(alts, ", or ");
+        }
+    }
+    return "";
+}
+
+// Why a step whose need is unmet is selected away: "needs
+// config.rpc_error=true"; for an op, as the rule by name says it, "no
+// thread calls lookup".
+std::string unmet_why(const StepNeed& n) {
+    return n.kind == StepNeed::Kind::call ? "no thread calls " + called(n) : "needs " + need_phrase(n);
+}
+
+}  // namespace
+
 StepCoverage step_coverage(const Scenario& s, const RunResult& r) {
     StepCoverage c;
     Model* m = find_model(s.model);
     if (!m) return c;
     const ModelSpec& spec = m->spec();
     c.total = spec.steps.size();
+    // The model's step needs, by step. A run under a mutation (a line of
+    // the model deleted) leaves them out: they were read off the code as
+    // it is.
+    std::map<std::string, const StepNeeds*> row;
+    if (r.mutation.empty())
+        for (const auto& n : spec.step_needs)
+            for (const auto& st : n.steps) row[st] = &n;
     for (const auto& st : spec.steps) {
-        if (std::find(r.coverage.begin(), r.coverage.end(), st) != r.coverage.end()) {
+        bool reached = std::find(r.coverage.begin(), r.coverage.end(), st) != r.coverage.end();
+        auto it = row.find(st);
+        if (it != row.end()) {
+            const StepNeed* unmet = nullptr;
+            for (const auto& n : it->second->needs)
+                if (!unmet && !need_met(s, spec, n)) unmet = &n;
+            if (reached) {
+                c.reached++;
+                if (unmet) c.against_needs.push_back({st, "the model declares that it needs " + need_phrase(*unmet)});
+            } else if (unmet) {
+                c.selected_away.push_back({st, unmet_why(*unmet)});
+            } else {
+                c.missed.push_back(st);
+            }
+            continue;
+        }
+        if (reached) {
             c.reached++;
             continue;
         }
@@ -112,8 +206,8 @@ StepCoverage step_coverage(const Scenario& s, const RunResult& r) {
         std::string why;
         for (const auto& k : spec.knobs) {
             if (k.type != ArgType::Enum || !why.empty()) continue;
-            auto it = s.config.find(k.name);
-            std::string chosen = it != s.config.end() ? it->second.s : k.def;
+            auto kv = s.config.find(k.name);
+            std::string chosen = kv != s.config.end() ? kv->second.s : k.def;
             for (const auto& v : k.allowed)
                 if (v != chosen && names(v)) {
                     why = "config." + k.name + " is \"" + chosen + "\"";

@@ -64,21 +64,30 @@ std::string source_location(const Event& e);
 std::vector<std::string> vacuous_steps(const Scenario& s, const RunResult& r);
 
 // run --coverage: the model's steps that no explored execution reached,
-// in two kinds. A step the scenario selects away bears the name of a
-// choice it did not make: a value of an enum knob that its config sets
-// otherwise (the step `d_splice_alias`, or a point of it,
-// `d_splice_alias:...`, while `publish` is "d_rehash"), or an op no thread
-// calls (`set_names_collide`). The rest are missed: nothing in the
-// scenario names them out, so they need another schedule, or a condition
-// of the model that these names do not show.
+// in two kinds. A step the scenario selects away is one it rules out:
+// - a step the model's step needs name (ModelSpec::step_needs) whose need
+//   the scenario does not meet: a knob or init field set otherwise
+//   (`server:error` needs config.rpc_error true), or an op no thread calls
+//   (`walk_component` needs a thread that calls lookup);
+// - a step without such a row that bears the name of a choice the
+//   scenario did not make: a value of an enum knob its config sets
+//   otherwise (the step `d_splice_alias`, or a point of it,
+//   `d_splice_alias:...`, while `publish` is "d_rehash"), or an op no
+//   thread calls (`set_names_collide`).
+// The rest are missed: nothing the model declares rules them out, so they
+// need another schedule, or a condition the declarations do not state.
+// A step reached although one of its needs is unmet is in against_needs:
+// the model's declaration is wrong there (`check` fails the scenario).
+// Under a mutation the step needs are not used.
 struct StepCoverage {
     struct SelectedAway {
         std::string step;
-        std::string why;  // `config.publish is "d_rehash"`, `no thread calls set_names_collide`
+        std::string why;  // `config.publish is "d_rehash"`, `needs config.rpc_error=true`, `no thread calls lookup`
     };
     size_t total = 0, reached = 0;
     std::vector<SelectedAway> selected_away;
     std::vector<std::string> missed;
+    std::vector<SelectedAway> against_needs;  // why: "the model declares that it needs config.rpc_error=true"
 };
 StepCoverage step_coverage(const Scenario& s, const RunResult& r);
 

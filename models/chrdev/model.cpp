@@ -202,7 +202,40 @@ const ModelDecl<ChrdevCfg> kDecl = {
      "__fput", "__fput:not-opened", "iput", "iput_final", "iput_final:cached", "iput_final:I_FREEING",
      "prune_icache_sb", "inode_lru_isolate:I_FREEING", "evict", "cd_forget", "inode_cdev_forget",
      "destroy_inode", "try_module_get", "module_put", "delete_module", "try_stop_module",
-     "try_stop_module:busy", "drv_exit", "drv_free", "cdev_add", "kobj_map"}
+     "try_stop_module:busy", "drv_exit", "drv_free", "cdev_add", "kobj_map"},
+    // step needs: the knob and init values and ops each of these steps
+    // needs before any execution can reach it (StepNeeds, run --coverage),
+    // read off the code that logs it
+    {
+        {{"do_dentry_open", "do_dentry_open:opened", "do_dentry_open:failed", "chrdev_open", "chrdev_open:install",
+          "chrdev_open:lost-race", "kobj_lookup", "exact_lock", "cdev_get", "fops_get", "drv_open"},
+         {calls({"open"})}},
+        {{"chrdev_open:fast-path"}, {knob_is("version", {"v1", "v2"}), calls({"open"})}},
+        {{"chrdev_open:v1-no-new-null"}, {knob_is("version", {"v1"}), calls({"open"})}},
+        {{"chrdev_open:skip-cdev-put-new"}, {knob_is("mutation", {"skip-cdev-put-new"}), calls({"open"})}},
+        {{"kobject_get_unless_zero"}, {knob_is("cdev_get", {"get_unless_zero"}), calls({"open"})}},
+        {{"drv_open:fail"}, {knob_is("driver_open", {"fail", "either"}), calls({"open"})}},
+        // fops_get fails only when the fops' owner module is going.
+        {{"chrdev_open:no-fops"}, {init_is("fops_owner", {"module"}), calls({"open"})}},
+        // A module reference is taken or put only for an owner that is a module.
+        {{"try_module_get"}, {any_of({init_is("cdev_owner", {"module"}), init_is("fops_owner", {"module"})}), calls({"open"})}},
+        {{"module_put"}, {any_of({init_is("cdev_owner", {"module"}), init_is("fops_owner", {"module"})})}},
+        {{"cdev_dynamic_release"}, {knob_is("cdev_alloc", {"dynamic"})}},
+        {{"cdev_default_release"}, {knob_is("cdev_alloc", {"embedded"})}},
+        {{"fput", "__fput", "__fput:not-opened"}, {calls({"close"})}},
+        {{"iput_final"}, {calls({"iput"})}},
+        {{"iput_final:cached"}, {init_is("i_nlink", {"1"}), calls({"iput"})}},
+        {{"iput_final:I_FREEING"}, {init_is("i_nlink", {"0"}), calls({"iput"})}},
+        {{"inode_lru_isolate:I_FREEING"}, {calls({"prune_icache_sb"})}},
+        {{"evict", "destroy_inode"}, {calls({"iput", "prune_icache_sb"})}},
+        // evict's forget, or the inode_cdev_forget op's: the version's.
+        {{"cd_forget"}, {knob_is("version", {"pre-seed"}), calls({"iput", "prune_icache_sb", "inode_cdev_forget"})}},
+        {{"inode_cdev_forget"}, {knob_is("version", {"v1", "v2"}), calls({"iput", "prune_icache_sb", "inode_cdev_forget"})}},
+        {{"kobj_unmap"}, {calls({"cdev_del", "delete_module"})}},
+        {{"try_stop_module", "try_stop_module:busy", "drv_exit"}, {calls({"delete_module"})}},
+        {{"drv_free"}, {calls({"driver_free"})}},
+        {{"kobj_map"}, {calls({"cdev_add"})}},
+    }
 };
 
 struct ChrdevModel : Model {

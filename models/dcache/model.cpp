@@ -256,7 +256,37 @@ const ModelDecl<DcacheCfg> kDecl = {
      "__d_rehash", "d_drop", "__d_drop", "d_invalidate", "dput", "__dentry_kill", "d_revalidate",
      "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply", "nfs_lookup", "nfs_create",
      "nfs_atomic_open:begin", "nfs_atomic_open:end", "nfs_create:begin",
-     "nfs_create:end", "server:error"}
+     "nfs_create:end", "server:error"},
+    // step needs: the knob values and ops each of these steps needs before
+    // any execution can reach it (StepNeeds, run --coverage), read off the
+    // code that logs it
+    {
+        {{"path_openat", "lookup_open", "lookup_open:lock"}, {calls({"open_creat", "open"})}},
+        // lookup_open rejects a valid hashed negative dentry under the
+        // shared O_CREAT lock (the seed), or a negative dentry that
+        // ->d_revalidate refuses to an open without O_CREAT.
+        {{"lookup_open:reject"},
+         {calls({"open_creat", "open"}), any_of({knob_is("reject_hashed_negative", {"true"}), calls({"open"})}),
+          any_of({knob_is("o_creat_lock", {"shared"}), calls({"open"})}),
+          any_of({knob_is("atomic_open", {"true"}), calls({"open"})})}},
+        // d_invalidate: a rejected dentry (above), or lookup_fast and
+        // lookup_slow's invalid one.
+        {{"d_invalidate"},
+         {any_of({knob_is("reject_hashed_negative", {"true"}), calls({"open", "lookup"})}),
+          any_of({knob_is("o_creat_lock", {"shared"}), calls({"open", "lookup"})})}},
+        {{"atomic_open", "nfs_atomic_open", "nfs_atomic_open:rpc", "nfs_atomic_open:reply"},
+         {knob_is("atomic_open", {"true"}), calls({"open_creat", "open"})}},
+        {{"nfs_atomic_open:begin", "nfs_atomic_open:end"}, {knob_is("atomic_open", {"true"}), calls({"open_creat"})}},
+        {{"nfs_atomic_open:rehash-early"}, {knob_is("publish", {"d_rehash-early"}), knob_is("atomic_open", {"true"})}},
+        {{"d_rehash", "d_instantiate"}, {knob_is("publish", {"d_rehash", "d_rehash-early"}), knob_is("atomic_open", {"true"})}},
+        {{"nfs_create", "nfs_create:begin", "nfs_create:end"}, {knob_is("atomic_open", {"false"}), calls({"open_creat"})}},
+        {{"nfs_lookup"}, {any_of({knob_is("atomic_open", {"false"}), calls({"lookup"})})}},
+        {{"walk_component", "lookup_fast", "lookup_slow", "__lookup_slow"}, {calls({"lookup"})}},
+        {{"server:error"}, {knob_is("rpc_error", {"true"})}},
+        {{"d_alloc_parallel:recheck"}, {knob_is("dir_seq_recheck", {"true"})}},
+        {{"d_alloc_parallel:mismatch"}, {knob_is("wait_revalidate", {"true"})}},
+        {{"d_alloc_parallel:no-revalidate"}, {knob_is("wait_revalidate", {"false"})}},
+    }
 };
 
 struct DcacheModel : Model {

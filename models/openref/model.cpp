@@ -330,7 +330,47 @@ const ModelDecl<OpenrefCfg> kDecl = {
      "iput", "iput_final", "iput_final:cached", "evict", "mntget", "mntput", "mntput_no_expire",
      "mntput_no_expire:doomed", "cleanup_mnt", "lock_mount_hash", "unlock_mount_hash", "mnt_want_write", "mnt_get_write_access",
      "mnt_put_write_access", "mnt_drop_write", "do_umount", "do_umount:not-mounted", "umount_tree",
-     "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"}
+     "umount_tree:detach", "namespace_unlock", "synchronize_rcu", "set_fs_pwd", "set_fs_pwd:put-old"},
+    // step needs: the knob values and ops (with their flags) each of these
+    // steps needs before any execution can reach it (StepNeeds, run
+    // --coverage), read off the code that logs it
+    {
+        {{"set_fs_pwd", "set_fs_pwd:put-old"}, {calls({"chdir"})}},
+        {{"do_umount", "do_umount:not-mounted", "umount_tree", "umount_tree:detach", "namespace_unlock", "synchronize_rcu"},
+         {calls({"umount_lazy"})}},
+        {{"filename_unlinkat", "filename_unlinkat:enoent", "filename_unlinkat:done", "vfs_unlink", "ihold", "d_delete",
+          "d_delete:negative"},
+         {calls({"unlink"})}},
+        // Write access: an open for writing (a file opened before the
+        // scenario is O_RDONLY or O_PATH).
+        {{"handle_truncate", "handle_truncate:truncate", "mnt_want_write", "mnt_drop_write", "mnt_get_write_access",
+          "mnt_put_write_access"},
+         {calls_with("open", "flags", {"O_WRONLY|O_TRUNC"})}},
+        {{"do_open:v4-save-mnt"}, {knob_is("do_open", {"v4"}), calls_with("open", "flags", {"O_WRONLY|O_TRUNC"})}},
+        {{"do_o_path", "path_lookupat", "lookup_last", "do_dentry_open:o_path"}, {calls_with("open", "flags", {"O_PATH"})}},
+        {{"do_o_path:path_put", "vfs_open_consume:not-cleared"},
+         {knob_is("do_o_path", {"consume-no-clear"}), calls_with("open", "flags", {"O_PATH"})}},
+        {{"do_o_path:no-path_put"}, {knob_is("do_o_path", {"no-put"}), calls_with("open", "flags", {"O_PATH"})}},
+        // vfs_open: do_open before the series, or do_o_path's as-is and no-put.
+        {{"vfs_open"},
+         {any_of({knob_is("do_open", {"unpatched"}), knob_is("do_o_path", {"as-is", "no-put"})}),
+          any_of({knob_is("do_open", {"unpatched"}), calls_with("open", "flags", {"O_PATH"})})}},
+        // vfs_open_consume: do_open v4 and v5, or do_o_path's consume
+        // (which clears the caller's path) and consume-no-clear.
+        {{"vfs_open_consume"},
+         {any_of({knob_is("do_open", {"v4", "v5"}), knob_is("do_o_path", {"consume", "consume-no-clear"})}),
+          any_of({knob_is("do_open", {"v4", "v5"}), calls_with("open", "flags", {"O_PATH"})})}},
+        {{"vfs_open_consume:moved"},
+         {any_of({knob_is("do_open", {"v4", "v5"}), knob_is("do_o_path", {"consume"})}),
+          any_of({knob_is("do_open", {"v4", "v5"}), calls_with("open", "flags", {"O_PATH"})})}},
+        {{"do_dentry_open:fail-before-opened", "do_dentry_open:cleanup_file"},
+         {knob_is("do_dentry_open", {"fail-before-opened"}), calls_with("open", "flags", {"O_RDONLY", "O_WRONLY|O_TRUNC"})}},
+        {{"do_dentry_open:fail-after-opened"},
+         {knob_is("do_dentry_open", {"fail-after-opened"}), calls_with("open", "flags", {"O_RDONLY", "O_WRONLY|O_TRUNC"})}},
+        {{"__legitimize_path:no-d_seq-check"}, {knob_is("d_seq_check", {"off"})}},
+        {{"open_last_lookups:atomic-opened", "lookup_open", "atomic_open", "atomic_open:error", "finish_open"},
+         {knob_is("i_op", {"atomic_open"}), calls_with("open", "flags", {"O_RDONLY", "O_WRONLY|O_TRUNC"})}},
+    }
 };
 
 struct OpenrefModel : Model {
