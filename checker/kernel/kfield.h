@@ -268,7 +268,19 @@ public:
         no_preempt np;
         alive();
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        // A value-returning atomic is fully ordered in the LKMM when it
+        // writes: smp_mb() before and after it, which a seq_cst RMW alone is
+        // not (a later relaxed load could still read a stale value). One
+        // that fails (a cmpxchg that does not match, an inc_not_zero of 0)
+        // is a read with no ordering at all (memory-barriers.txt; the LKMM's
+        // failed RMW is a plain R). Such an atomic reads the latest value,
+        // so whether it writes is known before it runs.
+        bool full_mb = false;
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+            T probe = (T)shadow_;
+            full_mb = f(probe);
+        }
+        if (full_mb) {
             sim::fence(MemOrder::seq_cst);
             note_access(kKeyScFence, true);
         }
@@ -307,10 +319,7 @@ public:
             if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a))) break;
             cur = expect;
         }
-        // A value-returning atomic is fully ordered in the LKMM: smp_mb()
-        // before and after it, which a seq_cst RMW alone is not (a later
-        // relaxed load could still read a stale value).
-        if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
+        if (full_mb) {
             sim::fence(MemOrder::seq_cst);
             note_access(kKeyScFence, true);
         }

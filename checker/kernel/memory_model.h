@@ -68,7 +68,7 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::AtomicRead, "atomic_read", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE"},
     {Acc::AtomicSet, "atomic_set", MemOrder::relaxed, MemOrder::seq_cst, "like WRITE_ONCE"},
     {Acc::AtomicRmwVoid, "atomic_inc/atomic_dec", MemOrder::relaxed, MemOrder::seq_cst, "non-value-returning RMWs are unordered"},
-    {Acc::AtomicRmwFull, "value-returning atomics", MemOrder::seq_cst, MemOrder::seq_cst, "fully ordered (memory-barriers.txt)"},
+    {Acc::AtomicRmwFull, "value-returning atomics", MemOrder::seq_cst, MemOrder::seq_cst, "fully ordered when they write: smp_mb() before and after; a failed one (cmpxchg, add_unless) is an unordered read"},
     {Acc::LockrefCas, "lockref cmpxchg", MemOrder::relaxed, MemOrder::seq_cst, "try_cmpxchg64_relaxed in CMPXCHG_LOOP"},
     {Acc::LockAcquire, "lock acquire", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the lock word"},
     {Acc::LockRelease, "lock release", MemOrder::release, MemOrder::seq_cst, "RELEASE of the lock word"},
