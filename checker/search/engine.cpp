@@ -12,6 +12,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "base/errors.h"
+#include "base/printable.h"
+#include "contract/mutations.h"
 #include "search/replay_sched.h"
 #include "search/token.h"
 #include "kernel/kernel.h"
@@ -39,9 +42,11 @@ using clk = std::chrono::steady_clock;
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h) : policies(cut, dpor_search), handoff(h) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, const MutationInfo* m)
+        : policies(cut, dpor_search), handoff(h), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
+    const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
     const Scenario* sc = nullptr;
@@ -386,8 +391,10 @@ rl::test_result_e replay_threads(int n, rl::test_params& p) {
     }
 }
 
+const char* mutation_name(const MutationInfo* m) { return m ? m->name : nullptr; }
+
 std::string make_token(const Scenario& sc, const SearchSpec& ss, const std::string& state) {
-    return encode_token(sc, ss.strategy, strategy_param(ss), sc.memory_model, state);
+    return encode_token(sc, mutation_name(g->mutation), ss.strategy, strategy_param(ss), sc.memory_model, state);
 }
 
 const char* relacy_invariant(rl::test_result_e r) {
@@ -404,6 +411,7 @@ const char* relacy_invariant(rl::test_result_e r) {
 void setup_runtime(const Scenario& s, Model* m) {
     Runtime& r = rt();
     r.mm = s.memory_model;
+    r.mutation = mutation_name(g->mutation);
     r.nthreads = (int)s.threads.size();
     for (int i = 0; i < kMaxThreads; i++) r.thread_names[i] = i < r.nthreads ? s.threads[i].name.c_str() : "?";
     r.norder = 0;
@@ -438,7 +446,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     Runtime& r = rt();
     RunResult out;
     out.memory_model = mem_model_name(s.memory_model);
-    if (const char* m = active_mutation()) out.mutation = m;
+    if (g->mutation) out.mutation = g->mutation->name;
     out.strategy = strategy_name(ss.strategy);
     out.preemption_bound = strategy_row(ss.strategy).param == StrategyParam::preemption_bound ? ss.preemption_bound : -1;
     out.relacy_result = rl::test_result_str(res);
@@ -545,7 +553,17 @@ struct RunExtras {
 struct SearchSettings {
     StaleCut stale_cut = StaleCut::duplicates;
     Handoff handoff = Handoff::on;
+    const MutationInfo* mutation = nullptr;
 };
+
+// RunOptions::mutation as its row of the table (nullptr: none).
+const MutationInfo* mutation_of(const std::string& name) {
+    if (name.empty()) return nullptr;
+    if (const MutationInfo* m = find_mutation(name.c_str())) return m;
+    std::string acc;
+    for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
+    throw LoadError("mutation: unknown mutation \"" + printable(name, kMaxShownValue) + "\"; accepted: " + acc);
+}
 
 // `token`: replay that token (one execution), or null for a search.
 RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings& set, const ReplayToken* token,
@@ -557,7 +575,8 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     static ExecRecord sample_rec;
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
-    EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor, set.handoff);
+    EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
+                       set.handoff, set.mutation);
     struct Running {
         explicit Running(EngineState* e) {
             g = e;
@@ -763,7 +782,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff};
+    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
@@ -814,7 +833,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
 }
 
 namespace {
-RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds);
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, const RunOptions& opt,
+                      bool allow_holds);
 }
 
 // A replay explores no interleavings: its scope is the one execution the
@@ -824,15 +844,20 @@ static RunResult replayed(RunResult r) {
     return r;
 }
 
-RunResult replay_scenario(const Scenario& s, const std::string& token) { return replayed(replay_impl(s, s, token, false)); }
+RunResult replay_scenario(const Scenario& s, const std::string& token, const RunOptions& opt) {
+    return replayed(replay_impl(s, s, token, opt, false));
+}
 
-RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token) {
-    return replayed(replay_impl(checked, run_on, token, true));
+RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token, const RunOptions& opt) {
+    return replayed(replay_impl(checked, run_on, token, opt, true));
 }
 
 namespace {
-RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds) {
-    ReplayToken t = decode_token(s, token);  // throws LoadError: one line, exit 2
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, const RunOptions& opt,
+                      bool allow_holds) {
+    SearchSettings set;
+    set.mutation = mutation_of(opt.mutation);
+    ReplayToken t = decode_token(s, token, mutation_name(set.mutation));  // throws LoadError: one line, exit 2
     SearchSpec ss = s.search;
     ss.strategy = t.strategy;
     ss.preemption_bound = t.preemption_bound;
@@ -841,7 +866,6 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     ss.time_limit_s = 0;
     Scenario s2 = run_on;
     s2.memory_model = t.memory_model;
-    const SearchSettings set;
     if (!allow_holds) return run_with(s2, ss, set, &t, false);
     // The schedule as turns: the threads in the order they ran, a run of
     // steps by one thread counted once. The changed code follows the token's
