@@ -560,9 +560,83 @@ struct SearchSettings {
 const MutationInfo* mutation_of(const std::string& name) {
     if (name.empty()) return nullptr;
     if (const MutationInfo* m = find_mutation(name.c_str())) return m;
-    std::string acc;
-    for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
-    throw LoadError("mutation: unknown mutation \"" + printable(name, kMaxShownValue) + "\"; accepted: " + acc);
+    throw LoadError("mutation: unknown mutation \"" + printable(name, kMaxShownValue) +
+                    "\"; accepted: a name of contract/mutations.h's table (vfsmc list --mutations)");
+}
+
+// The Relacy parameters of a search of `ss`, or of the replay of `token`.
+void set_relacy_params(rl::test_params& p, const SearchSpec& ss, const ReplayToken* token) {
+    const bool replay = token != nullptr;
+    p.output_stream = &null_stream();
+    p.progress_stream = &null_stream();
+    p.execution_depth_limit = 200000;
+    // Relacy reads search_type only to choose how far back a relaxed load
+    // may read: the tree searches (ours too) read the latest store or the one
+    // before it, the random one further back.
+    const StrategyRow& row = strategy_row(ss.strategy);
+    p.search_type = row.seeded ? rl::sched_random : rl::sched_full;
+    if (row.param == StrategyParam::preemption_bound) {
+        p.search_type = rl::sched_bound;
+        p.context_bound = (unsigned)ss.preemption_bound;
+    }
+    // The scheduler's state: a replayed token's, or where a seeded search
+    // starts. Every number is bounded (schema.h, token.h): no overflow.
+    std::string state;
+    if (ss.strategy == Strategy::random || ss.strategy == Strategy::pct) {
+        uint64_t start = replay ? token->iteration : (uint64_t)ss.seed * (uint64_t)ss.iterations;
+        state = std::to_string(start);
+        if (replay && ss.strategy == Strategy::pct) state += " " + std::to_string(token->horizon);
+        // Relacy's random scheduler runs iterations start..iteration_count
+        // inclusive; PCT's stops before iteration_count.
+        uint64_t n = replay ? 1 : (uint64_t)ss.iterations;
+        p.iteration_count = ss.strategy == Strategy::random ? start + n - 1 : start + n;
+        if (p.iteration_count == 0) {
+            // Relacy divides by it: run iteration 1 too, cut at its start
+            // (a replay by replay_overrun, a search by exact_runs).
+            p.iteration_count = 1;
+            g->exact_runs = n;
+        }
+    } else if (replay) {
+        state = token->relacy_state();
+    }
+    p.initial_state = state.c_str();
+}
+
+// PCT's probe: one execution without change points measures k, the number
+// of steps the change points are drawn from. The search's counts start
+// after it.
+void pct_probe(const Scenario& s, const SearchSpec& ss, const rl::test_params& p) {
+    rl::test_params pp = p;
+    pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
+    pct_config().probe = true;
+    pct_config().probe_steps = 0;
+    strategy_row(ss.strategy).simulate((int)s.threads.size(), pp);
+    rt().in_thread = false;
+    pct_config().probe = false;
+    pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
+    g->sim_executions = 0;
+    g->run = nullptr;
+    rt().executions = 0;
+    rt().pruned_executions = 0;
+    rt().order_pruned_executions = 0;
+    g->sample_kept = false;
+    rt().sleep_blocked_executions = 0;
+    rt().duplicate_executions = 0;
+}
+
+// A replay's result is an error where the token does not fit the scenario
+// or does not reproduce a violation.
+void judge_replay(RunResult& out, const SearchSpec& ss) {
+    if (replay_guard().off) {
+        out.verdict = Verdict::error;
+        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
+    } else if (ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
+        out.verdict = Verdict::error;
+        out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
+    } else if (g->replay_overrun || out.verdict != Verdict::violated) {
+        out.verdict = Verdict::error;
+        out.message = "the replay token did not reproduce a violation";
+    }
 }
 
 // `token`: replay that token (one execution), or null for a search.
@@ -598,39 +672,8 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     if (!replay && collect_inv.empty()) g->sample = &sample_rec;
     setup_runtime(s, m);
     rl::test_params p;
-    p.output_stream = &null_stream();
-    p.progress_stream = &null_stream();
-    p.execution_depth_limit = 200000;
-    // Relacy reads search_type only to choose how far back a relaxed load
-    // may read: the tree searches (ours too) read the latest store or the one
-    // before it, the random one further back.
+    set_relacy_params(p, ss, token);
     const StrategyRow& row = strategy_row(ss.strategy);
-    p.search_type = row.seeded ? rl::sched_random : rl::sched_full;
-    if (row.param == StrategyParam::preemption_bound) {
-        p.search_type = rl::sched_bound;
-        p.context_bound = (unsigned)ss.preemption_bound;
-    }
-    // The scheduler's state: a replayed token's, or where a seeded search
-    // starts. Every number is bounded (schema.h, token.h): no overflow.
-    std::string state;
-    if (ss.strategy == Strategy::random || ss.strategy == Strategy::pct) {
-        uint64_t start = replay ? token->iteration : (uint64_t)ss.seed * (uint64_t)ss.iterations;
-        state = std::to_string(start);
-        if (replay && ss.strategy == Strategy::pct) state += " " + std::to_string(token->horizon);
-        // Relacy's random scheduler runs iterations start..iteration_count
-        // inclusive; PCT's stops before iteration_count.
-        uint64_t n = replay ? 1 : (uint64_t)ss.iterations;
-        p.iteration_count = ss.strategy == Strategy::random ? start + n - 1 : start + n;
-        if (p.iteration_count == 0) {
-            // Relacy divides by it: run iteration 1 too, cut at its start
-            // (a replay by replay_overrun, a search by exact_runs).
-            p.iteration_count = 1;
-            g->exact_runs = n;
-        }
-    } else if (replay) {
-        state = token->relacy_state();
-    }
-    p.initial_state = state.c_str();
     g->dpor = ss.strategy == Strategy::dpor && !replay;
     if (ss.strategy == Strategy::dpor) {
         deps().enabled = true;
@@ -651,26 +694,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     g->time_limit = ss.time_limit_s;
     g->start = g->last_progress = clk::now();
     replay_guard() = ReplayGuard();
-    if (ss.strategy == Strategy::pct && !replay) {
-        // The probe: one execution without change points measures k, the
-        // number of steps the change points are drawn from.
-        rl::test_params pp = p;
-        pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
-        pct_config().probe = true;
-        pct_config().probe_steps = 0;
-        row.simulate((int)s.threads.size(), pp);
-        rt().in_thread = false;
-        pct_config().probe = false;
-        pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
-        g->sim_executions = 0;
-        g->run = nullptr;
-        rt().executions = 0;
-        rt().pruned_executions = 0;
-        rt().order_pruned_executions = 0;
-        g->sample_kept = false;
-        rt().sleep_blocked_executions = 0;
-        rt().duplicate_executions = 0;
-    }
+    if (ss.strategy == Strategy::pct && !replay) pct_probe(s, ss, p);
     // A token of a Relacy tree search is followed by the checking
     // scheduler (replay_sched.h); dpor checks its own replayed path, PCT and
     // random are seeded by the iteration.
@@ -693,16 +717,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
         extras->best_k = g->best_k;
         if (replay) extras->replayed = g->replay_overrun && g->replayed ? g->replayed : std::make_shared<ExecRecord>(*g->rec);
     }
-    if (replay && replay_guard().off) {
-        out.verdict = Verdict::error;
-        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
-    } else if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
-        out.verdict = Verdict::error;
-        out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
-    } else if (replay && (g->replay_overrun || out.verdict != Verdict::violated)) {
-        out.verdict = Verdict::error;
-        out.message = "the replay token did not reproduce a violation";
-    }
+    if (replay) judge_replay(out, ss);
     return out;
 }
 
@@ -711,70 +726,6 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
 DporStats& dpor_stats() { return g->dpor_stats; }
 Handoff dpor_handoff() { return g->handoff; }
 PctConfig& pct_config() { return g->pct; }
-
-const char* scope_name(Scope s) {
-    switch (s) {
-        case Scope::complete: return "complete";
-        case Scope::bounded: return "bounded";
-        case Scope::sampled: return "sampled";
-        case Scope::inconclusive: return "inconclusive";
-    }
-    return "?";
-}
-
-std::string verdict_with_scope(const RunResult& r) {
-    char buf[200];
-    if (r.verdict == Verdict::holds || r.verdict == Verdict::unsatisfiable) {
-        switch (r.scope) {
-            case Scope::complete: std::snprintf(buf, sizeof buf, "%s (complete)", verdict_name(r.verdict)); break;
-            case Scope::bounded:
-                std::snprintf(buf, sizeof buf, "%s (bounded %d: complete up to %d preemptions)", verdict_name(r.verdict),
-                              r.preemption_bound, r.preemption_bound);
-                break;
-            case Scope::sampled:
-                std::snprintf(buf, sizeof buf, "%s (sampled %llu executions)", verdict_name(r.verdict),
-                              (unsigned long long)r.executions);
-                break;
-            case Scope::inconclusive: std::snprintf(buf, sizeof buf, "%s", verdict_name(r.verdict)); break;
-        }
-        return buf;
-    }
-    if (r.verdict == Verdict::inconclusive) {
-        std::snprintf(buf, sizeof buf, "inconclusive (stopped by the %s after %llu executions)", r.limit.c_str(),
-                      (unsigned long long)r.executions);
-        return buf;
-    }
-    return verdict_name(r.verdict);
-}
-
-bool scope_at_least(Scope got, const std::string& least) {
-    if (least.empty()) return got != Scope::inconclusive;
-    int rank = got == Scope::complete ? 3 : got == Scope::bounded ? 2 : got == Scope::sampled ? 1 : 0;
-    int want = least == "complete" ? 3 : least == "bounded" ? 2 : least == "sampled" ? 1 : 0;
-    return rank >= want;
-}
-
-bool judge(const RunResult& r, const Expect& e) {
-    if (r.verdict != e.verdict) return false;
-    if (r.verdict == Verdict::violated) return r.invariant == e.invariant;
-    if (r.verdict == Verdict::holds) return scope_at_least(r.scope, e.scope);
-    return true;
-}
-
-int count_preemptions(const ExecRecord& rec) {
-    int n = 0;
-    for (int i = 1; i < rec.nevents; i++) {
-        const Event& prev = rec.events[i - 1];
-        const Event& cur = rec.events[i];
-        if (cur.thread == prev.thread) continue;
-        if (prev.kind == Ev::Wait) continue;
-        // Did the previous thread have more to do?
-        bool more = false;
-        for (int k = i + 1; k < rec.nevents && !more; k++) more = rec.events[k].thread == prev.thread;
-        if (more) n++;
-    }
-    return n;
-}
 
 // How many executions the shortest-counterexample search explores at each
 // preemption bound at most.
