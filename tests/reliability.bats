@@ -295,18 +295,19 @@ run_printed() {
   [[ $out == *"$subject"* && $out == *"$steps"* && $out == *"memory model kernel"* ]] || { echo "replayed: rc $rc $out $err"; return 1; }
 }
 
-@test "a token found under VFSMC_MUTATION: the printed command sets it; without it the token is refused" {
+@test "a token found under VFSMC_MUTATION: the printed command names the mutation; without it the token is refused" {
   local s=scenarios/openref/o-path-consume-no-clear.json m=v5-no-mntget
   VFSMC_MUTATION=$m "$VFSMC" run --no-progress --stable "$s" >"$tmp/out" 2>"$tmp/err" || true
   out=$(<"$tmp/out")
   local cmd
   cmd=$(replay_line "$out")
-  [[ $cmd == "VFSMC_MUTATION=$m vfsmc replay $s v1:"* ]] || { echo "command: $cmd"; return 1; }
+  [[ $cmd == "vfsmc replay $s v1:"*" --mutation $m" ]] || { echo "command: $cmd"; return 1; }
   local tok=${cmd#* "$s" }
   tok=${tok%% *}
   vf replay "$s" "$tok"
-  [ "$rc" -eq 2 ] && [[ $err == *"printed with VFSMC_MUTATION=$m; replay it with the same"* ]] || { echo "rc $rc err $err"; return 1; }
-  run_printed "${cmd/VFSMC_MUTATION=$m /VFSMC_MUTATION=$m } --stable"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [[ $err == *"printed under the mutation $m; replay it with --mutation $m"* ]] || {
+    echo "rc $rc err $err"; return 1; }
+  run_printed "$cmd --stable"
   [ "$rc" -le 1 ] && [[ $out == *"[counterexample]"* ]] || { echo "replayed: rc $rc $out $err"; return 1; }
   # The result and the reports say which mutation the run ran under.
   [[ $(<"$tmp/out") == *"; mutation $m (a line of the model deleted, VFSMC_MUTATION)"* ]] || { echo "text: $(<"$tmp/out")"; return 1; }
@@ -315,6 +316,36 @@ run_printed() {
     { echo "json: $(head -c 300 "$tmp/json")"; return 1; }
   "$VFSMC" run --json --no-progress "$s" >"$tmp/json" 2>/dev/null || true
   python3 -c 'import json,sys; sys.exit("mutation" in json.load(open(sys.argv[1])))' "$tmp/json" || { echo "a mutation without one"; return 1; }
+}
+
+@test "run --mutation: a counterexample only the mutation shows; its printed replay command reproduces it, step for step" {
+  # chrdev_open v2 holds; without its re-read of inode->i_cdev it breaks.
+  local s=scenarios/chrdev/concurrent-first-open-v2.json m=v2-no-i-cdev-recheck
+  vf run --no-progress --stable "$s"
+  [ "$rc" -eq 0 ] && [[ $out == "holds (complete)"* ]] || { echo "unmutated: rc $rc $out"; return 1; }
+  for how in flag env; do
+    if [ $how = flag ]; then vf run --no-progress --stable --mutation $m "$s"; else VFSMC_MUTATION=$m vf run --no-progress --stable "$s"; fi
+    [ "$rc" -eq 1 ] && [[ $out == *"[counterexample] concurrent-first-open-v2: cdev-list-double-add violated"* ]] || {
+      echo "$how: rc $rc $out $err"; return 1; }
+    local first=$out cmd
+    cmd=$(replay_line "$out")
+    [[ $cmd == "vfsmc replay $s v1:"*" --mutation $m" ]] || { echo "$how: command: $cmd"; return 1; }
+    # The same steps, as the run printed them (the replay's counts and
+    # replay lines differ: it runs one execution).
+    steps() { printf '%s\n' "$1" | grep -E '^(>>)? *[0-9]+ \['; }
+    run_printed "$cmd --stable"
+    [ "$rc" -eq 1 ] && [[ $out == *"[counterexample] concurrent-first-open-v2: cdev-list-double-add violated"* ]] &&
+      [ -n "$(steps "$first")" ] && [ "$(steps "$out")" = "$(steps "$first")" ] || { echo "$how: replayed: rc $rc $out $err"; return 1; }
+    # The command carries the mutation itself: a shell that exports another
+    # one does not change what it replays.
+    VFSMC_MUTATION=smp-mb-no-op run_printed "$cmd --stable"
+    [ "$rc" -eq 1 ] && [ "$(steps "$out")" = "$(steps "$first")" ] || { echo "$how: with another exported: rc $rc $err"; return 1; }
+  done
+  # An unknown name: one line, exit 2, nothing run.
+  vf run --no-progress --mutation v2-no-i-cdev-rechek "$s"
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] &&
+    [[ $err == 'error: --mutation: unknown mutation "v2-no-i-cdev-rechek"; did you mean "v2-no-i-cdev-recheck"?'* ]] || {
+    echo "rc $rc err $err"; return 1; }
 }
 
 @test "litmus --witness: the printed replay command runs and prints the same witness" {

@@ -3,6 +3,7 @@
 // tests/token_fuzz.py (label cli).
 #include <catch2/catch.hpp>
 
+#include "base/errors.h"
 #include "search/engine.h"
 #include "search/token.h"
 #include "scenario/scenario.h"
@@ -140,4 +141,40 @@ TEST_CASE("issue 13: dpor and pct tokens are checked like the others, and replay
     RunResult m = replay_scenario(d, forge(d, "d0k", "0-1-2-1-0-"));
     CHECK(m.verdict == Verdict::error);
     CHECK_THAT(m.message, Catch::Contains("does not match"));
+}
+
+TEST_CASE("a counterexample found under a mutation replays under that mutation, and only under it", "[token]") {
+    // chrdev_open v2 without the re-read of inode->i_cdev under cdev_lock:
+    // the scenario holds on the real code and breaks under the mutation.
+    Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/chrdev/concurrent-first-open-v2.json");
+    REQUIRE(run_scenario(s, RunOptions()).verdict == Verdict::holds);
+    RunOptions o;
+    o.mutation = "v2-no-i-cdev-recheck";
+    RunResult r = run_scenario(s, o);
+    REQUIRE(r.verdict == Verdict::violated);
+    CHECK(r.invariant == "cdev-list-double-add");
+    CHECK(r.mutation == o.mutation);
+    // The run's option is the replay's: the same execution, step for step.
+    RunResult again = replay_scenario(s, r.token, o);
+    REQUIRE(again.verdict == Verdict::violated);
+    CHECK(again.invariant == r.invariant);
+    CHECK(again.mutation == o.mutation);
+    CHECK(again.steps == r.steps);
+    REQUIRE(again.trace);
+    REQUIRE(again.trace->nevents == r.trace->nevents);
+    for (int i = 0; i < r.trace->nevents; i++) {
+        INFO("event " << i);
+        CHECK(again.trace->events[i].thread == r.trace->events[i].thread);
+        CHECK(std::string(again.trace->events[i].action) == r.trace->events[i].action);
+    }
+    // Without it, or under another, the token is refused, naming the mutation.
+    CHECK_THROWS_WITH(replay_scenario(s, r.token),
+                      Catch::Contains("printed under the mutation v2-no-i-cdev-recheck; replay it with --mutation v2-no-i-cdev-recheck"));
+    RunOptions other;
+    other.mutation = "smp-mb-no-op";
+    CHECK_THROWS_WITH(replay_scenario(s, r.token, other), Catch::Contains("printed under the mutation v2-no-i-cdev-recheck"));
+    // A name not in the table is bad input.
+    RunOptions bad;
+    bad.mutation = "no-such-mutation";
+    CHECK_THROWS_AS(run_scenario(s, bad), LoadError);
 }

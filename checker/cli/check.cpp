@@ -31,7 +31,7 @@ namespace {
 // JSON object {status, name, count, text} on one line, status pass, fail,
 // error or internal. (JSON, so a tab or newline in a file name cannot break
 // the record.)
-void check_child(const ScenarioEntry& entry, int fd) {
+void check_child(const ScenarioEntry& entry, const CheckOptions& o, int fd) {
     nlohmann::json rec;
     const std::string& file = entry.file;
     std::string shown = printable(file, kMaxShownFile);
@@ -40,6 +40,7 @@ void check_child(const ScenarioEntry& entry, int fd) {
         Scenario s = load_scenario(file);
         RunOptions opt;
         opt.minimize = false;  // the verdict and the count are what check judges
+        opt.mutation = o.mutation;
         RunResult r = run_scenario(s, opt);
         bool ok = as_expected(s, r);
         std::vector<std::string> vac = vacuous_steps(s, r);
@@ -140,7 +141,7 @@ void CheckRun::start_jobs(pid_t parent) {
             die_with_parent(parent, SIGKILL);
             close(p[0]);
             for (const auto& j : running_) close(j.fd);
-            check_child(files_[next_], p[1]);
+            check_child(files_[next_], o_, p[1]);
             close(p[1]);
             _exit(0);
         }

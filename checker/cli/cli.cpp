@@ -119,10 +119,8 @@ std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths
 
 ReplayCommand replay_command(const Scenario& s, const RunResult& r) {
     // A mutation changes the model's code: the token is only valid with it
-    // (token.cpp hashes it), so the command sets it.
-    const char* m = active_mutation();
-    return {(m ? std::string("VFSMC_MUTATION=") + shell_word(m) + " " : std::string()) + "vfsmc replay " + shell_word(s.file),
-            r.token, ""};
+    // (token.cpp hashes it), so the command names it.
+    return {"vfsmc replay " + shell_word(s.file), r.token, r.mutation.empty() ? "" : " --mutation " + shell_word(r.mutation)};
 }
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`
@@ -338,6 +336,7 @@ int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const 
     opt.progress = f.progress && isatty(2);
     opt.minimize = false;
     opt.stale_cut = test_stale_cut();
+    opt.mutation = f.mutation;
     RunResult r = run_scenario(s, opt);
     if (!r.limit_hit || r.estimate <= 0) {
         print_result(s, r, f, overrides);
@@ -369,6 +368,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.progress = f.progress && isatty(2);
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
+    opt.mutation = f.mutation;
     RunResult r = run_scenario(s, opt);
     print_result(s, r, f, overrides);
     // With --json the coverage is in the JSON object (never_reached): one
@@ -467,9 +467,14 @@ struct Args {
     bool no_progress = false;
     ListOptions list;
     LitmusFlags lf;
+    // --mutation, of the commands that run the models.
+    std::string mutation;
+    std::vector<CLI::Option*> mutation_options;
     // Options naming an output file: an empty name is refused.
     std::vector<CLI::Option*> file_options;
 };
+
+const char* const kMutationHelp = "run the models with this deletion (vfsmc list --mutations); default: VFSMC_MUTATION";
 
 CLI::App* add_run(CLI::App& app, Args& a) {
     RunFlags& rf = a.rf;
@@ -498,6 +503,7 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_option("--without", rf.without, "leave this invariant out (repeatable)");
     run->add_option("--seed", rf.seed, "random seed (implies --strategy random)")->check(CLI::Range(0L, kMaxSeed));
     run->add_option("--time-limit", rf.time_limit, "stop the search after this many seconds")->check(CLI::PositiveNumber);
+    a.mutation_options.push_back(run->add_option("--mutation", a.mutation, kMutationHelp));
     return run;
 }
 
@@ -513,6 +519,7 @@ CLI::App* add_check(CLI::App& app, Args& a) {
     check->add_option("--shard", a.check.shard,
                       "I/N: run only the I-th of N shares of the scenarios (a CI matrix or a job array; "
                       "the shares are balanced by the recorded counts)");
+    a.mutation_options.push_back(check->add_option("--mutation", a.mutation, kMutationHelp));
     return check;
 }
 
@@ -531,13 +538,15 @@ CLI::App* add_replay(CLI::App& app, Args& a) {
     replay->add_option("--without", rf.without, "leave this invariant out, as the run that printed the token did (repeatable)");
     replay->add_option("--config", a.replay_config,
                        "KEY=VALUE: replay the schedule against the scenario with this config (repeatable)");
+    a.mutation_options.push_back(
+        replay->add_option("--mutation", a.mutation, "the deletion the run that printed the token ran with (vfsmc list --mutations)"));
     return replay;
 }
 
 CLI::App* add_list(CLI::App& app, Args& a) {
     auto* list = app.add_subcommand("list", "the models, with their ops, knobs and invariants");
     list->add_flag("--memory-model", a.list.memory_model, "print the memory-model table (docs/memory-model.md)");
-    list->add_flag("--mutations", a.list.mutations, "print the deletions scripts/mutate selects with VFSMC_MUTATION");
+    list->add_flag("--mutations", a.list.mutations, "print the deletions --mutation (or VFSMC_MUTATION) selects");
     list->add_option("--model", a.list.model, "only this model");
     list->add_flag("--json", a.list.json, "the models as one JSON object: ops, knobs, init fields, invariants, steps");
     return list;
@@ -567,6 +576,7 @@ CLI::App* add_litmus(CLI::App& app, Args& a) {
     a.file_options.push_back(
         lit->add_option("--junit", lf.junit, "with --check: also write JUnit XML (one test case per litmus test) to this file"));
     lit->add_option("--replay", lf.replay, "with --witness and one test: replay the witness with this token");
+    a.mutation_options.push_back(lit->add_option("--mutation", a.mutation, kMutationHelp));
     return lit;
 }
 
@@ -609,12 +619,27 @@ void check_environment() {
     if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
         throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
                         "\"; accepted: reorder (test-only), or unset");
-    // scripts/mutate selects a deletion by VFSMC_MUTATION (checker/contract/mutations.h).
-    if (const char* m = active_mutation(); m && !find_mutation(m)) {
-        std::string acc;
-        for (const auto& k : kMutations) acc += std::string(acc.empty() ? "" : ", ") + k.name;
-        throw LoadError(std::string("VFSMC_MUTATION: unknown mutation \"") + printable(m, kMaxShownValue) + "\"; accepted: " + acc);
+}
+
+// The mutation the models run under (contract/mutations.h): --mutation, or
+// else VFSMC_MUTATION, the way scripts/mutate and tests/mutation_oracle.py
+// select one for a whole `check`. Checked against the table before anything
+// runs, whatever the command; it travels in the run's options from here.
+std::string chosen_mutation(const Args& a) {
+    bool flag = false;
+    for (const auto* o : a.mutation_options) flag |= o->count() > 0;
+    const char* env = std::getenv("VFSMC_MUTATION");
+    std::string name = flag ? a.mutation : env && *env ? env : "";
+    if ((flag && name.empty()) || (!name.empty() && !find_mutation(name.c_str()))) {
+        // The table is too long for one line: the hint, and where the names are.
+        std::vector<std::string> names;
+        for (const auto& k : kMutations) names.push_back(k.name);
+        std::string hint = name.empty() ? "" : suggest_name(name, names);
+        throw LoadError(std::string(flag ? "--mutation" : "VFSMC_MUTATION") + ": unknown mutation \"" +
+                        printable(name, kMaxShownValue) + "\"; " + (hint.empty() ? "" : "did you mean \"" + hint + "\"? ") +
+                        "accepted: one of the " + std::to_string(names.size()) + " names `vfsmc list --mutations` prints");
     }
+    return name;
 }
 
 // `vfsmc validate`: every file is checked, one line for each bad one, exit
@@ -687,6 +712,7 @@ int cli_main(int argc, char** argv) {
         return parse_error(app, e, argc, argv);
     }
     check_environment();
+    a.rf.mutation = a.check.mutation = a.lf.mutation = chosen_mutation(a);
     for (auto* o : a.file_options)
         if (o->count() && o->as<std::string>().empty())
             throw LoadError(o->get_name() + ": empty file name; accepted: a writable file path");

@@ -29,7 +29,8 @@ std::vector<ScenarioEntry> find_scenarios(const std::vector<std::string>& paths)
 // The same, but the first entry with an error throws it.
 std::vector<std::string> collect_scenarios(const std::vector<std::string>& paths);
 
-// The shell command that replays a counterexample.
+// The shell command that replays a counterexample (with --mutation when
+// the run ran under one: the token is valid only under it).
 ReplayCommand replay_command(const Scenario& s, const RunResult& r);
 
 // Output shared by the commands: a failed write is exit 2 (LoadError, one
@@ -63,6 +64,7 @@ struct LitmusFlags {
     int jobs = 1;          // --check: tests run in parallel processes
     std::string junit;     // --check: also write JUnit XML here
     std::string replay;    // with --witness: replay this witness token
+    std::string mutation;  // the layer's mutation the searches run under (a name of kMutations); empty: none
 };
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
 // `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).
@@ -91,6 +93,7 @@ struct RunFlags {
     bool estimate = false;    // a dpor probe of --time-limit seconds (default 10): the search's size
     std::string dot;          // also write the reported execution as a Graphviz graph to this file
     bool source = false;      // text: each step's model source location
+    std::string mutation;     // the mutation the models run under (a name of kMutations); empty: none
 };
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`
@@ -122,6 +125,7 @@ struct CheckOptions {
     std::string junit;           // also write JUnit XML here
     std::string format = "text"; // text, or github (annotations)
     std::string shard;           // "I/N": run the I-th of N shares of the scenarios (check_shard.cpp)
+    std::string mutation;        // the mutation the models run under (a name of kMutations); empty: none
 };
 int cmd_check(const std::vector<std::string>& paths, const CheckOptions& o);
 
@@ -132,7 +136,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
 // `vfsmc list` (list.cpp).
 struct ListOptions {
     bool memory_model = false;  // the memory-model table
-    bool mutations = false;     // the VFSMC_MUTATION deletions
+    bool mutations = false;     // the deletions --mutation (or VFSMC_MUTATION) selects
     std::string model;          // only this model; empty: all
     bool json = false;
 };

@@ -80,6 +80,7 @@ Options options_of(const LitmusFlags& f) {
     Options opt;
     opt.witness = f.witness;
     opt.minimize = !f.first;
+    opt.mutation = f.mutation;
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
         throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
     if (f.bound >= 0) {
@@ -109,7 +110,8 @@ void print_witness(const Test& t, const Outcome& o, const RunResult& w, const Li
     ReportOptions ro;
     ro.stable = f.stable;
     ro.witness = witness_of(t);
-    ro.replay = {"vfsmc litmus --witness" + search_flags(f) + " " + shell_word(file) + " --replay", w.token, ""};
+    ro.replay = {"vfsmc litmus --witness" + search_flags(f) + " " + shell_word(file) + " --replay", w.token,
+                 w.mutation.empty() ? "" : " --mutation " + shell_word(w.mutation)};
     // The test's name and text are untrusted: every line printed is made printable.
     if (f.format == "json")
         out_text(json_printable(json_report(o.scenario, w, ro).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n");

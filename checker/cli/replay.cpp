@@ -203,10 +203,12 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
                const std::vector<std::string>& config) {
     Scenario s = load_scenario(file);
     std::vector<std::string> without = apply_overrides(s, f);  // --without only
+    RunOptions opt;
+    opt.mutation = f.mutation;
     if (!config.empty()) {
         Scenario changed = with_config(file, config);
         apply_overrides(changed, f);
-        RunResult r = replay_on(s, changed, token);
+        RunResult r = replay_on(s, changed, token, opt);
         std::string cfg;
         for (const auto& c : config) cfg += " --config " + c;
         ReportOptions o;
@@ -230,7 +232,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         if (!r.replay_followed) {
             // The token's own execution, on the scenario itself: where the
             // schedule goes.
-            RunResult orig = replay_scenario(s, token);
+            RunResult orig = replay_scenario(s, token, opt);
             Divergence d = divergence(changed, orig, r, file, config);
             if (!json) {
                 out_text(printable_lines(divergence_text(d, f.source)));
@@ -260,7 +262,7 @@ int cmd_replay(const std::string& file, const std::string& token, const RunFlags
         }
         return 0;
     }
-    RunResult r = replay_scenario(s, token);
+    RunResult r = replay_scenario(s, token, opt);
     if (r.verdict == Verdict::error) {
         std::cerr << bad_input_line(file + ": replay token: " + r.message) << "\n";
         return 2;

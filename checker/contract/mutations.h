@@ -6,11 +6,15 @@
 //
 //     if (!MUTATION("legitimize-mnt-no-smp-mb")) smp_mb();
 //
-// A run selects at most one mutation through the environment variable
-// VFSMC_MUTATION; scenarios cannot select one (a mutation is not a knob: it
-// is never the code a scenario describes). Unset, every MUTATION() is false
-// and the models are the correct code. scripts/mutate runs `vfsmc check
-// scenarios` once per row and prints which verdicts changed.
+// A run selects at most one mutation, as one of its options
+// (RunOptions::mutation; on the command line `--mutation NAME`, or the
+// environment variable VFSMC_MUTATION); scenarios cannot select one (a
+// mutation is not a knob: it is never the code a scenario describes). The
+// engine installs the run's mutation in the runtime (Runtime::mutation) for
+// the length of the run, and MUTATION() reads it there; with none, every
+// MUTATION() is false and the models are the correct code. scripts/mutate
+// runs `vfsmc check scenarios` once per row and prints which verdicts
+// changed.
 //
 // A row whose `equivalent` is set deletes a step that no verdict of the
 // model's world can depend on; the string says why (what the step orders
@@ -22,6 +26,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "substrate/runtime.h"
 
 namespace vfsmc {
 
@@ -98,15 +104,9 @@ inline constexpr MutationInfo kMutations[] = {
     {"chrdev-ignore-value-read", "chrdev", "every load of a cdev pointer (inode->i_cdev in chrdev_open and __fput, the probe in kobj_lookup) is used as the cdev the scenario started with, not the cdev it returned"},
 };
 
-// The mutation this process runs with, or nullptr. Bad input (a name not in
-// the table) is rejected by the command line before anything runs.
-inline const char* active_mutation() {
-    static const char* sel = [] {
-        const char* s = std::getenv("VFSMC_MUTATION");
-        return s && *s ? s : nullptr;
-    }();
-    return sel;
-}
+// The row of `name`, or nullptr. A name not in the table is bad input: the
+// command line rejects it before anything runs, the engine refuses a run
+// with it.
 inline const MutationInfo* find_mutation(const char* name) {
     for (const auto& m : kMutations)
         if (std::strcmp(m.name, name) == 0) return &m;
@@ -124,7 +124,7 @@ inline bool MUTATION(const char* name) {
         }
         k = name;
     }
-    const char* sel = active_mutation();
+    const char* sel = rt().mutation;
     return sel && std::strcmp(sel, name) == 0;
 }
 

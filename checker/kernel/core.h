@@ -75,12 +75,13 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
     prune_execution();
 }
 
-// Blocking (kernel.cpp). park_on() parks the running thread until another
-// thread writes a key of `ws`; before it parks it checks whether every other
-// live thread is parked too (a deadlock or a lost wakeup, named by the
-// layer). A set whose reads are already stale is not parked on: the thread
-// looks again at once, and cannot read an older value than it saw (a
-// cpu_relax bounds staleness).
+// Blocking (kernel.cpp). park_on(): the running thread's wait condition is
+// false, with `ws` the keys it read. The layer reports it to the search,
+// which answers whether the thread parks until another thread writes a key
+// of `ws` or looks again at once (search/parking.h), and does what it says:
+// before it parks it checks whether every other live thread is parked too
+// (a deadlock or a lost wakeup, named by the layer); when it looks again, a
+// cpu_relax bounds staleness (it cannot read an older value than it saw).
 struct RealCond {
     bool (*fn)(const void*) = nullptr;
     const void* ctx = nullptr;
@@ -108,7 +109,7 @@ void set_quiet(bool q);
 
 // Wait for `cond` to become true. `cond` is evaluated, and if false the
 // thread parks on the locations it read until one of them is written by
-// another thread. `real` is what a sleeper is really waiting for (used only
+// another thread (park_on: the search decides). `real` is what a sleeper is really waiting for (used only
 // to tell a lost wakeup from a deadlock). The re-evaluations are quiet: their
 // reads are not in the trace.
 template <class Cond, class Real>
@@ -153,9 +154,11 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
 }
 
 // A kernel retry loop (`goto retry`, a cmpxchg or seqcount retry that starts
-// over): a pass that read the same values as the last one and left every
-// location it wrote as it found it adds nothing, so the thread parks until
-// one of the locations the pass read is written by another thread.
+// over). At the end of each pass the layer reports what the pass read and
+// wrote, and the search answers (search/parking.h): a pass that read the
+// same values as the last one and left every location it wrote as it found
+// it adds nothing, so the thread parks until one of the locations the pass
+// read is written by another thread; one that changed something retries.
 //
 //     retry_loop retry;
 //     for (bool again = false;; again = true) {

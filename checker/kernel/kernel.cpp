@@ -267,16 +267,15 @@ static void relax() {
     sim::relax();
 }
 
-void park_on(int t, const WatchSet& ws, RealCond real) {
-    Runtime& r = rt();
-    Blocking& b = blocking();
-    if (r.pruned) throw Pruned();
-    if (ws.stale()) {
-        search_observer().await_end(t);  // it looks again at once: its reads stay ordinary reads
+// Thread t cannot go on, and the search answered `next` (search/parking.h):
+// it looks again at once, or parks on `ws`.
+static void obey(int t, Blocked next, const WatchSet& ws, RealCond real) {
+    if (next == Blocked::look_again) {
         relax();
         return;
     }
-    search_observer().await_parks(t);
+    Runtime& r = rt();
+    Blocking& b = blocking();
     g_ls.real[t] = real;
     bool other_live = false;
     for (int u = 0; u < r.nthreads; u++)
@@ -287,6 +286,11 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     sim::park();
     if (r.pruned) throw Pruned();
     relax();
+}
+
+void park_on(int t, const WatchSet& ws, RealCond real) {
+    if (rt().pruned) throw Pruned();
+    obey(t, search_observer().await_fails(t, ws), ws, real);
 }
 
 retry_loop::retry_loop() : t_(this_thread()) {
@@ -301,17 +305,16 @@ void retry_loop::again() {
     Blocking& b = blocking();
     WatchSet& ws = b.pass_ws[t_];
     ws.active = false;
-    if (b.pass_writes[t_].net_zero()) {
-        // Nothing changed by this pass: the next one would read the same
-        // values unless another thread writes what this one read.
-        wait_begin(t_, current_func(t_), -1, false, false);
-        if (!ws.stale()) search_observer().pass_parks(t_);  // it parks (a stale pass looks again at once)
-        park_on(t_, ws, RealCond());
-        wait_end(t_);
-    } else {
-        // The pass changed something: retrying is progress of its own.
+    Blocked next = search_observer().pass_ends(t_, ws, b.pass_writes[t_]);
+    if (next == Blocked::go_on) {
         sched_point();
         relax();
+    } else {
+        // A pass that changed nothing waits as a false wait condition does.
+        wait_begin(t_, current_func(t_), -1, false, false);
+        if (rt().pruned) throw Pruned();
+        obey(t_, next, ws, RealCond());
+        wait_end(t_);
     }
     ws.clear();
     b.pass_writes[t_].clear();

@@ -615,6 +615,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     g_tally.reset((int)t.observed.size());
     RunOptions ro;
     ro.minimize = false;
+    ro.mutation = opt.mutation;
     out.run = run_scenario(out.scenario, ro);
     unregister_runtime_model(&counting);
     if (g_tally.bad) {
@@ -660,6 +661,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             g_tally.reset((int)t.observed.size());
             RunOptions wo;
             wo.minimize = opt.minimize;
+            wo.mutation = opt.mutation;
             out.witness = run_scenario(ws, wo);
             unregister_runtime_model(&wm);
             out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
@@ -681,7 +683,9 @@ RunResult replay_witness(const Test& t, const std::string& text, const Options& 
     g_tally.reset((int)t.observed.size());
     RunResult r;
     try {
-        r = replay_scenario(ws, token);
+        RunOptions ro;
+        ro.mutation = o.mutation;
+        r = replay_scenario(ws, token, ro);
     } catch (...) {
         unregister_runtime_model(&wm);
         throw;

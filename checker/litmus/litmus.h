@@ -48,6 +48,7 @@ struct Options {
     bool witness = false;
     bool minimize = true;           // the shortest witness
     SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it
+    std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
 };
 
 Outcome run(const Test& t, const std::string& text, const Options& o);

@@ -49,7 +49,11 @@ std::vector<std::string> flag_names(uint32_t f) {
     return out;
 }
 
-
+// One function, about 360 lines, on purpose: it is linux-kernel.bell,
+// lock.cat and linux-kernel.cat transcribed definition by definition, in
+// their order, each under its cat text, and a later definition reads the
+// earlier ones as the cat files' `let`s do. Split into functions it would
+// no longer read against those files line for line.
 Judgement judge(const Execution& x, Mutation mut) {
     const int n = x.n;
     Judgement J;

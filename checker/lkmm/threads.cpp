@@ -225,7 +225,8 @@ private:
         return ONCE;
     }
 
-    Val call(const Expr& e) {
+    // READ_ONCE, WRITE_ONCE and their acquire, release and atomic_t kin.
+    Val marked_access(const Expr& e) {
         auto arg = [&](int i) { return eval(*e.args[i]); };
         switch (e.fn) {
             case Fn::ReadOnce: case Fn::RcuDereference: case Fn::AtomicRead: {
@@ -248,6 +249,15 @@ private:
                 write(loc_of(a), RELEASE, a.from, v, e);
                 return {};
             }
+            default: break;
+        }
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
+    }
+
+    // The fences, RCU's and smp_store_mb().
+    Val barrier(const Expr& e) {
+        auto arg = [&](int i) { return eval(*e.args[i]); };
+        switch (e.fn) {
             case Fn::Mb: fence(MB, e); return {};
             case Fn::Rmb: fence(F_RMB, e); return {};
             case Fn::Wmb: fence(F_WMB, e); return {};
@@ -270,6 +280,15 @@ private:
                 fence(MB, e);
                 return {};
             }
+            default: break;
+        }
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
+    }
+
+    // spin_lock(), spin_unlock(), spin_trylock(), spin_is_locked(): lock.cat's events.
+    Val spinlock(const Expr& e) {
+        auto arg = [&](int i) { return eval(*e.args[i]); };
+        switch (e.fn) {
             case Fn::SpinLock: {
                 Val a = arg(0);
                 int l = loc_of(a);
@@ -309,6 +328,15 @@ private:
                 r.v = locked;
                 return r;
             }
+            default: break;
+        }
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
+    }
+
+    // SRCU read sections and synchronize_srcu().
+    Val srcu(const Expr& e) {
+        auto arg = [&](int i) { return eval(*e.args[i]); };
+        switch (e.fn) {
             // srcu_down_read() and srcu_up_read() are srcu-lock and
             // srcu-unlock events, as srcu_read_lock() and srcu_read_unlock().
             case Fn::SrcuReadLock: case Fn::SrcuDownRead: {
@@ -331,6 +359,15 @@ private:
                 emit(ev, a.from, Set());
                 return {};
             }
+            default: break;
+        }
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
+    }
+
+    // The read-modify-writes: an R and a W event paired in rmw (or a failed RMW, no W).
+    Val atomic_rmw(const Expr& e) {
+        auto arg = [&](int i) { return eval(*e.args[i]); };
+        switch (e.fn) {
             case Fn::AtomicOp: case Fn::AtomicOpReturn: {
                 // atomic_add(i, v): the location is the last argument.
                 Val operand;
@@ -410,6 +447,29 @@ private:
                 }
                 return old;
             }
+            default: break;
+        }
+        throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
+    }
+
+    // A call of a primitive: its events, by family (linux-kernel.def).
+    Val call(const Expr& e) {
+        switch (e.fn) {
+            case Fn::ReadOnce: case Fn::RcuDereference: case Fn::AtomicRead: case Fn::LoadAcquire:
+            case Fn::AtomicReadAcquire: case Fn::WriteOnce: case Fn::AtomicSet: case Fn::StoreRelease:
+            case Fn::RcuAssignPointer: case Fn::AtomicSetRelease:
+                return marked_access(e);
+            case Fn::Mb: case Fn::Rmb: case Fn::Wmb: case Fn::MbBeforeAtomic: case Fn::MbAfterAtomic:
+            case Fn::MbAfterSpinlock: case Fn::MbAfterUnlockLock: case Fn::RcuReadLock: case Fn::RcuReadUnlock:
+            case Fn::SynchronizeRcu: case Fn::Barrier: case Fn::MbAfterSrcuReadUnlock: case Fn::StoreMb:
+                return barrier(e);
+            case Fn::SpinLock: case Fn::SpinUnlock: case Fn::SpinTrylock: case Fn::SpinIsLocked:
+                return spinlock(e);
+            case Fn::SrcuReadLock: case Fn::SrcuDownRead: case Fn::SrcuReadUnlock: case Fn::SrcuUpRead:
+            case Fn::SynchronizeSrcu:
+                return srcu(e);
+            case Fn::AtomicOp: case Fn::AtomicOpReturn: case Fn::AddUnless: case Fn::Xchg: case Fn::Cmpxchg:
+                return atomic_rmw(e);
         }
         throw Unknown{e.name.empty() ? "a primitive" : e.name, e.line};
     }

@@ -46,4 +46,17 @@ AwaitMarks::PassMark AwaitMarks::take_failed_pass() {
     return m;
 }
 
+void mark_failed_pass(const AwaitMarks::PassMark& m, DporStep* steps, int n, Deps& d) {
+    int cur = n - 1;
+    if (steps[cur].thread != m.thread || m.step > cur) return;
+    for (int i = m.step == cur ? m.n : 0; i < d.nstep; i++)
+        if (!d.step[i].write) d.step[i].await = 1;
+    for (int k = m.step + 1; k < cur; k++) {
+        DporStep& e = steps[k];
+        if (e.thread != m.thread) continue;
+        for (int a = 0; a < e.acc.n; a++)
+            if (!e.acc.a[a].write) e.acc.a[a].await = 1;
+    }
+}
+
 }  // namespace vfsmc

@@ -19,9 +19,10 @@
 // the step it began in, a key read before the pass keeps an ordinary read.
 // The marks on the running step are made here; the pass's earlier steps
 // are the scheduler's, and it marks them when the running step closes
-// (dpor.h, mark_failed_pass_steps, from take_failed_pass()).
+// (mark_failed_pass, from take_failed_pass()).
 #pragma once
 
+#include "search/dpor_step.h"
 #include "substrate/deps.h"
 
 namespace vfsmc {
@@ -62,5 +63,17 @@ private:
     int pass_n_[kMaxThreads] = {};
     PassMark failed_pass_;
 };
+
+// dpor, when the running step steps[n - 1] closes: the failed pass `m`'s
+// reads become `await` reads, in the running step's accesses `d` from
+// where the pass began, and in the thread's steps after the one it began
+// in.
+void mark_failed_pass(const AwaitMarks::PassMark& m, DporStep* steps, int n, Deps& d);
+
+// The race analyze() (dpor.h) reverses between a write and an earlier read
+// of its key by another thread, the read's step: none (-1) when the read
+// is a failed await's. The two steps are still ordered (happens-before),
+// only not reversed.
+inline int await_race(int read_step, bool await) { return await ? -1 : read_step; }
 
 }  // namespace vfsmc

@@ -23,13 +23,10 @@
 //   runs. An execution whose every enabled thread sleeps is redundant and is
 //   abandoned (counted as sleep-blocked, not as an execution of its own).
 //
-// A parked thread (blocking waits, kernel.h) is not enabled; it becomes
-// enabled when a write wakes it, and that write is dependent with the
-// re-evaluation it wakes, so the races around a wait are reversed like any
-// other, with one exception: a wait condition that failed and
-// parked is no event of its own: search/await_marks.h.
-//
-// The lock handoff rule: search/handoff.h.
+// A parked thread (parking.h) is not enabled; it becomes enabled when a
+// write wakes it, and that write is dependent with the re-evaluation it
+// wakes, so the races around a wait are reversed like any other (but see
+// the failed-await marks below).
 //
 // Wakeup sequences: a thread added to a backtrack set keeps the
 // thread order of the race reversal that added it (u first, then the
@@ -44,17 +41,33 @@
 // with an initial already in the backtrack set is not merged into it), so
 // sleep-blocked executions remain; plain accesses that race are reported
 // as data races by the layer rather than reversed.
+//
+// Three extensions, each in a file of its own with its argument, and
+// called here where it acts:
+// - the failed-await marks (await_marks.h): a wait condition that failed
+//   and parked is no event of its own, so its reads are marked and
+//   analyze() orders such a read before another thread's write without
+//   reversing it (await_race); close_step() marks the earlier steps of a
+//   retry pass that failed (mark_failed_pass);
+// - the lock handoff rule (handoff.h): a waiting acquire after an exclusive
+//   release races with the acquire the release ends (handoff_race, in
+//   analyze());
+// - the reorder cut (reorder_cut.h), test-only and unsound: an execution
+//   ended at the close of a step with a stale read (reorder_cut()).
 #pragma once
 
 #include <cstdint>
 #include <istream>
 #include <ostream>
 
-#include "substrate/deps.h"
+#include "search/await_marks.h"
+#include "search/dpor_step.h"
 #include "search/handoff.h"
+#include "search/policies.h"
+#include "search/reorder_cut.h"
+#include "substrate/deps.h"
 #include "substrate/runtime.h"
 #include "substrate/sim.h"
-#include "search/policies.h"
 
 namespace vfsmc {
 
@@ -70,57 +83,6 @@ struct DporStats {
 // object of the run owns them).
 DporStats& dpor_stats();
 Handoff dpor_handoff();
-
-// A set of accesses (the union of a thread's step from one node).
-struct AccSet {
-    Access a[kMaxStepAccesses];
-    uint8_t n = 0;
-    bool all = false;   // overflowed or unknown: dependent with everything
-    void clear() {
-        n = 0;
-        all = false;
-    }
-    void add(Key k, bool w, bool await = false, uint8_t lk = 0) {
-        if (k == kKeyAll) {
-            all = true;
-            return;
-        }
-        for (int i = 0; i < n; i++)
-            if (a[i].key == k) {
-                a[i].write |= w;
-                a[i].await &= (uint8_t)await;
-                // A later access of the key: not first, and the last one's.
-                a[i].lk = (uint8_t)((a[i].lk & ~kLkLastRelease) | (lk & (kLkLastRelease | kLkAcquired)));
-                return;
-            }
-        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk};
-        else all = true;
-    }
-    // The accesses of a step, one entry per key already (note_access()
-    // merges them): copied as add() would make them. False, and nothing
-    // done, for a set that is not empty or a list with kKeyAll.
-    bool assign_unique(const Access* src, int count) {
-        if (n || all) return false;
-        for (int i = 0; i < count; i++)
-            if (src[i].key == kKeyAll) return false;
-        for (int i = 0; i < count; i++) a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk};
-        n = (uint8_t)count;
-        return true;
-    }
-    void add(const AccSet& o) {
-        if (o.all) all = true;
-        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk);
-    }
-    // Dependent through a key other than `k` (0, no key: through any).
-    bool dependent_besides(const AccSet& o, Key k) const {
-        if ((all && (o.n || o.all)) || (o.all && n)) return true;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < o.n; j++)
-                if (a[i].key == o.a[j].key && a[i].key != k && (a[i].write || o.a[j].write)) return true;
-        return false;
-    }
-    bool dependent(const AccSet& o) const { return dependent_besides(o, 0); }
-};
 
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> {
@@ -221,8 +183,8 @@ public:
 
 private:
     static constexpr int kMaxWake = 48;   // longest wakeup sequence kept (a longer one is followed in part)
-    // User-provided constructors: a new node or step is built in place,
-    // its AccSet arrays left unwritten (only their counts are set).
+    // A user-provided constructor: a new node is built in place, its
+    // AccSet arrays left unwritten (only their counts are set).
     struct Node {
         Node() {}
         bool sched = true;
@@ -236,13 +198,7 @@ private:
         uint8_t wake_len[N];
         uint8_t wake[N][kMaxWake];
     };
-    struct Step {
-        Step() {}
-        uint8_t thread;
-        int node;                          // the thread-choice node that chose it
-        int first_ev;                      // the index its first event has (or would have)
-        AccSet acc;
-    };
+    using Step = DporStep;
 
     typename rl::vector<Node>::type nodes_;   // Relacy's raw allocator: the simulated heap is per execution
     typename rl::vector<Step>::type steps_;
@@ -277,7 +233,7 @@ private:
         Deps& d = deps();
         if (last_sched_ >= 0 && !steps_.empty()) {
             AwaitMarks::PassMark m = SearchPolicies::running().awaits().take_failed_pass();
-            if (m.thread >= 0) mark_failed_pass_steps(m, d);
+            if (m.thread >= 0) mark_failed_pass(m, steps_.data(), (int)steps_.size(), d);
             Step& s = steps_.back();
             if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
                 for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk);
@@ -289,22 +245,6 @@ private:
         d.nstep = 0;
         d.step_overflow = false;
         d.steps++;
-    }
-
-    // A retry pass failed and its thread parks (await_marks.h): its reads
-    // become `await` reads, in the running step from where the pass
-    // began, and in the thread's steps after the one it began in.
-    void mark_failed_pass_steps(const AwaitMarks::PassMark& m, Deps& d) {
-        int cur = (int)steps_.size() - 1;
-        if (steps_[cur].thread != m.thread || m.step > cur) return;
-        for (int i = m.step == cur ? m.n : 0; i < d.nstep; i++)
-            if (!d.step[i].write) d.step[i].await = 1;
-        for (int k = m.step + 1; k < cur; k++) {
-            Step& e = steps_[k];
-            if (e.thread != m.thread) continue;
-            for (int a = 0; a < e.acc.n; a++)
-                if (!e.acc.a[a].write) e.acc.a[a].await = 1;
-        }
     }
 
     rl::thread_id_t choose(bool first) {
@@ -392,62 +332,16 @@ private:
         return (rl::thread_id_t)t;
     }
 
-    // The reorder cut (search/stale_cut.h): test-only and unsound, taken
-    // only under StaleCut::reorder. The running step (thread u) read a
-    // field `key` stale; it read the value the store with event index
-    // `newer` overwrote first. The cut ends the execution when no step of u
-    // is in S (the steps from that store on that depend on it, by program
-    // order or a shared key with one writing) and the step's accesses do
-    // not depend on S, claiming that the interleaving which moves u's step
-    // before the store is explored instead.
+    // The test-only reorder cut (reorder_cut.h), at the close of a step
+    // with a stale read (StaleCut::reorder keeps the candidates).
     void reorder_cut() {
-        StaleCutPolicy::Candidate sr = SearchPolicies::running().stale().take_candidate();
-        if (sr.thread < 0 || halted_ || rt().pruned || steps_.empty() || steps_.back().thread != sr.thread) return;
-        const ExecRecord* rec = rt().rec;
-        if (!rec || rec->truncated || sr.newer < 0 || sr.read_ev < 0 || sr.read_ev >= rec->nevents) return;
-        const Event& re = rec->events[sr.read_ev];
-        for (int i = sr.read_ev + 1; i < rec->nevents; i++)
-            if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return;
-        if (!stale_explained(sr.newer, sr.key)) return;
+        StaleCutPolicy::Candidate c = SearchPolicies::running().stale().take_candidate();
+        if (c.thread < 0 || halted_ || rt().pruned) return;
+        if (!reorder_.cuts(steps_.data(), (int)steps_.size(), c)) return;
         rt().duplicate = true;
         rt().pruned = true;
     }
-    bool stale_explained(int newer, Key key) {
-        int cur = (int)steps_.size() - 1;
-        if (cur < 1) return false;
-        int kx = -1;
-        for (int k = cur; k >= 0; k--)
-            if (steps_[k].first_ev <= newer) {
-                kx = k;
-                break;
-            }
-        if (kx < 0 || kx == cur) return false;
-        int u = steps_[cur].thread;
-        AccSet& S = reorder_set_;
-        S.clear();
-        uint8_t threads = 0;
-        for (int k = kx; k < cur; k++) {
-            const Step& st = steps_[k];
-            if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S)) continue;
-            if (st.thread == u) return false;
-            threads |= bit(st.thread);
-            S.add(st.acc);
-            if (S.all) return false;
-        }
-        AccSet& c = reorder_cur_;
-        c.clear();
-        const Deps& d = deps();
-        if (d.step_overflow) return false;
-        for (int i = 0; i < d.nstep; i++) {
-            if (d.step[i].key == key) {
-                if (d.step[i].write) return false;
-                continue;
-            }
-            c.add(d.step[i].key, d.step[i].write);
-        }
-        return !c.dependent(S);
-    }
-    AccSet reorder_set_, reorder_cur_;
+    ReorderCut reorder_;
 
     // Races of the finished execution: vector clocks over the steps, then,
     // for every race, an initial of the reversed sequence goes into the
@@ -490,22 +384,12 @@ private:
                     KeyState& ks = *(kss[a] = &key_state(acc.key));
                     if (ks.last_write >= 0) {
                         int j = ks.last_write;
-                        // The lock handoff rule: the race to reverse is
-                        // with the acquire the release ends, not with the
-                        // release.
-                        int r = j;
-                        // (Not in the overflow state, which several keys share.)
-                        if (handoff != Handoff::off && (acc.lk & kLkFirstAcquire) && ks.last_write_release && &ks != &overflow_ &&
-                            ks.last_acq >= 0 && ks.last_acq <= j && steps_[ks.last_acq].thread == steps_[j].thread &&
-                            !steps_[j].acc.dependent_besides(s.acc, acc.key))
-                            r = handoff == Handoff::drop ? -1 : ks.last_acq;
-                        preds_.push_back({j, r});
+                        preds_.push_back({j, handoff_race(handoff, steps_.data(), s, acc, j, ks.last_write_release, ks.last_acq,
+                                                          &ks == &overflow_)});
                     }
                     if (acc.write)
                         for (int u = 0; u < (int)N; u++)
-                            if (ks.last_read[u] >= 0)
-                                // A failed await's read before this write: ordered, not reversed.
-                                preds_.push_back({ks.last_read[u], ks.last_read_await[u] ? -1 : ks.last_read[u]});
+                            if (ks.last_read[u] >= 0) preds_.push_back({ks.last_read[u], await_race(ks.last_read[u], ks.last_read_await[u])});
                 }
             }
             for (const Pred& pr : preds_) {

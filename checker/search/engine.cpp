@@ -12,6 +12,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "base/errors.h"
+#include "base/printable.h"
+#include "contract/mutations.h"
 #include "search/replay_sched.h"
 #include "search/token.h"
 #include "kernel/kernel.h"
@@ -39,9 +42,11 @@ using clk = std::chrono::steady_clock;
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h) : policies(cut, dpor_search), handoff(h) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, const MutationInfo* m)
+        : policies(cut, dpor_search), handoff(h), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
+    const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
     const Scenario* sc = nullptr;
@@ -394,8 +399,10 @@ rl::test_result_e replay_threads(int n, rl::test_params& p) {
     }
 }
 
+const char* mutation_name(const MutationInfo* m) { return m ? m->name : nullptr; }
+
 std::string make_token(const Scenario& sc, const SearchSpec& ss, const std::string& state) {
-    return encode_token(sc, ss.strategy, strategy_param(ss), sc.memory_model, state);
+    return encode_token(sc, mutation_name(g->mutation), ss.strategy, strategy_param(ss), sc.memory_model, state);
 }
 
 const char* relacy_invariant(rl::test_result_e r) {
@@ -412,6 +419,7 @@ const char* relacy_invariant(rl::test_result_e r) {
 void setup_runtime(const Scenario& s, Model* m) {
     Runtime& r = rt();
     r.mm = s.memory_model;
+    r.mutation = mutation_name(g->mutation);
     r.nthreads = (int)s.threads.size();
     for (int i = 0; i < kMaxThreads; i++) r.thread_names[i] = i < r.nthreads ? s.threads[i].name.c_str() : "?";
     r.norder = 0;
@@ -446,7 +454,7 @@ RunResult finish(const Scenario& s, const SearchSpec& ss, rl::test_params& p, rl
     Runtime& r = rt();
     RunResult out;
     out.memory_model = mem_model_name(s.memory_model);
-    if (const char* m = active_mutation()) out.mutation = m;
+    if (g->mutation) out.mutation = g->mutation->name;
     out.strategy = strategy_name(ss.strategy);
     out.preemption_bound = strategy_row(ss.strategy).param == StrategyParam::preemption_bound ? ss.preemption_bound : -1;
     out.relacy_result = rl::test_result_str(res);
@@ -565,41 +573,20 @@ struct RunExtras {
 struct SearchSettings {
     StaleCut stale_cut = StaleCut::duplicates;
     Handoff handoff = Handoff::on;
+    const MutationInfo* mutation = nullptr;
 };
 
-// `token`: replay that token (one execution), or null for a search.
-RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings& set, const ReplayToken* token,
-                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0, bool collect_outcomes = false,
-                   RunExtras* extras = nullptr) {
+// RunOptions::mutation as its row of the table (nullptr: none).
+const MutationInfo* mutation_of(const std::string& name) {
+    if (name.empty()) return nullptr;
+    if (const MutationInfo* m = find_mutation(name.c_str())) return m;
+    throw LoadError("mutation: unknown mutation \"" + printable(name, kMaxShownValue) +
+                    "\"; accepted: a name of contract/mutations.h's table (vfsmc list --mutations)");
+}
+
+// The Relacy parameters of a search of `ss`, or of the replay of `token`.
+void set_relacy_params(rl::test_params& p, const SearchSpec& ss, const ReplayToken* token) {
     const bool replay = token != nullptr;
-    Model* m = find_model(s.model);
-    static ExecRecord rec;  // large: keep it off the stack
-    static ExecRecord sample_rec;
-    // Only a search that explores every reads-from choice cuts a duplicate
-    // one: random and PCT sample, a replay follows its token.
-    EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor, set.handoff);
-    sim::take_reads_cut();  // none left over from an earlier run
-    struct Running {
-        explicit Running(EngineState* e) {
-            g = e;
-            SearchPolicies::install(&e->policies);
-        }
-        ~Running() {
-            SearchPolicies::install(nullptr);
-            g = nullptr;
-        }
-    } running(&search);
-    g->collect = !collect_inv.empty();
-    g->collect_inv = collect_inv;
-    g->fail_at = fail_at;
-    g->collect_outcomes = collect_outcomes;
-    if (collect_outcomes) g_outcomes.reset();
-    if (g->collect) g->best = std::make_shared<ExecRecord>();
-    if (replay) g->replayed = std::make_shared<ExecRecord>();
-    g->rec = &rec;
-    if (!replay && collect_inv.empty()) g->sample = &sample_rec;
-    setup_runtime(s, m);
-    rl::test_params p;
     p.output_stream = &null_stream();
     p.progress_stream = &null_stream();
     p.execution_depth_limit = 200000;
@@ -633,6 +620,81 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
         state = token->relacy_state();
     }
     p.initial_state = state.c_str();
+}
+
+// PCT's probe: one execution without change points measures k, the number
+// of steps the change points are drawn from. The search's counts start
+// after it.
+void pct_probe(const Scenario& s, const SearchSpec& ss, const rl::test_params& p) {
+    rl::test_params pp = p;
+    pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
+    pct_config().probe = true;
+    pct_config().probe_steps = 0;
+    strategy_row(ss.strategy).simulate((int)s.threads.size(), pp);
+    rt().in_thread = false;
+    pct_config().probe = false;
+    pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
+    g->sim_executions = 0;
+    g->run = nullptr;
+    rt().executions = 0;
+    rt().pruned_executions = 0;
+    rt().order_pruned_executions = 0;
+    g->sample_kept = false;
+    rt().sleep_blocked_executions = 0;
+    rt().duplicate_executions = 0;
+}
+
+// A replay's result is an error where the token does not fit the scenario
+// or does not reproduce a violation.
+void judge_replay(RunResult& out, const SearchSpec& ss) {
+    if (replay_guard().off) {
+        out.verdict = Verdict::error;
+        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
+    } else if (ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
+        out.verdict = Verdict::error;
+        out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
+    } else if (g->replay_overrun || out.verdict != Verdict::violated) {
+        out.verdict = Verdict::error;
+        out.message = "the replay token did not reproduce a violation";
+    }
+}
+
+// `token`: replay that token (one execution), or null for a search.
+RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings& set, const ReplayToken* token,
+                   bool progress, const std::string& collect_inv = "", uint64_t fail_at = 0, bool collect_outcomes = false,
+                   RunExtras* extras = nullptr) {
+    const bool replay = token != nullptr;
+    Model* m = find_model(s.model);
+    static ExecRecord rec;  // large: keep it off the stack
+    static ExecRecord sample_rec;
+    // Only a search that explores every reads-from choice cuts a duplicate
+    // one: random and PCT sample, a replay follows its token.
+    EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
+                       set.handoff, set.mutation);
+    sim::take_reads_cut();  // none left over from an earlier run
+    struct Running {
+        explicit Running(EngineState* e) {
+            g = e;
+            SearchPolicies::install(&e->policies);
+        }
+        ~Running() {
+            SearchPolicies::install(nullptr);
+            g = nullptr;
+        }
+    } running(&search);
+    g->collect = !collect_inv.empty();
+    g->collect_inv = collect_inv;
+    g->fail_at = fail_at;
+    g->collect_outcomes = collect_outcomes;
+    if (collect_outcomes) g_outcomes.reset();
+    if (g->collect) g->best = std::make_shared<ExecRecord>();
+    if (replay) g->replayed = std::make_shared<ExecRecord>();
+    g->rec = &rec;
+    if (!replay && collect_inv.empty()) g->sample = &sample_rec;
+    setup_runtime(s, m);
+    rl::test_params p;
+    set_relacy_params(p, ss, token);
+    const StrategyRow& row = strategy_row(ss.strategy);
     g->dpor = ss.strategy == Strategy::dpor && !replay;
     if (ss.strategy == Strategy::dpor) {
         deps().enabled = true;
@@ -653,26 +715,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     g->time_limit = ss.time_limit_s;
     g->start = g->last_progress = clk::now();
     replay_guard() = ReplayGuard();
-    if (ss.strategy == Strategy::pct && !replay) {
-        // The probe: one execution without change points measures k, the
-        // number of steps the change points are drawn from.
-        rl::test_params pp = p;
-        pp.iteration_count = (uint64_t)ss.seed * (uint64_t)ss.iterations + 1;
-        pct_config().probe = true;
-        pct_config().probe_steps = 0;
-        row.simulate((int)s.threads.size(), pp);
-        rt().in_thread = false;
-        pct_config().probe = false;
-        pct_config().horizon = std::max<uint64_t>(1, pct_config().probe_steps);
-        g->sim_executions = 0;
-        g->run = nullptr;
-        rt().executions = 0;
-        rt().pruned_executions = 0;
-        rt().order_pruned_executions = 0;
-        g->sample_kept = false;
-        rt().sleep_blocked_executions = 0;
-        rt().duplicate_executions = 0;
-    }
+    if (ss.strategy == Strategy::pct && !replay) pct_probe(s, ss, p);
     // A token of a Relacy tree search is followed by the checking
     // scheduler (replay_sched.h); dpor checks its own replayed path, PCT and
     // random are seeded by the iteration.
@@ -695,16 +738,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
         extras->best_k = g->best_k;
         if (replay) extras->replayed = g->replay_overrun && g->replayed ? g->replayed : std::make_shared<ExecRecord>(*g->rec);
     }
-    if (replay && replay_guard().off) {
-        out.verdict = Verdict::error;
-        out.message = std::string("the token does not match this scenario: ") + replay_guard().why;
-    } else if (replay && ss.strategy == Strategy::dpor && dpor_stats().replay_mismatch) {
-        out.verdict = Verdict::error;
-        out.message = "the token does not match this scenario: a recorded choice differs from the one the execution asks for";
-    } else if (replay && (g->replay_overrun || out.verdict != Verdict::violated)) {
-        out.verdict = Verdict::error;
-        out.message = "the replay token did not reproduce a violation";
-    }
+    if (replay) judge_replay(out, ss);
     return out;
 }
 
@@ -714,77 +748,13 @@ DporStats& dpor_stats() { return g->dpor_stats; }
 Handoff dpor_handoff() { return g->handoff; }
 PctConfig& pct_config() { return g->pct; }
 
-const char* scope_name(Scope s) {
-    switch (s) {
-        case Scope::complete: return "complete";
-        case Scope::bounded: return "bounded";
-        case Scope::sampled: return "sampled";
-        case Scope::inconclusive: return "inconclusive";
-    }
-    return "?";
-}
-
-std::string verdict_with_scope(const RunResult& r) {
-    char buf[200];
-    if (r.verdict == Verdict::holds || r.verdict == Verdict::unsatisfiable) {
-        switch (r.scope) {
-            case Scope::complete: std::snprintf(buf, sizeof buf, "%s (complete)", verdict_name(r.verdict)); break;
-            case Scope::bounded:
-                std::snprintf(buf, sizeof buf, "%s (bounded %d: complete up to %d preemptions)", verdict_name(r.verdict),
-                              r.preemption_bound, r.preemption_bound);
-                break;
-            case Scope::sampled:
-                std::snprintf(buf, sizeof buf, "%s (sampled %llu executions)", verdict_name(r.verdict),
-                              (unsigned long long)r.executions);
-                break;
-            case Scope::inconclusive: std::snprintf(buf, sizeof buf, "%s", verdict_name(r.verdict)); break;
-        }
-        return buf;
-    }
-    if (r.verdict == Verdict::inconclusive) {
-        std::snprintf(buf, sizeof buf, "inconclusive (stopped by the %s after %llu executions)", r.limit.c_str(),
-                      (unsigned long long)r.executions);
-        return buf;
-    }
-    return verdict_name(r.verdict);
-}
-
-bool scope_at_least(Scope got, const std::string& least) {
-    if (least.empty()) return got != Scope::inconclusive;
-    int rank = got == Scope::complete ? 3 : got == Scope::bounded ? 2 : got == Scope::sampled ? 1 : 0;
-    int want = least == "complete" ? 3 : least == "bounded" ? 2 : least == "sampled" ? 1 : 0;
-    return rank >= want;
-}
-
-bool judge(const RunResult& r, const Expect& e) {
-    if (r.verdict != e.verdict) return false;
-    if (r.verdict == Verdict::violated) return r.invariant == e.invariant;
-    if (r.verdict == Verdict::holds) return scope_at_least(r.scope, e.scope);
-    return true;
-}
-
-int count_preemptions(const ExecRecord& rec) {
-    int n = 0;
-    for (int i = 1; i < rec.nevents; i++) {
-        const Event& prev = rec.events[i - 1];
-        const Event& cur = rec.events[i];
-        if (cur.thread == prev.thread) continue;
-        if (prev.kind == Ev::Wait) continue;
-        // Did the previous thread have more to do?
-        bool more = false;
-        for (int k = i + 1; k < rec.nevents && !more; k++) more = rec.events[k].thread == prev.thread;
-        if (more) n++;
-    }
-    return n;
-}
-
 // How many executions the shortest-counterexample search explores at each
 // preemption bound at most.
 constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff};
+    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
@@ -835,7 +805,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
 }
 
 namespace {
-RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds);
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, const RunOptions& opt,
+                      bool allow_holds);
 }
 
 // A replay explores no interleavings: its scope is the one execution the
@@ -845,15 +816,20 @@ static RunResult replayed(RunResult r) {
     return r;
 }
 
-RunResult replay_scenario(const Scenario& s, const std::string& token) { return replayed(replay_impl(s, s, token, false)); }
+RunResult replay_scenario(const Scenario& s, const std::string& token, const RunOptions& opt) {
+    return replayed(replay_impl(s, s, token, opt, false));
+}
 
-RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token) {
-    return replayed(replay_impl(checked, run_on, token, true));
+RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token, const RunOptions& opt) {
+    return replayed(replay_impl(checked, run_on, token, opt, true));
 }
 
 namespace {
-RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, bool allow_holds) {
-    ReplayToken t = decode_token(s, token);  // throws LoadError: one line, exit 2
+RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::string& token, const RunOptions& opt,
+                      bool allow_holds) {
+    SearchSettings set;
+    set.mutation = mutation_of(opt.mutation);
+    ReplayToken t = decode_token(s, token, mutation_name(set.mutation));  // throws LoadError: one line, exit 2
     SearchSpec ss = s.search;
     ss.strategy = t.strategy;
     ss.preemption_bound = t.preemption_bound;
@@ -862,7 +838,6 @@ RunResult replay_impl(const Scenario& s, const Scenario& run_on, const std::stri
     ss.time_limit_s = 0;
     Scenario s2 = run_on;
     s2.memory_model = t.memory_model;
-    const SearchSettings set;
     if (!allow_holds) return run_with(s2, ss, set, &t, false);
     // The schedule as turns: the threads in the order they ran, a run of
     // steps by one thread counted once. The changed code follows the token's

@@ -25,8 +25,13 @@ struct RunOptions {
     // A full search's stale reads (search/stale_cut.h): the
     // duplicates are cut; tests compare with `none`.
     StaleCut stale_cut = StaleCut::duplicates;
-    // dpor's lock handoff rule (search/dpor.h): tests compare with `off`.
+    // dpor's lock handoff rule (search/handoff.h): tests compare with `off`.
     Handoff handoff = Handoff::on;
+    // The mutation the models run under (contract/mutations.h): a name of
+    // kMutations, or empty for none. A token is valid only under the
+    // mutation it was found with; a replay takes the same. Unknown: the run
+    // throws LoadError.
+    std::string mutation;
     SearchSpec search;
 };
 
@@ -79,7 +84,7 @@ struct RunResult {
     int preemptions = -1;           // in the counterexample
     int steps = 0;                  // steps in the counterexample, as a report numbers them (Enter events left out)
     std::string memory_model;
-    std::string mutation;           // the mutation the run ran under (VFSMC_MUTATION); empty: none
+    std::string mutation;           // the mutation the run ran under (RunOptions::mutation); empty: none
     bool replay_followed = true;    // replay_on: the token's schedule was followed to its end
     std::string replay_note;        // replay_on: why it was not
 
@@ -120,14 +125,17 @@ bool scope_at_least(Scope got, const std::string& least);
 extern volatile std::sig_atomic_t stop_requested;
 
 // Replay a token from a previous run. Throws LoadError for a token that is
-// not well formed or not for this scenario.
-RunResult replay_scenario(const Scenario& s, const std::string& token);
+// not well formed or not for this scenario. Of the options only `mutation`
+// applies (the token says the search): the token's own, or the token is
+// refused.
+RunResult replay_scenario(const Scenario& s, const std::string& token, const RunOptions& opt = RunOptions());
 
 // Replay a token checked against `checked` (its scenario) on `run_on`, the
 // same scenario with another config (`replay --config`). The result may hold
 // (no invariant broke along the schedule); replay_followed is false when the
 // schedule could not be followed (replay_note says why).
-RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token);
+RunResult replay_on(const Scenario& checked, const Scenario& run_on, const std::string& token,
+                    const RunOptions& opt = RunOptions());
 
 // Count the preemptions in a trace: switches away from a thread that could
 // have gone on (it was not waiting and had more to do).

@@ -24,6 +24,8 @@
 
 #include <cstdint>
 
+#include "search/dpor_step.h"
+
 namespace vfsmc {
 
 // Which race a waiting acquire after an exclusive release reverses.
@@ -32,5 +34,21 @@ enum class Handoff : uint8_t {
     off,   // the release is reversed instead, as any other write: for the tests that compare the two
     drop,  // neither is reversed: unsound, for the test that shows the comparison notices
 };
+
+// The race analyze() reverses between step `s` and `j`, the last step
+// before it that wrote the word `acc.key` (acc: s's access of it): j
+// itself, or, where the rule applies, `acq`, the last step that took the
+// lock, or -1 (none: Handoff::drop). `release`: j's last access of the word
+// released an exclusive hold. `shared`: the analysis keeps the word's state
+// together with other keys' (its table is full), and the rule is not
+// applied.
+inline int handoff_race(Handoff h, const DporStep* steps, const DporStep& s, const Access& acc, int j, bool release,
+                        int acq, bool shared) {
+    if (h == Handoff::off || !(acc.lk & kLkFirstAcquire) || !release || shared) return j;
+    if (acq < 0 || acq > j || steps[acq].thread != steps[j].thread) return j;
+    // Only when the lock word is all the two steps share.
+    if (steps[j].acc.dependent_besides(s.acc, acc.key)) return j;
+    return h == Handoff::drop ? -1 : acq;
+}
 
 }  // namespace vfsmc

@@ -5,21 +5,17 @@ namespace vfsmc {
 
 namespace {
 
-// Installed while no run is on: no policy, nothing cut or marked.
-SearchObserver g_plain;
-SearchObserver* g_observer = &g_plain;
-SearchPolicies g_none(StaleCut::none, false);
-SearchPolicies* g_running = &g_none;
+// The null object, in place while no run is on: the policies of a search
+// that cuts nothing and marks nothing (the parking rule still answers).
+SearchPolicies g_no_run(StaleCut::none, false);
+SearchPolicies* g_running = &g_no_run;
 
 }  // namespace
 
-SearchObserver& search_observer() { return *g_observer; }
+SearchObserver& search_observer() { return *g_running; }
 
 SearchPolicies& SearchPolicies::running() { return *g_running; }
 
-void SearchPolicies::install(SearchPolicies* p) {
-    g_running = p ? p : &g_none;
-    g_observer = p ? static_cast<SearchObserver*>(p) : &g_plain;
-}
+void SearchPolicies::install(SearchPolicies* p) { g_running = p ? p : &g_no_run; }
 
 }  // namespace vfsmc

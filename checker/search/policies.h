@@ -1,10 +1,12 @@
 // vfsmc: the search's policies on the layer's accesses, put together as
 // the one observer the engine installs for a run (substrate/observer.h):
-// the stale-read cuts (stale_cut.h) and dpor's failed-await marks
-// (await_marks.h). A new policy is a file of its own and a member here.
+// the stale-read cuts (stale_cut.h), the parking rule (parking.h) and
+// dpor's failed-await marks (await_marks.h). A new policy is a file of its
+// own and a member here.
 #pragma once
 
 #include "search/await_marks.h"
+#include "search/parking.h"
 #include "search/stale_cut.h"
 #include "substrate/observer.h"
 
@@ -23,9 +25,20 @@ public:
     void stale_read_logged(const StaleValue& v, bool load, int ev) override { stale_.stale_read_logged(v, load, ev); }
     void await_begin(int t) override { awaits_.await_begin(t); }
     void await_end(int t) override { awaits_.await_end(t); }
-    void await_parks(int t) override { awaits_.await_parks(t); }
+    // A wait that parks is marked; one that looks again ends, its reads
+    // ordinary reads.
+    Blocked await_fails(int t, const WatchSet& ws) override {
+        Blocked b = parking_.await_fails(ws);
+        if (b == Blocked::park) awaits_.await_parks(t);
+        else awaits_.await_end(t);
+        return b;
+    }
     void pass_begin(int t) override { awaits_.pass_begin(t); }
-    void pass_parks(int t) override { awaits_.pass_parks(t); }
+    Blocked pass_ends(int t, const WatchSet& ws, const PassWrites& writes) override {
+        Blocked b = parking_.pass_ends(ws, writes);
+        if (b == Blocked::park) awaits_.pass_parks(t);
+        return b;
+    }
 
     StaleCutPolicy& stale() { return stale_; }
     AwaitMarks& awaits() { return awaits_; }
@@ -37,6 +50,7 @@ public:
 
 private:
     StaleCutPolicy stale_;
+    ParkingRule parking_;
     AwaitMarks awaits_;
 };
 

@@ -42,31 +42,10 @@
 // spin_lock (before_access drops the pending cut); (2) the newer locked store is a reads-from
 // choice of the same data node (it lies in the window).
 //
-// The reorder cut (dpor.h, reorder_cut, from the candidate this policy
-// keeps), test-only and unsound. It ended
-// an execution at the close of a step whose marked load (READ_ONCE,
-// smp_load_acquire, rcu_dereference) or failing lockref update read a
-// stale value, when no step of the reading thread depends on the store it
-// missed and the step's other accesses commute with the steps from that
-// store on (the set S). Its argument: moving the step before the store
-// gives an interleaving with one stale read fewer in which the read sees
-// the same value as the latest one; the read races with the store, so
-// dpor reverses that race and explores the moved interleaving; so this
-// execution is a duplicate. Unlike the two cuts above, the argument is
-// not local: it leans on dpor's completeness for an execution dpor never
-// finished. dpor's guarantee (one execution per Mazurkiewicz trace of the
-// *maximal* executions) is argued from races found in executions that run
-// to the end; an execution ended early contributes only the races of its
-// prefix, and the traces the cut hands to "the moved interleaving" are
-// reached only through races its dropped suffix would have shown. On
-// openref's rcu-legitimize-vs-kill with __d_lookup_rcu's d_unhashed() test
-// deleted, every execution in which P0's RCU walk reads the hash chain
-// after P1's __d_drop() unhashed "f" is ended by it, and the violation
-// (P0's try_to_unlazy() legitimizes the unhashed dentry) is then in no
-// explored execution: dpor said `holds (complete)` where the bounded
-// search at 3 preemptions finds the 49-step counterexample. The cut is
-// kept only as the test-only StaleCut::reorder, so that the tests show the
-// bounded-search oracle (tests/mutation_oracle.py) catches it.
+// The reorder cut (reorder_cut.h), test-only and unsound, is dpor's: it
+// reads the candidates this policy keeps under StaleCut::reorder, the stale
+// reads of the running step (a marked load, or an update that failed on a
+// stale value).
 #pragma once
 
 #include <cstdint>

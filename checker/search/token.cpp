@@ -32,8 +32,8 @@ uint32_t fnv1a(const std::string& s) {
     return h;
 }
 
-// A mutation (VFSMC_MUTATION) changes the model's code, so a token is
-// valid only under the mutation it was found with.
+// A mutation (RunOptions::mutation) changes the model's code, so a token
+// is valid only under the mutation it was found with (nullptr: none).
 std::string hash_with(const std::string& behaviour, const char* mutation, const std::string& body) {
     char h[16];
     std::string key = behaviour + (mutation ? std::string("|mutation:") + mutation : std::string()) + "|" + body;
@@ -41,18 +41,15 @@ std::string hash_with(const std::string& behaviour, const char* mutation, const 
     return h;
 }
 
-std::string hash_of(const Scenario& s, const std::string& body) { return hash_with(s.behaviour, active_mutation(), body); }
-
 // Why a checksum does not match, where a likely cause can be named: the
 // token was printed under another mutation, or by a run that left out an
 // invariant (the cli appends "|without:NAME" to the behaviour key, sorted).
-std::string mismatch_reason(const Scenario& s, const std::string& hash, const std::string& body) {
-    const char* now = active_mutation();
+std::string mismatch_reason(const Scenario& s, const char* now, const std::string& hash, const std::string& body) {
     if (now && hash_with(s.behaviour, nullptr, body) == hash)
-        return "the token was printed without VFSMC_MUTATION; replay it without VFSMC_MUTATION";
+        return "the token was printed without a mutation; replay it without --mutation and VFSMC_MUTATION";
     for (const auto& m : kMutations)
         if ((!now || std::strcmp(now, m.name) != 0) && hash_with(s.behaviour, m.name, body) == hash)
-            return std::string("the token was printed with VFSMC_MUTATION=") + m.name + "; replay it with the same";
+            return std::string("the token was printed under the mutation ") + m.name + "; replay it with --mutation " + m.name;
     std::vector<std::string> inv = s.invariants;
     std::sort(inv.begin(), inv.end());
     for (size_t i = 0; i < inv.size(); i++) {
@@ -64,7 +61,7 @@ std::string mismatch_reason(const Scenario& s, const std::string& hash, const st
                        "; replay it with the same";
     }
     return "checksum mismatch: the token is damaged or belongs to another scenario, to another version of its "
-           "behaviour fields, or to a run with other --without options or another VFSMC_MUTATION";
+           "behaviour fields, or to a run with other --without options or another mutation";
 }
 
 // A decimal number of at most 19 digits, no sign; false if not.
@@ -82,7 +79,9 @@ bool number(const std::string& t, uint64_t& out) {
 
 std::string shown_token(const std::string& token) { return printable(token, 60); }
 
-std::string sign_token_body(const Scenario& s, const std::string& body) { return "v1:" + hash_of(s, body) + ":" + body; }
+std::string sign_token_body(const Scenario& s, const std::string& body, const char* mutation) {
+    return "v1:" + hash_with(s.behaviour, mutation, body) + ":" + body;
+}
 
 std::string ReplayToken::relacy_state() const {
     std::string out = std::to_string(iteration) + " ";
@@ -94,7 +93,7 @@ std::string ReplayToken::relacy_state() const {
     return out;
 }
 
-std::string encode_token(const Scenario& s, Strategy strategy, int param, MemModel mm,
+std::string encode_token(const Scenario& s, const char* mutation, Strategy strategy, int param, MemModel mm,
                          const std::string& relacy_state) {
     const StrategyRow* c = &strategy_row(strategy);
     std::string st = relacy_state;
@@ -102,10 +101,10 @@ std::string encode_token(const Scenario& s, Strategy strategy, int param, MemMod
         if (ch == ' ') ch = '-';
     std::string body = std::string(1, c->token_code) + std::to_string(c->param == StrategyParam::none ? 0 : param) +
                        (mm == MemModel::sc ? "s" : "k") + ":" + st;
-    return sign_token_body(s, body);
+    return sign_token_body(s, body, mutation);
 }
 
-ReplayToken decode_token(const Scenario& s, const std::string& token) {
+ReplayToken decode_token(const Scenario& s, const std::string& token, const char* mutation) {
     auto bad = [&](const std::string& why) {
         throw LoadError(printable(s.file, kMaxShownFile) + ": replay token: bad value \"" + shown_token(token) + "\" (" + why +
                         "); accepted: a token printed by `vfsmc run` for this scenario (v1:<hash>:<search>:<state>)");
@@ -114,7 +113,7 @@ ReplayToken decode_token(const Scenario& s, const std::string& token) {
     if (token.compare(0, 3, "v1:") != 0) bad("no v1: prefix");
     if (token.size() < 12 || token[11] != ':') bad("malformed: no 8-digit hash");
     std::string body = token.substr(12);
-    if (token.substr(3, 8) != hash_of(s, body)) bad(mismatch_reason(s, token.substr(3, 8), body));
+    if (token.substr(3, 8) != hash_with(s.behaviour, mutation, body)) bad(mismatch_reason(s, mutation, token.substr(3, 8), body));
     // Past the checksum a token is still untrusted (the hash is not a
     // signature): every field is checked.
     auto colon = body.find(':');

@@ -58,20 +58,22 @@ constexpr size_t kMaxTokenChars = 200000;
 constexpr uint64_t kMaxTokenHorizon = 100000000;
 
 // The token of a counterexample found by `strategy` (relacy_state as Relacy's
-// scheduler printed it); `param` is the preemption bound (bounded) or the
-// depth (pct).
-std::string encode_token(const Scenario& s, Strategy strategy, int param, MemModel mm,
+// scheduler printed it) under `mutation` (nullptr: none); `param` is the
+// preemption bound (bounded) or the depth (pct). The hash covers the
+// scenario's behaviour key and the mutation.
+std::string encode_token(const Scenario& s, const char* mutation, Strategy strategy, int param, MemModel mm,
                          const std::string& relacy_state);
 
 // "v1:<hash>:" + body: a token with a valid checksum around any body
 // (tests forge tokens with it, as anyone can: the hash is not a signature).
-std::string sign_token_body(const Scenario& s, const std::string& body);
+std::string sign_token_body(const Scenario& s, const std::string& body, const char* mutation = nullptr);
 
-// Decode and check a token for scenario `s`: checksum, strategy, bound,
+// Decode and check a token for scenario `s` replayed under `mutation`
+// (nullptr: none; it must be the token's own): checksum, strategy, bound,
 // memory model, and every number of the state against the scenario (a
 // thread choice below its thread count, index below count, known choice
 // type, bounded length). Throws LoadError with one printable line.
-ReplayToken decode_token(const Scenario& s, const std::string& token);
+ReplayToken decode_token(const Scenario& s, const std::string& token, const char* mutation);
 
 // The token as it may appear in a one-line message: control characters
 // escaped, at most 60 characters.

@@ -4,10 +4,11 @@
 // race check, the event); what the search makes of an access is decided on
 // the search's side of this interface. The layer calls the running
 // search's observer at the points below, and an answer may end the
-// execution ("cut here": the observer throws Pruned, as every cut does).
-// The engine installs one observer per run (engine.cpp); the policies that
+// execution ("cut here": the observer throws Pruned, as every cut does) or,
+// for a thread that cannot go on, say what it does next (Blocked). The
+// engine installs one observer per run (engine.cpp); the policies that
 // implement it live in checker/search/, one file each (stale_cut.*,
-// await_marks.*), and policies.h puts them together.
+// parking.h, await_marks.*), and policies.h puts them together.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,17 @@
 #include "substrate/deps.h"
 
 namespace vfsmc {
+
+struct WatchSet;
+struct PassWrites;
+
+// What a thread that cannot go on does next (search/parking.h decides, the
+// layer obeys).
+enum class Blocked : uint8_t {
+    park,        // it parks until another thread writes a location it read
+    look_again,  // it evaluates its condition (runs its pass) again at once
+    go_on,       // a retry pass that changed something: it retries as a step of its own
+};
 
 // A read that returned a value a newer store overwrote, in the terms of
 // the word read: its key, its object and field (the event log names
@@ -45,20 +57,23 @@ public:
     // A stale read is in the log as event `ev`: a marked load (`load`), or
     // the update above, which failed on its value.
     virtual void stale_read_logged(const StaleValue& /*v*/, bool /*load*/, int /*ev*/) {}
-    // Thread t evaluates a wait condition (wait_until): it begins, it ends
-    // (true, or false with a watch set already stale: the thread looks
-    // again at once), or it was false and the thread parks.
+    // Thread t evaluates a wait condition (wait_until): it begins, and it
+    // ends true.
     virtual void await_begin(int /*t*/) {}
     virtual void await_end(int /*t*/) {}
-    virtual void await_parks(int /*t*/) {}
-    // Thread t begins a retry pass (retry_loop); the pass read nothing new,
-    // changed nothing, and the thread parks.
+    // Thread t's wait condition (wait_until), or its wait for an `order`
+    // step, is false; `ws` holds what it read. The answer: park or
+    // look_again.
+    virtual Blocked await_fails(int t, const WatchSet& ws) = 0;
+    // Thread t begins a retry pass (retry_loop).
     virtual void pass_begin(int /*t*/) {}
-    virtual void pass_parks(int /*t*/) {}
+    // Thread t's retry pass ends and the thread starts over; `ws` holds what
+    // the pass read, `writes` what it wrote. Any answer.
+    virtual Blocked pass_ends(int t, const WatchSet& ws, const PassWrites& writes) = 0;
 };
 
-// The running search's observer (a plain one when no search runs; the
-// engine installs a run's: search/policies.h).
+// The running search's observer (search/policies.h: the engine installs a
+// run's; between runs, one that runs no policy).
 SearchObserver& search_observer();
 
 }  // namespace vfsmc

@@ -41,6 +41,9 @@ enum class TState : uint8_t { Running, Waiting, Done };
 struct Runtime {
     // Set once per scenario by the engine.
     MemModel mm = MemModel::kernel;
+    // The run's mutation (RunOptions::mutation, contract/mutations.h): the
+    // name MUTATION() compares with; nullptr: none.
+    const char* mutation = nullptr;
     int nthreads = 0;
     const char* thread_names[kMaxThreads] = {};
     int norder = 0;

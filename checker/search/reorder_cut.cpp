@@ -1,0 +1,60 @@
+// vfsmc: the reorder cut (reorder_cut.h).
+#include "search/reorder_cut.h"
+
+#include "substrate/runtime.h"
+
+namespace vfsmc {
+
+namespace {
+uint8_t bit(int t) { return (uint8_t)(1u << t); }
+}  // namespace
+
+bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c) {
+    if (n == 0 || steps[n - 1].thread != c.thread) return false;
+    const ExecRecord* rec = rt().rec;
+    if (!rec || rec->truncated || c.newer < 0 || c.read_ev < 0 || c.read_ev >= rec->nevents) return false;
+    // Declined when the step touches the word again after the stale read.
+    const Event& re = rec->events[c.read_ev];
+    for (int i = c.read_ev + 1; i < rec->nevents; i++)
+        if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return false;
+    return stale_explained(steps, n, c.newer, c.key);
+}
+
+bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key key) {
+    int cur = n - 1;
+    if (cur < 1) return false;
+    // kx: the step of the store the read missed.
+    int kx = -1;
+    for (int k = cur; k >= 0; k--)
+        if (steps[k].first_ev <= newer) {
+            kx = k;
+            break;
+        }
+    if (kx < 0 || kx == cur) return false;
+    int u = steps[cur].thread;
+    AccSet& S = set_;
+    S.clear();
+    uint8_t threads = 0;
+    for (int k = kx; k < cur; k++) {
+        const DporStep& st = steps[k];
+        if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S)) continue;
+        if (st.thread == u) return false;
+        threads |= bit(st.thread);
+        S.add(st.acc);
+        if (S.all) return false;
+    }
+    AccSet& c = cur_;
+    c.clear();
+    const Deps& d = deps();
+    if (d.step_overflow) return false;
+    for (int i = 0; i < d.nstep; i++) {
+        if (d.step[i].key == key) {
+            if (d.step[i].write) return false;
+            continue;
+        }
+        c.add(d.step[i].key, d.step[i].write);
+    }
+    return !c.dependent(S);
+}
+
+}  // namespace vfsmc
