@@ -19,6 +19,20 @@ void set_quiet(bool q) {
     rt().quiet_thread = q ? this_thread() : -1;
 }
 
+// Dependencies (kfield.h): what a front end told about the next access,
+// and which load of each thread last returned a pointer to each object,
+// valid in the execution whose generation it carries.
+namespace {
+struct PointerLoad {
+    uint32_t generation;
+    unsigned number;
+};
+uint32_t g_generation = 0;
+PointerLoad g_pointer_load[kMaxThreads][kMaxObjects];
+uint64_t g_told_mask[kMaxThreads];
+bool g_told[kMaxThreads];
+}  // namespace
+
 void layer_begin_execution() {
     g_ls.heap.n = 0;
     for (bool& f : g_ls.freeable) f = false;
@@ -30,6 +44,9 @@ void layer_begin_execution() {
     for (auto& d : g_ls.rcu_gen)
         for (int& n : d) n = 0;
     for (unsigned& n : g_ls.read_fences) n = 0;
+    g_generation++;
+    for (bool& b : g_told) b = false;
+    sim::begin_execution_deps();
     g_ls.npending = 0;
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
@@ -157,6 +174,30 @@ void kfree_id(int id, SrcLoc at) {
             s.live = false;
         }
     }
+}
+
+unsigned loads_done() { return sim::loads_done(); }
+void allow_load_buffering() {
+    if (rt().mm == MemModel::kernel) sim::set_promises(true);
+}
+bool promises_kept() { return sim::promises_broken() == 0; }
+void access_depends_on(uint64_t loads) {
+    int t = this_thread();
+    g_told_mask[t] = loads;
+    g_told[t] = true;
+}
+void note_pointer_load(int t, int64_t obj) {
+    if (obj < 0 || obj >= kMaxObjects) return;
+    g_pointer_load[t][obj] = {g_generation, sim::loads_done() - 1};
+}
+void describe_dependency(int t, int obj) {
+    if (g_told[t]) {
+        g_told[t] = false;
+        sim::depend_on(g_told_mask[t]);
+        return;
+    }
+    const PointerLoad& p = g_pointer_load[t][obj];
+    if (p.generation == g_generation) sim::depend_on(1, p.number);
 }
 
 unsigned read_fence_count(int t) { return g_ls.read_fences[t]; }

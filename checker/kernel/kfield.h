@@ -16,6 +16,31 @@ namespace vfsmc {
 unsigned read_fence_count(int t);
 void note_read_fence();
 
+// Dependencies between a thread's accesses (the LKMM's addr, data and
+// ctrl). The running thread's loads are numbered 0, 1, ... in program
+// order; loads_done() is the number the next one gets. A front end that
+// knows which loads the next access depends on says so
+// (access_depends_on: bit k for load k, k < 64), and the access is ordered
+// after what the stores those loads read published, as far as which store
+// it may read, or where its store may go in coherence, is concerned
+// (substrate/sim.h). Without that, the layer finds address dependencies
+// itself: an access of a field of an object whose pointer a load of the
+// thread returned depends on that load; and a store depends on every
+// earlier load of its thread.
+unsigned loads_done();
+void access_depends_on(uint64_t loads);
+void note_pointer_load(int t, int64_t obj);
+void describe_dependency(int t, int obj);
+// Load buffering, for a front end that knows the values each location may
+// hold (kfield::promisable): under `kernel`, a marked or plain load (not
+// an acquire) may then return a value a later store of another thread
+// writes, if that store is not ordered after the load. Called before the
+// threads run, in each execution. An execution in which some such load's
+// value was never written is not allowed: promises_kept() says so at its
+// end.
+void allow_load_buffering();
+bool promises_kept();
+
 // ------------------------------------------------------------------------
 // kfield<T>: one word of shared state.
 // ------------------------------------------------------------------------
@@ -50,8 +75,10 @@ class kfield {
     static T dec(uint64_t w) { return (T)(int32_t)(uint32_t)w; }
     static uint32_t tag_of(uint64_t w) { return (uint32_t)(w >> 32); }
 
-    // Write tags are event indices + 1; tag 0 is the initial value.
-    static int ev_of_tag(uint32_t tag) { return (int)tag - 1; }
+    // Write tags are event indices + 1; tag 0 is the initial value, and
+    // kPromiseTag a value a later store must write (promisable).
+    static constexpr uint32_t kPromiseTag = 0xffffffffu;
+    static int ev_of_tag(uint32_t tag) { return tag == kPromiseTag ? -1 : (int)tag - 1; }
 
     void race_check(bool store, bool marked) {
         int me = sim::thread_index();
@@ -160,6 +187,11 @@ public:
         word_ = Word::Pointer;
         return *this;
     }
+    // The values this field may hold, as promise_value() encodes them, for
+    // load buffering (allow_load_buffering); `values` must outlive the
+    // execution.
+    static uint64_t promise_value(T v) { return enc(kPromiseTag, v); }
+    void promisable(const uint64_t* values, unsigned n) { cell_.set_promisable(values, n, 0xffffffffULL); }
     // This field is a lockref word (count * 2 + locked): the trace prints
     // "count 1, locked", and its count is a reference count.
     kfield& lockref_word() {
@@ -194,7 +226,10 @@ public:
         no_preempt np;
         alive();
         sim::timestamp_t stamp = race_stamp();
+        describe_dependency(t, owner_);
         uint64_t w = cell_.load(mo_for(a));
+        if (word_ == Word::Pointer) note_pointer_load(t, (int64_t)dec(w));
+        bool promised = tag_of(w) == kPromiseTag;
         if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
         T v = dec(w);
         uint32_t tag = tag_of(w);
@@ -215,14 +250,16 @@ public:
             e->word = word_;
             e->order = mo_name(mo_for(a));
             e->rf = ev_of_tag(tag);
-            if (tag != shadow_tag_) {
+            if (tag != shadow_tag_ && !promised) {
                 e->stale = 1;
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
+        if (promised) sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
         if (ev >= 0) access_logged(Ev::Read);
         // A marked load that read a value a newer store overwrote: the search decides.
-        if (tag != shadow_tag_ && marked(a) && ev >= 0) search_observer().stale_read_logged(stale_value(t, tag), true, ev);
+        if (tag != shadow_tag_ && !promised && marked(a) && ev >= 0)
+            search_observer().stale_read_logged(stale_value(t, tag), true, ev);
         race_note(false, marked(a), ev, stamp);
         if (!marked(a)) note_plain(false, ev, stamp);
         note_read(t, (int64_t)v);
@@ -240,12 +277,26 @@ public:
         uint32_t tag = (uint32_t)(ev_idx + 1);
         int64_t before = shadow_;
         sim::timestamp_t stamp = race_stamp();
-        cell_.store(enc(tag, v), mo_for(a));
-        shadow_ = (int64_t)v;
-        shadow_tag_ = tag;
+        // Under `kernel` the store may take its place in the coherence
+        // order before stores it is not ordered after (sim.h); the
+        // location's latest value is then unchanged.
+        uint64_t next = 0;
+        describe_dependency(t, owner_);
+        bool last = cell_.store_coherent(enc(tag, v), mo_for(a), next);
+        if (last) {
+            shadow_ = (int64_t)v;
+            shadow_tag_ = tag;
+        }
         note_write(t, before);
         int ev = log_access(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v);
+        const int* kept;
+        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++)
+            if (Event* r = event_at(kept[i])) r->rf = ev;
         if (Event* e = event_at(ev)) {
+            if (!last) {
+                e->stale = 1;
+                e->latest = ev_of_tag(tag_of(next));
+            }
             e->marked = marked(a);
             e->word = word_;
             e->order = mo_name(mo_for(a));
@@ -267,6 +318,7 @@ public:
         sched_point();
         no_preempt np;
         alive();
+        describe_dependency(t, owner_);
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
         // A value-returning atomic is fully ordered in the LKMM when it
         // writes: smp_mb() before and after it, which a seq_cst RMW alone is
@@ -326,6 +378,9 @@ public:
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);
         if (w && a == Acc::AtomicRmwFull) note_read_fence();  // a successful value-returning atomic is a full barrier
+        bool spin = lock == LockClass::Spinlock || lock == LockClass::Lockref;
+        if (w && spin && a == Acc::LockRelease) sim::spin_unlocked();
+        if (w && spin && a == Acc::LockAcquire) sim::spin_locked();
         if (w) {
             int64_t before = shadow_;
             shadow_ = (int64_t)nv;

@@ -61,7 +61,7 @@ struct MemoryModelRow {
 
 inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::Plain, "plain load/store", MemOrder::relaxed, MemOrder::seq_cst, "checked for LKMM data races as well"},
-    {Acc::ReadOnce, "READ_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering; address dependencies are not modelled"},
+    {Acc::ReadOnce, "READ_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering of its own; an access of an object whose pointer it returned is ordered after what the store it read published (address dependency)"},
     {Acc::WriteOnce, "WRITE_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering"},
     {Acc::LoadAcquire, "smp_load_acquire", MemOrder::acquire, MemOrder::seq_cst, "pairs with smp_store_release"},
     {Acc::StoreRelease, "smp_store_release", MemOrder::release, MemOrder::seq_cst, "pairs with smp_load_acquire"},
@@ -78,10 +78,10 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::AtomicRmwRelaxed, "_relaxed atomics", MemOrder::relaxed, MemOrder::seq_cst, "value-returning, unordered"},
     {Acc::AtomicRmwAcquire, "_acquire atomics", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the read"},
     {Acc::AtomicRmwRelease, "_release atomics", MemOrder::release, MemOrder::seq_cst, "RELEASE of the write"},
-    {Acc::RcuDereference, "rcu_dereference", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE; the address dependency is not modelled"},
+    {Acc::RcuDereference, "rcu_dereference", MemOrder::relaxed, MemOrder::seq_cst, "like READ_ONCE, with its address dependency"},
     {Acc::RcuAssignPointer, "rcu_assign_pointer", MemOrder::release, MemOrder::seq_cst, "like smp_store_release"},
     {Acc::RefcountInc, "refcount_inc/refcount_inc_not_zero", MemOrder::relaxed, MemOrder::seq_cst,
-     "unordered (refcount-vs-atomic.rst); the control dependency of a successful inc_not_zero is not modelled"},
+     "unordered (refcount-vs-atomic.rst); a later store is ordered after it, as after every earlier load of its thread (control dependency)"},
     {Acc::RefcountDec, "refcount_dec/refcount_dec_and_test", MemOrder::release, MemOrder::seq_cst, "RELEASE (refcount-vs-atomic.rst)"},
     {Acc::RefcountDecAcq, "refcount_dec_and_test success", MemOrder::acquire, MemOrder::seq_cst,
      "an ACQUIRE fence when the count reaches zero (refcount-vs-atomic.rst)"},

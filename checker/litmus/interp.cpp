@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 
 #include "scenario/scenario.h"
 #include "kernel/kernel.h"
@@ -133,9 +134,17 @@ struct LitLock : kobj {
 // Witness mode: what the witness must show.
 enum class Want { Nothing, Satisfies, Violates };
 
+// The values each location may hold, encoded for kfield::promisable.
+constexpr int kMaxDomain = 64;
+struct Promisable {
+    uint64_t values[kMaxVars][kMaxDomain];
+    unsigned n[kMaxVars] = {};
+    bool any = false;
+};
+
 class LitmusRun : public ModelRun {
 public:
-    LitmusRun(const Test& t, Want want) : t_(t), want_(want) {
+    LitmusRun(const Test& t, Want want, const Promisable& dom) : t_(t), want_(want) {
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
         for (int& v : objvar_) v = -1;
@@ -161,6 +170,11 @@ public:
         }
         for (int i = 0; i < nvars_; i++)
             if (ids_[i] >= 0 && ids_[i] < kMaxObjects) objvar_[ids_[i]] = i;
+        if (dom.any) {
+            allow_load_buffering();
+            for (int i = 0; i < nvars_; i++)
+                if (vars_[i] && dom.n[i]) vars_[i]->w.promisable(dom.values[i], dom.n[i]);
+        }
         for (size_t p = 0; p < t.procs.size(); p++) {
             const Proc& P = t.procs[p];
             for (size_t r = 0; r < P.regs.size(); r++)
@@ -179,6 +193,8 @@ public:
             if (std::strcmp(rt().unjudged[i], "data-race") == 0) g_tally.race = true;
             if (std::strcmp(rt().unjudged[i], "lock-misuse") == 0) g_tally.misuse = true;
         }
+        // A load returned a value no store wrote after it: not an execution.
+        if (!promises_kept()) return;
         if (t_.filter && !holds(*t_.filter)) return;
         bool sat = holds(*t_.cond);
         if (g_tally.first_time(execution_hash(key))) g_tally.add(key, sat);
@@ -219,6 +235,13 @@ private:
     int domain_[kMaxVars] = {};     // an srcu_struct's SRCU domain (1..kMaxSrcu)
     int objvar_[kMaxObjects];       // object id -> variable index, -1 for none
     long regs_[kMaxThreads][kMaxRegs] = {};
+    // Dependencies, as herd7 computes them (lkmm/threads.cpp): the loads
+    // (bit k: the thread's load number k, kernel/kfield.h) each register's
+    // value was computed from, and those the branches being executed were
+    // taken on. An access is told the loads its address (and, for a store,
+    // its value and the branches around it) came from.
+    uint64_t regs_dep_[kMaxThreads][kMaxRegs] = {};
+    uint64_t ctrl_[kMaxThreads] = {};
 
     // The execution's (rf, co), hashed from its trace: each access of a
     // location is named by (thread, place among the thread's accesses);
@@ -231,28 +254,42 @@ private:
         int cnt[kMaxThreads] = {};
         uint64_t co[kMaxVars] = {};
         uint64_t h = 0;
-        for (int i = 0; i < n; i++) {
-            const Event& e = rec->events[i];
-            g_tally.ord[i] = -1;
-            if (e.obj < 0 || e.obj >= kMaxObjects || objvar_[e.obj] < 0) continue;
-            bool read = e.kind == Ev::Read || e.kind == Ev::Rmw;
-            bool write = e.kind == Ev::Write || e.kind == Ev::Rmw || e.kind == Ev::Lock || e.kind == Ev::Unlock;
-            if (!read && !write) continue;
+        auto access_of = [&](const Event& e, bool& read, bool& write) {
+            read = write = false;
+            if (e.obj < 0 || e.obj >= kMaxObjects || objvar_[e.obj] < 0) return false;
+            read = e.kind == Ev::Read || e.kind == Ev::Rmw;
+            write = e.kind == Ev::Write || e.kind == Ev::Rmw || e.kind == Ev::Lock || e.kind == Ev::Unlock;
             // A spin_lock that found the lock held and tried again is no
             // event of herd7's (only the acquisition is); how often it
             // tried depends on the interleaving alone.
-            if (e.kind == Ev::Read && e.action && std::strcmp(e.action, "spin_lock") == 0) continue;
-            g_tally.ord[i] = cnt[e.thread]++;
+            if (e.kind == Ev::Read && e.action && std::strcmp(e.action, "spin_lock") == 0) return false;
+            return read || write;
+        };
+        // Each access's place among its thread's, first: a load may read a
+        // store that ran after it (load buffering).
+        for (int i = 0; i < n; i++) {
+            bool read, write;
+            g_tally.ord[i] = access_of(rec->events[i], read, write) ? cnt[rec->events[i].thread]++ : -1;
+        }
+        for (int i = 0; i < n; i++) {
+            const Event& e = rec->events[i];
+            bool read, write;
+            if (g_tally.ord[i] < 0 || !access_of(e, read, write)) continue;
             uint64_t id = ((uint64_t)e.thread << 32 | (uint64_t)g_tally.ord[i]) + 1;
             if (read) {
                 uint64_t from = 0;
-                if (e.rf >= 0 && e.rf < i && g_tally.ord[e.rf] >= 0)
+                if (e.rf >= 0 && e.rf < n && g_tally.ord[e.rf] >= 0)
                     from = ((uint64_t)rec->events[e.rf].thread << 32 | (uint64_t)g_tally.ord[e.rf]) + 1;
                 h += mix64(id * 0x100000001b3ULL ^ mix64(from + 0x5bd1e995));
             }
             if (write) {
+                // Each write in the order it ran, with the write it was
+                // placed before in coherence, if any: that gives co.
                 int v = objvar_[e.obj];
-                co[v] = mix64(co[v] * 31 + id);
+                uint64_t before = 0;
+                if (e.kind == Ev::Write && e.stale && e.latest >= 0 && e.latest < n && g_tally.ord[e.latest] >= 0)
+                    before = ((uint64_t)rec->events[e.latest].thread << 32 | (uint64_t)g_tally.ord[e.latest]) + 1;
+                co[v] = mix64(co[v] * 31 + id) ^ mix64(before + 0x9e3779b9);
             }
         }
         for (int v = 0; v < nvars_; v++) h += mix64(co[v] ^ ((uint64_t)v << 48));
@@ -333,19 +370,50 @@ private:
     }
     spinlock_t& lock(const Expr& e) { return locks_[e.index]->l; }
 
+    // The loads numbered [from, loads_done()) as bits.
+    static uint64_t loads_since(unsigned from) {
+        uint64_t m = 0;
+        for (unsigned k = from, n = loads_done(); k < n && k < 64; k++) m |= 1ULL << k;
+        return m;
+    }
+    // One access of the layer, told what it depends on; `d` collects the
+    // loads it made (what its result is computed from).
+    template <class Op>
+    long access(uint64_t deps, uint64_t& d, Op op) {
+        access_depends_on(deps);
+        unsigned n0 = loads_done();
+        long v = op();
+        d |= loads_since(n0);
+        return v;
+    }
+
     void exec(const Stmt& s, int t) {
         switch (s.kind) {
-            case Stmt::Assign: regs_[t][s.reg] = eval(*s.value, t); break;
+            case Stmt::Assign: {
+                uint64_t d = 0;
+                regs_[t][s.reg] = eval(*s.value, t, d);
+                regs_dep_[t][s.reg] = d;
+                break;
+            }
             case Stmt::Store: {
-                kfield<int>& f = loc(eval(*s.addr, t), t, s.line);
-                plain_store(f, (int)eval(*s.value, t));
+                uint64_t d = 0;
+                kfield<int>& f = loc(eval(*s.addr, t, d), t, s.line);
+                int v = (int)eval(*s.value, t, d);
+                uint64_t none = 0;
+                access(d | ctrl_[t], none, [&] { plain_store(f, v); return 0L; });
                 break;
             }
             case Stmt::Eval: eval(*s.value, t); break;
-            case Stmt::If:
-                if (eval(*s.value, t)) exec(*s.body[0], t);
+            case Stmt::If: {
+                uint64_t d = 0;
+                long c = eval(*s.value, t, d);
+                uint64_t saved = ctrl_[t];
+                ctrl_[t] |= d;
+                if (c) exec(*s.body[0], t);
                 else if (s.body[1]) exec(*s.body[1], t);
+                ctrl_[t] = saved;
                 break;
+            }
             case Stmt::Block:
                 for (const auto& b : s.body) exec(*b, t);
                 break;
@@ -363,22 +431,31 @@ private:
     }
 
     long eval(const Expr& e, int t) {
+        uint64_t d = 0;
+        return eval(e, t, d);
+    }
+    // The value of `e`; `d` collects the loads it was computed from.
+    long eval(const Expr& e, int t, uint64_t& d) {
         switch (e.kind) {
             case Expr::Const: return e.value;
-            case Expr::Reg: return regs_[t][e.index];
+            case Expr::Reg: d |= regs_dep_[t][e.index]; return regs_[t][e.index];
             case Expr::VarAddr: return e.index + 1;
-            case Expr::Deref: return plain_load(loc(eval(*e.args[0], t), t, e.line));
+            case Expr::Deref: {
+                uint64_t ad = 0;
+                kfield<int>& f = loc(eval(*e.args[0], t, ad), t, e.line);
+                return access(ad, d, [&] { return (long)plain_load(f); });
+            }
             case Expr::Unary: {
-                long v = eval(*e.args[0], t);
+                long v = eval(*e.args[0], t, d);
                 if (e.op == "-") return in_range(-v, t, e, 0, v);
                 return e.op == "!" ? !v : ~v;
             }
             case Expr::Binary: {
                 const std::string& op = e.op;
-                long a = eval(*e.args[0], t);
-                if (op == "&&") return a && eval(*e.args[1], t);
-                if (op == "||") return a || eval(*e.args[1], t);
-                long b = eval(*e.args[1], t);
+                long a = eval(*e.args[0], t, d);
+                if (op == "&&") return a && eval(*e.args[1], t, d);
+                if (op == "||") return a || eval(*e.args[1], t, d);
+                long b = eval(*e.args[1], t, d);
                 if (op == "+") return in_range(a + b, t, e, a, b);
                 if (op == "-") return in_range(a - b, t, e, a, b);
                 if (op == "*") return in_range(a * b, t, e, a, b);
@@ -401,19 +478,27 @@ private:
                 if (op == ">=") return a >= b;
                 return 0;
             }
-            case Expr::Call: return call(e, t);
+            case Expr::Call: return call(e, t, d);
         }
         return 0;
     }
 
-    long call(const Expr& e, int t) {
-        auto arg = [&](int i) { return eval(*e.args[i], t); };
+    // A call; `d` collects the loads its result was computed from: those
+    // the primitive made itself (herd7: a read's value comes from that
+    // read alone; the loads of its arguments give its dependencies).
+    long call(const Expr& e, int t, uint64_t& d) {
+        uint64_t ad = 0;  // what the arguments were computed from
+        auto arg = [&](int i) { return eval(*e.args[i], t, ad); };
         auto at = [&](int i) -> kfield<int>& { return loc(arg(i), t, e.line); };
+        // A load depends on its address; a store (and an RMW) on its
+        // address, its value and the branches it is in.
+        auto load = [&](kfield<int>& f, auto op) { return access(ad, d, [&] { return (long)op(f); }); };
+        auto update = [&](auto op) { return access(ad | ctrl_[t], d, op); };
         switch (e.fn) {
-            case Fn::ReadOnce: return READ_ONCE(at(0));
-            case Fn::WriteOnce: { kfield<int>& f = at(0); WRITE_ONCE(f, arg(1)); return 0; }
-            case Fn::LoadAcquire: return smp_load_acquire(at(0));
-            case Fn::StoreRelease: { kfield<int>& f = at(0); smp_store_release(f, arg(1)); return 0; }
+            case Fn::ReadOnce: return load(at(0), [](kfield<int>& f) { return READ_ONCE(f); });
+            case Fn::WriteOnce: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { WRITE_ONCE(f, v); return 0L; }); }
+            case Fn::LoadAcquire: return load(at(0), [](kfield<int>& f) { return smp_load_acquire(f); });
+            case Fn::StoreRelease: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { smp_store_release(f, v); return 0L; }); }
             case Fn::Mb: smp_mb(); return 0;
             case Fn::Rmb: smp_rmb(); return 0;
             case Fn::Wmb: smp_wmb(); return 0;
@@ -428,8 +513,8 @@ private:
             case Fn::RcuReadLock: rcu_read_lock(); return 0;
             case Fn::RcuReadUnlock: rcu_read_unlock(); return 0;
             case Fn::SynchronizeRcu: synchronize_rcu(); return 0;
-            case Fn::RcuDereference: return rcu_dereference(at(0));
-            case Fn::RcuAssignPointer: { kfield<int>& f = at(0); rcu_assign_pointer(f, arg(1)); return 0; }
+            case Fn::RcuDereference: return load(at(0), [](kfield<int>& f) { return rcu_dereference(f); });
+            case Fn::RcuAssignPointer: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { rcu_assign_pointer(f, v); return 0L; }); }
             // SRCU: each srcu_struct a domain of the layer. The index
             // srcu_read_lock returns is 0, as in herd7 (a load of the
             // srcu_struct, which only srcu_read_unlock stores); the index
@@ -443,11 +528,11 @@ private:
             case Fn::SynchronizeSrcu: synchronize_srcu(domain_[e.args[0]->index]); return 0;
             case Fn::MbAfterSrcuReadUnlock: smp_mb__after_srcu_read_unlock(); return 0;
             case Fn::Barrier: barrier(); return 0;
-            case Fn::StoreMb: { kfield<int>& f = at(0); smp_store_mb(f, arg(1)); return 0; }
-            case Fn::AtomicRead: return at(0).load(Acc::AtomicRead);
-            case Fn::AtomicSet: { kfield<int>& f = at(0); f.store((int)arg(1), Acc::AtomicSet); return 0; }
-            case Fn::AtomicReadAcquire: return at(0).load(Acc::LoadAcquire);
-            case Fn::AtomicSetRelease: { kfield<int>& f = at(0); f.store((int)arg(1), Acc::StoreRelease); return 0; }
+            case Fn::StoreMb: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { smp_store_mb(f, v); return 0L; }); }
+            case Fn::AtomicRead: return load(at(0), [](kfield<int>& f) { return f.load(Acc::AtomicRead); });
+            case Fn::AtomicSet: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { f.store(v, Acc::AtomicSet); return 0L; }); }
+            case Fn::AtomicReadAcquire: return load(at(0), [](kfield<int>& f) { return f.load(Acc::LoadAcquire); });
+            case Fn::AtomicSetRelease: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { f.store(v, Acc::StoreRelease); return 0L; }); }
             case Fn::AtomicOp: case Fn::AtomicOpReturn: {
                 long i = e.has_imm ? e.imm : arg(0);
                 kfield<int>& f = at((int)e.args.size() - 1);
@@ -468,14 +553,16 @@ private:
                 };
                 bool overflow = false;
                 Acc a = e.fn == Fn::AtomicOp ? Acc::AtomicRmwVoid : rmw_acc(e.order);
-                int old = f.rmw(a, e.name.c_str(), [&apply, &overflow](int& v) {
-                    long nv = apply(v);
-                    if (nv < INT32_MIN || nv > INT32_MAX) {
-                        overflow = true;
-                        return false;
-                    }
-                    v = (int)nv;
-                    return true;
+                int old = (int)update([&] {
+                    return (long)f.rmw(a, e.name.c_str(), [&apply, &overflow](int& v) {
+                        long nv = apply(v);
+                        if (nv < INT32_MIN || nv > INT32_MAX) {
+                            overflow = true;
+                            return false;
+                        }
+                        v = (int)nv;
+                        return true;
+                    });
                 });
                 if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, op == ArithOp::Sub ? "-" : "+");
                 long nv = apply(old);
@@ -490,18 +577,22 @@ private:
                 kfield<int>& f = at(0);
                 int a = (int)arg(1), u = (int)arg(2);
                 bool added = false;
-                f.rmw(Acc::AtomicRmwFull, e.name.c_str(), [a, u](int& v) { if (v == u) return false; v += a; return true; }, &added);
+                update([&] {
+                    return (long)f.rmw(Acc::AtomicRmwFull, e.name.c_str(), [a, u](int& v) { if (v == u) return false; v += a; return true; }, &added);
+                });
                 return added;
             }
             case Fn::Xchg: {
                 kfield<int>& f = at(0);
                 int nv = (int)arg(1);
-                return f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; });
+                return update([&] { return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; }); });
             }
             case Fn::Cmpxchg: {
                 kfield<int>& f = at(0);
                 int ov = (int)arg(1), nv = (int)arg(2);
-                return f.rmw(rmw_acc(e.order), e.name.c_str(), [ov, nv](int& v) { if (v != ov) return false; v = nv; return true; });
+                return update([&] {
+                    return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [ov, nv](int& v) { if (v != ov) return false; v = nv; return true; });
+                });
             }
         }
         return 0;
@@ -510,7 +601,14 @@ private:
 
 class LitmusModel : public Model {
 public:
-    LitmusModel(const Test& t, Want w) : t_(t), want_(w) {
+    LitmusModel(const Test& t, Want w, const std::vector<std::vector<long>>& domains) : t_(t), want_(w) {
+        for (size_t v = 0; v < domains.size() && v < (size_t)kMaxVars; v++) {
+            for (long x : domains[v]) {
+                if (dom_->n[v] == (unsigned)kMaxDomain || x < INT32_MIN || x > INT32_MAX) continue;
+                dom_->values[v][dom_->n[v]++] = kfield<int>::promise_value((int)x);
+                dom_->any = true;
+            }
+        }
         spec_.name = "litmus";
         spec_.doc = "a herd7 C litmus test, interpreted on the kernel-vocabulary layer";
         spec_.follows = "tools/memory-model (the LKMM's litmus format)";
@@ -520,11 +618,12 @@ public:
     }
     const ModelSpec& spec() const override { return spec_; }
     void prepare(const Scenario&) override {}
-    ModelRun* start() override { return make_run<LitmusRun>(t_, want_); }
+    ModelRun* start() override { return make_run<LitmusRun>(t_, want_, *dom_); }
 
 private:
     const Test& t_;
     Want want_;
+    std::unique_ptr<Promisable> dom_ = std::make_unique<Promisable>();
     ModelSpec spec_;
 };
 
@@ -609,7 +708,7 @@ std::string bad_text(const Test& t) {
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
     Outcome out;
-    LitmusModel counting(t, Want::Nothing);
+    LitmusModel counting(t, Want::Nothing, opt.domains);
     register_runtime_model(&counting);
     out.scenario = scenario_of(t, text, false, opt.search);
     g_tally.reset((int)t.observed.size());
@@ -655,7 +754,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         Want w = t.quant == Quant::Forall ? Want::Violates : Want::Satisfies;
         bool exists = w == Want::Satisfies ? out.positive > 0 : out.negative > 0;
         if (exists) {
-            LitmusModel wm(t, w);
+            LitmusModel wm(t, w, opt.domains);
             register_runtime_model(&wm);
             Scenario ws = witness_scenario(t, text, opt);
             g_tally.reset((int)t.observed.size());
@@ -677,7 +776,7 @@ Scenario witness_scenario(const Test& t, const std::string& text, const Options&
 
 RunResult replay_witness(const Test& t, const std::string& text, const Options& o, const std::string& token) {
     check_limits(t);
-    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies);
+    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies, o.domains);
     register_runtime_model(&wm);
     Scenario ws = witness_scenario(t, text, o);
     g_tally.reset((int)t.observed.size());

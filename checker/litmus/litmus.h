@@ -49,6 +49,12 @@ struct Options {
     bool minimize = true;           // the shortest witness
     SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
+    // The values each location may hold, by variable index, as the
+    // interpreter's locations hold them (a pointer to variable i is i + 1):
+    // a load may then return one a later store writes (load buffering,
+    // kernel/kfield.h allow_load_buffering). Empty: loads read only stores
+    // that ran before them.
+    std::vector<std::vector<long>> domains;
 };
 
 Outcome run(const Test& t, const std::string& text, const Options& o);

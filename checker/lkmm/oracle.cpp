@@ -516,5 +516,22 @@ std::string oracle_report(const Test& t, const OracleOutcome& o, bool stable) {
     return s;
 }
 
+bool value_domains(const Test& t, std::vector<std::vector<long>>& dom, std::string& error) {
+    Domains d;
+    std::vector<std::vector<Run>> runs;
+    OracleOutcome out;
+    dom.clear();
+    if (!grow_domains(t, d, runs, out)) {
+        error = out.error;
+        return false;
+    }
+    for (auto& vals : d) {
+        std::vector<long> v;
+        for (long x : vals) v.push_back(is_address(x) ? x - kAddressBase + 1 : x);
+        dom.push_back(std::move(v));
+    }
+    return true;
+}
+
 }  // namespace lkmm
 }  // namespace vfsmc

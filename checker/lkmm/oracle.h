@@ -45,6 +45,12 @@ bool expects_data_race(const std::string& text);
 
 OracleOutcome oracle_run(const litmus::Test& t, const OracleOptions& o = OracleOptions());
 
+// The values each location of the test may hold, by variable index, as
+// the oracle finds them (every value a write computes from values of the
+// locations, to a fixed point; a pointer to variable i is i + 1). False,
+// with `error`, past the oracle's limits.
+bool value_domains(const litmus::Test& t, std::vector<std::vector<long>>& dom, std::string& error);
+
 // herd7's lines: Test, States, Ok/No, Witnesses, Positive/Negative, Flag
 // lines, Condition, Observation, and Time unless stable.
 std::string oracle_report(const litmus::Test& t, const OracleOutcome& o, bool stable);

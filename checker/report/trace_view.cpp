@@ -162,6 +162,13 @@ TraceLine line_of_event(const TraceView& v, const RunResult& r, const ExecRecord
         case Ev::Write:
             add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),
                           value_text(rec, e, e.after).c_str()));
+            if (e.stale) {
+                // A store placed before a store that ran earlier (free coherence order).
+                L.latest = ref(e.latest);
+                L.latest_line = v.line_of(e.latest);
+                add(" COHERENCE: ordered before ");
+                add(L.latest, L.latest_line);
+            }
             break;
         case Ev::Rmw:
             add(strprintf("%s %s: %s -> %s", e.action, field_name(rec, e).c_str(), value_text(rec, e, e.before).c_str(),

@@ -237,6 +237,7 @@ void engine_before() {
     // only the relaxed initializing store of a field is ever read through.
     g->reads_cut += sim::take_reads_cut();
     sim::set_load_window(r.mm == MemModel::kernel ? sim::kHistory - 1 : rl::ctx().is_random_sched() ? 2 : 1);
+    sim::set_lkmm(r.mm == MemModel::kernel);
     g->sim_executions++;
     r.executions++;
     bool history_run = g->params && g->params->collect_history;

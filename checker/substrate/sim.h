@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "substrate/deps.h"
 #include "substrate/order.h"
 
 // Relacy's headers trip warnings that are not ours (-Warray-bounds on its
@@ -85,10 +86,11 @@ void bind_thread_count() {
     detail::g_clocks = &detail::clocks_of<N>;
 }
 
-inline Clocks running_clocks() { return detail::g_clocks(rl::ctx().threadx_); }
+
 
 namespace detail {
 inline unsigned g_load_window = 1;
+inline bool g_lkmm = false;
 inline uint64_t g_reads_cut = 0;
 }
 // Loads, since the last call, that could have read a store older than the
@@ -101,7 +103,183 @@ inline uint64_t take_reads_cut() {
 // How many stores back from the latest a load may read (1 to kHistory - 1),
 // for the execution about to run: the search sets it from the memory model.
 inline void set_load_window(unsigned n) { detail::g_load_window = n; }
+// Whether the execution about to run follows the LKMM rather than C++:
+// a plain store may take a place in its location's modification order
+// before stores it is not ordered after (the LKMM's coherence order is
+// free there; otherwise every store goes last, in the order the stores
+// ran), and what a store publishes is what happens before it (publish()).
+inline void set_lkmm(bool on) { detail::g_lkmm = on; }
 
+
+// Dependencies. Each thread's loads are numbered in program order (0, 1,
+// ...), and the last kDepReads keep the clock their store published. An
+// access that depends on some of them (an address computed from, a value
+// computed from, or a branch taken on what they returned) is told so
+// before it runs (depend_on); it is then ordered after what those stores
+// published, as a load that acquired them would be, but for that access
+// alone: the LKMM's dependencies order the dependent access, nothing
+// after it. A store no one described depends on every earlier load of
+// its thread, as kernel code's stores after a read usually do (a branch
+// on it). With no description a load depends on nothing.
+inline constexpr unsigned kDepReads = 64;
+namespace detail {
+struct ReadMsg {
+    rl::timestamp_t c[kMaxSimThreads];
+    rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
+};
+inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
+inline unsigned g_nreads[kMaxSimThreads];
+inline uint64_t g_dep_mask[kMaxSimThreads];   // bit k: load number g_dep_base + k
+inline unsigned g_dep_base[kMaxSimThreads];
+inline bool g_dep_told[kMaxSimThreads];
+}  // namespace detail
+// Load buffering: a load may return a value a store will write later (a
+// promise), when its location has a set of values it may hold
+// (atomic::set_promisable) and the execution runs with promises
+// (set_promises). The store that keeps the promise must come from another
+// thread, must not be ordered after the load (by dependencies, fences,
+// acquires and the reads-from between them: the loads each access is
+// ordered after are tracked as clocks of load times, `cause`), and the
+// reading thread must not have touched the location since. An execution
+// that ends with a promise not kept is not one the memory model allows.
+inline constexpr int kMaxPromises = 32;
+namespace detail {
+struct Promise {
+    const void* loc;
+    uint64_t value;       // compared under `mask`
+    uint64_t mask;
+    int reader;
+    rl::timestamp_t at;   // the reader's clock at the load
+    int event;            // the load's trace event (note_promise_event)
+    unsigned number;      // the load's number among its thread's
+    Key key;              // the location's dependency key (substrate/deps.h)
+    bool touched;         // the reader accessed the location, or ordered something after the load, since
+    bool kept;
+};
+inline bool g_promises = false;
+inline Promise g_promise[kMaxPromises];
+inline int g_npromises = 0;
+inline bool g_promise_overflow = false;
+// Per thread: the loads everything after the current point is ordered
+// after (acquires, full fences), and all its loads so far.
+inline rl::timestamp_t g_cause_full[kMaxSimThreads][kMaxSimThreads];
+inline rl::timestamp_t g_cause_all[kMaxSimThreads][kMaxSimThreads];
+// The trace events of the loads whose promises the last store kept.
+inline int g_kept_events[kMaxPromises];
+inline int g_nkept = 0;
+// What kept promises published, for their readers' next step.
+inline rl::timestamp_t g_kept_join[kMaxSimThreads][kMaxSimThreads];
+inline bool g_kept_pending[kMaxSimThreads];
+// Thread `me` orders an access after its load number `number` (all of
+// its loads if `all`): a promise that load made can no longer be kept, as
+// the access ran without what the keeping store would have published.
+inline void order_after_loads(int me, bool all, unsigned number = 0) {
+    for (int i = 0; i < g_npromises; i++) {
+        Promise& p = g_promise[i];
+        if (p.reader != me || p.kept || p.touched || !(all || p.number == number)) continue;
+        // Whether the promise is kept now depends on the order of this
+        // step and the store that would keep it: for dpor, the step reads
+        // the location.
+        p.touched = true;
+        note_access(p.key, false);
+    }
+}
+// A kept promise's store is read by its load: the reader, at its next
+// step, has what that store published, as its relaxed loads do.
+inline bool apply_kept(int me, rl::timestamp_t* acq_fence, int n) {
+    if (!g_kept_pending[me]) return false;
+    g_kept_pending[me] = false;
+    for (int t = 0; t < n; t++) acq_fence[t] = std::max(acq_fence[t], g_kept_join[me][t]);
+    return true;
+}
+}  // namespace detail
+// The LKMM's po-unlock-lock-po (lock.cat): a spinlock taken after the
+// thread released a spinlock orders, for every thread, its later stores
+// after everything before that release, as a release fence at the unlock
+// would.
+namespace detail {
+inline rl::timestamp_t g_unlock_view[kMaxSimThreads][kMaxSimThreads];
+}
+inline void note_unlock(rl::timestamp_t* acq_rel, int me, int n) {
+    for (int t = 0; t < n; t++) detail::g_unlock_view[me][t] = acq_rel[t];
+}
+
+// The running thread's clocks (with what promises it made that were kept
+// since its last step published).
+inline Clocks running_clocks() {
+    Clocks c = detail::g_clocks(rl::ctx().threadx_);
+    detail::apply_kept(c.index, c.acq_fence, c.nthreads);
+    return c;
+}
+
+// A spinlock released, and one taken (po-unlock-lock-po, above).
+inline void spin_unlocked() {
+    if (!detail::g_lkmm) return;
+    Clocks c = running_clocks();
+    note_unlock(c.acq_rel, c.index, c.nthreads);
+}
+inline void spin_locked() {
+    if (!detail::g_lkmm) return;
+    Clocks c = running_clocks();
+    for (int t = 0; t < c.nthreads; t++) c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_view[c.index][t]);
+}
+
+// Whether loads may make promises, for the execution under way (off at
+// the start of each; a front end whose locations have domains turns it on
+// before its threads run).
+inline void set_promises(bool on) {
+    detail::g_promises = on;
+    for (int t = 0; t < kMaxSimThreads; t++)
+        for (int u = 0; u < kMaxSimThreads; u++) detail::g_cause_full[t][u] = detail::g_cause_all[t][u] = detail::g_kept_join[t][u] = 0;
+}
+
+// Before each execution.
+inline void begin_execution_deps() {
+    for (int t = 0; t < kMaxSimThreads; t++) {
+        detail::g_nreads[t] = 0;
+        detail::g_dep_told[t] = false;
+    }
+    detail::g_npromises = 0;
+    detail::g_promise_overflow = false;
+    detail::g_nkept = 0;
+    detail::g_promises = false;
+    for (auto& v : detail::g_unlock_view)
+        for (auto& x : v) x = 0;
+    for (int t = 0; t < kMaxSimThreads; t++) detail::g_kept_pending[t] = false;
+}
+// The trace event of the load that just made a promise, and its
+// location's dependency key.
+inline void note_promise(int ev, Key key) {
+    if (detail::g_npromises == 0) return;
+    detail::g_promise[detail::g_npromises - 1].event = ev;
+    detail::g_promise[detail::g_npromises - 1].key = key;
+}
+// The events of the loads whose promises the last store kept (taken once).
+inline int take_kept_promises(const int** events) {
+    *events = detail::g_kept_events;
+    int n = detail::g_nkept;
+    detail::g_nkept = 0;
+    return n;
+}
+// Promises of this execution that no store kept.
+inline int promises_broken() {
+    int n = 0;
+    for (int i = 0; i < detail::g_npromises; i++) n += !detail::g_promise[i].kept;
+    return n;
+}
+// How many loads the running thread has made: the next one is number
+// loads_done().
+inline unsigned loads_done() { return detail::g_nreads[rl::ctx().threadx_->index_]; }
+// The running thread's next access depends on the loads whose numbers are
+// the set bits of `mask` (bit k: load number base + k; no bit: it depends
+// on nothing). Loads more than kDepReads back are no longer kept: an
+// access that depends on one depends on every earlier load.
+inline void depend_on(uint64_t mask, unsigned base = 0) {
+    int t = (int)rl::ctx().threadx_->index_;
+    detail::g_dep_mask[t] = mask;
+    detail::g_dep_base[t] = base;
+    detail::g_dep_told[t] = true;
+}
 
 // One simulated atomic location: its stores in modification order (the
 // order they ran in), the last kHistory kept, each with the clocks that
@@ -117,11 +295,17 @@ class atomic {
     struct Rec {
         T value;
         bool seq_cst;
+        bool rmw;                                   // it read the store before it in the order
         int thread;
         rl::timestamp_t stamp;                      // the writer's clock at the store
         rl::timestamp_t released[kMaxSimThreads];   // what a reader that synchronizes acquires
         rl::timestamp_t first_seen[kMaxSimThreads]; // each thread's clock when it first read it
+        rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
     };
+    // The values a promise may name (set_promisable), compared under the mask.
+    const T* domain_ = nullptr;
+    unsigned ndomain_ = 0;
+    uint64_t domain_mask_ = ~0ULL;
     // Store number n (1, 2, ...) is hist_[n % kHistory] while it is one of
     // the last kHistory; 0 is the state before the first store, which no
     // load may read.
@@ -147,47 +331,230 @@ class atomic {
     // by read-read coherence (a thread that has seen a newer store, or
     // happens after one that has), not by the reader's last cpu_relax().
     // May a load that has come back to store `index` read an older one?
-    bool may_pass(const Clocks& th, MemOrder mo, unsigned index) const {
+    // `dep`: what the access is ordered after by its dependencies (or null).
+    static rl::timestamp_t known(const Clocks& th, const rl::timestamp_t* dep, int t) {
+        return dep ? std::max(th.acq_rel[t], dep[t]) : th.acq_rel[t];
+    }
+    bool may_pass(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
         if (!r) uninitialized();
         const Rec* prev = rec(index - 1);
         if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (th.acq_rel[r->thread] >= r->stamp) return false;
+        if (known(th, dep, r->thread) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (th.acq_rel[t] >= r->first_seen[t]) return false;
+            if (known(th, dep, t) >= r->first_seen[t]) return false;
         return true;
     }
-    unsigned load_index(const Clocks& th, MemOrder mo, bool rmw) const {
+    // What the running access depends on (depend_on), into `buf`: null
+    // for nothing. A store without a description depends on every
+    // earlier load of its thread.
+    // With promises on, `cause` gets the loads the access is ordered
+    // after: those it depends on, what they were ordered after, and what
+    // the thread's acquires and full fences order everything after.
+    static const rl::timestamp_t* dependency(const Clocks& th, bool store, rl::timestamp_t* buf,
+                                             rl::timestamp_t* cause = nullptr) {
+        int me = th.index;
+        if (cause)
+            for (int t = 0; t < th.nthreads; t++) cause[t] = detail::g_cause_full[me][t];
+        auto all = [&] {
+            if (cause)
+                for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[me][t]);
+            detail::order_after_loads(me, true);
+            return th.acq_fence;
+        };
+        if (!detail::g_dep_told[me]) return store && detail::g_lkmm ? all() : nullptr;
+        detail::g_dep_told[me] = false;
+        if (!detail::g_lkmm) return nullptr;  // C++ orders nothing by dependencies
+        uint64_t m = detail::g_dep_mask[me];
+        if (!m) return nullptr;
+        unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
+        for (int t = 0; t < th.nthreads; t++) buf[t] = 0;
+        for (unsigned k = 0; k < 64; k++) {
+            if (!(m >> k & 1) || base + k >= done) continue;
+            if (base + k + kDepReads < done) return all();  // no longer kept
+            detail::order_after_loads(me, false, base + k);
+            const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
+            for (int t = 0; t < th.nthreads; t++) {
+                buf[t] = std::max(buf[t], msg.c[t]);
+                if (cause) cause[t] = std::max(cause[t], msg.cause[t]);
+            }
+        }
+        return buf;
+    }
+    unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) const {
         unsigned index = cur_;
         if (!rmw) {
             unsigned limit = detail::g_load_window;
             unsigned i = 0;
             for (; i != limit; ++i, --index)
-                if (!may_pass(th, mo, index) || rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
+                if (!may_pass(th, mo, index, dep) || rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
             // Came back as far as the window goes, and an older store it
             // could read is out of reach: the execution says so.
-            if (i == limit && limit == kHistory - 1 && index > 1 && may_pass(th, mo, index)) detail::g_reads_cut++;
+            if (i == limit && limit == kHistory - 1 && index > 1 && may_pass(th, mo, index, dep)) detail::g_reads_cut++;
         }
         if (!rec(index)) uninitialized();
         return index;
     }
     // The load's effect on the reader's clocks.
-    const Rec& do_load(const Clocks& th, MemOrder mo, bool rmw) {
-        Rec& r = hist_[load_index(th, mo, rmw) % kHistory];
-        *th.own += 1;
-        if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
-        rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
-        for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], r.released[t]);
-        return r;
+    // The running thread touches this location: its promises on it can
+    // no longer be kept.
+    void touch(int me) const {
+        for (int i = 0; i < detail::g_npromises; i++) {
+            detail::Promise& p = detail::g_promise[i];
+            if (p.loc == this && p.reader == me) p.touched = true;
+        }
     }
-    // A new store at the end of the modification order. A release store
-    // publishes the writer's clock, a relaxed one what its last release
-    // fence did; an RMW, or a store of the thread that wrote the previous
-    // value, also carries what the previous store published (a release
-    // sequence).
-    void do_store(const Clocks& th, T v, MemOrder mo, bool rmw) {
-        unsigned n = ++cur_;
+    bool promising() const { return detail::g_promises && ndomain_ > 0; }
+    T do_load(const Clocks& th, MemOrder mo, bool rmw) {
+        rl::timestamp_t buf[kMaxSimThreads], cause[kMaxSimThreads];
+        bool causes = detail::g_promises;
+        const rl::timestamp_t* dep = dependency(th, false, buf, causes ? cause : nullptr);
+        if (promising()) touch(th.index);
+        unsigned& nr = detail::g_nreads[th.index];
+        detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
+        nr++;
+        // A promise: a relaxed load returns a value of the location's
+        // domain that a later store must write.
+        unsigned pick = 0;
+        T value;
+        if (!rmw && !acquires(mo) && promising()) {
+            if (detail::g_npromises < kMaxPromises) pick = rl::ctx().rand(ndomain_ + 1, rl::sched_type_atomic_load);
+            else detail::g_reads_cut++;  // a choice the search did not explore
+        }
+        if (pick) {
+            *th.own += 1;
+            for (int t = 0; t < th.nthreads; t++) msg.c[t] = 0;
+            detail::Promise& p = detail::g_promise[detail::g_npromises++];
+            p = {this, (uint64_t)domain_[pick - 1], domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false};
+            value = domain_[pick - 1];
+        } else {
+            Rec& r = hist_[load_index(th, mo, rmw, dep) % kHistory];
+            value = r.value;
+            for (int t = 0; t < th.nthreads; t++) msg.c[t] = r.released[t];
+            *th.own += 1;
+            if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
+            rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
+            for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], r.released[t]);
+            if (causes)
+                for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
+        }
+        if (causes) {
+            cause[th.index] = std::max(cause[th.index], *th.own);
+            int me = th.index;
+            for (int t = 0; t < th.nthreads; t++) {
+                msg.cause[t] = cause[t];
+                detail::g_cause_all[me][t] = std::max(detail::g_cause_all[me][t], cause[t]);
+                if (acquires(mo)) detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], cause[t]);
+            }
+        }
+        return value;
+    }
+    // May a new store of the running thread take its place in the
+    // modification order just before store `index`, which then follows it?
+    // Not when the thread is ordered after that store: it wrote it, or
+    // happens after it, or happens after a load that read it (CoWW, CoRW);
+    // not before the location's first store (its initial value), nor before
+    // a seq_cst store when it is one too, nor between an RMW and the store
+    // the RMW read.
+    bool may_precede(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
+        const Rec* r = rec(index);
+        if (!r || index < 2 || r->rmw) return false;
+        if (mo == MemOrder::seq_cst && r->seq_cst) return false;
+        if (known(th, dep, r->thread) >= r->stamp) return false;
+        for (int t = 0; t < th.nthreads; t++)
+            if (known(th, dep, t) >= r->first_seen[t]) return false;
+        return true;
+    }
+    // Where a new plain store goes in the modification order: last, or
+    // (free coherence) before as many of the last stores as it may
+    // precede, each place a choice the search explores. The stores after
+    // it move up one place.
+    unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after) {
+        unsigned n = cur_ + 1;
+        unsigned at = n;
+        while (at - 1 + kHistory > n && may_precede(th, mo, at - 1, after) &&
+               rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
+            at--;
+        for (unsigned i = n; i > at; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
+        return at;
+    }
+    // What a new store publishes: what a load that reads it (and the
+    // accesses ordered after that load) are then ordered after.
+    // - C++ (`sc`, and the layer's own words): a release store publishes the
+    //   writer's clock, a relaxed one what its last release fence did.
+    // - The LKMM (`kernel`): what happens before the store, for rfe is part
+    //   of happens-before. A release store publishes the writer's clock
+    //   and what its earlier loads read (A-cumulativity). Any store also
+    //   publishes what the thread acquired before it (an acquire load or a
+    //   lock orders everything after it) and what the loads it depends on
+    //   read; of the writer's own accesses, only those a release fence
+    //   ordered before it.
+    static void publish(const Clocks& th, MemOrder mo, const rl::timestamp_t* dep, rl::timestamp_t* out) {
+        bool rel = releases(mo);
+        for (int t = 0; t < th.nthreads; t++) {
+            if (!detail::g_lkmm) out[t] = rel ? th.acq_rel[t] : th.rel_fence[t];
+            else if (rel) out[t] = std::max(th.acq_rel[t], th.acq_fence[t]);
+            else out[t] = t == th.index ? th.rel_fence[t] : std::max(th.rel_fence[t], th.acq_rel[t]);
+            if (dep && detail::g_lkmm) out[t] = std::max(out[t], dep[t]);
+        }
+    }
+    // A new store in the modification order (store_place), publishing what
+    // publish() says; an RMW, or a store of the thread that wrote the
+    // previous value, also carries what the previous store published (a
+    // release sequence).
+    // Which promises on this location the new store `v` of the running
+    // thread keeps (each one it may keep is a choice); true if any.
+    bool keep_promises(const Clocks& th, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
+                       rl::timestamp_t* first_seen) {
+        bool any = false;
+        for (int i = 0; i < detail::g_npromises; i++) {
+            detail::Promise& p = detail::g_promise[i];
+            if (p.kept || p.loc != this || p.reader == th.index || p.touched) continue;
+            if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
+            if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
+            if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
+            p.kept = true;
+            first_seen[p.reader] = p.at;
+            for (int t = 0; t < th.nthreads; t++) {
+                detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
+                detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
+            }
+            detail::g_kept_pending[p.reader] = true;
+            if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
+            any = true;
+        }
+        return any;
+    }
+    unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false) {
+        rl::timestamp_t dbuf[kMaxSimThreads], cause[kMaxSimThreads];
+        bool causes = detail::g_promises;
+        const rl::timestamp_t* dep = dependency(th, true, dbuf, causes ? cause : nullptr);
+        if (causes && releases(mo)) {
+            for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
+            detail::order_after_loads(th.index, true);
+        }
+        rl::timestamp_t pub[kMaxSimThreads];
+        publish(th, mo, dep, pub);
+        rl::timestamp_t seen[kMaxSimThreads];
+        for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
+        bool kept = false;
+        if (promising()) {
+            touch(th.index);
+            kept = !rmw && keep_promises(th, v, cause, pub, seen);
+        }
+        unsigned n = cur_ + 1;
+        // A store that keeps a promise goes last: the load that read it
+        // must not see it behind a store it knew of.
+        if (free && !rmw && detail::g_lkmm && !kept) {
+            // A release store is ordered after every earlier load of its
+            // thread, and so after what the stores they read published.
+            rl::timestamp_t after[kMaxSimThreads];
+            for (int t = 0; t < th.nthreads; t++)
+                after[t] = std::max(dep ? dep[t] : 0, releases(mo) ? th.acq_fence[t] : 0);
+            n = store_place(th, mo, after);
+        }
+        ++cur_;
         const Rec* prev = rec(n - 1);
         Rec& r = hist_[n % kHistory];
         rl::timestamp_t carried[kMaxSimThreads] = {};
@@ -197,13 +564,15 @@ class atomic {
         r.value = v;
         r.thread = th.index;
         r.seq_cst = mo == MemOrder::seq_cst;
+        r.rmw = rmw;
         *th.own += 1;
         r.stamp = *th.own;
-        for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = (rl::timestamp_t)-1;
+        for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
-        const rl::timestamp_t* from = releases(mo) ? th.acq_rel : th.rel_fence;
-        for (int t = 0; t < th.nthreads; t++) r.released[t] = preserve ? std::max(carried[t], from[t]) : from[t];
+        for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
+        for (int t = 0; t < th.nthreads; t++) r.released[t] = preserve ? std::max(carried[t], pub[t]) : pub[t];
         initialized_ = true;
+        return n;
     }
     T latest() const { return cur_ ? hist_[cur_ % kHistory].value : T(); }
     // A failed compare-exchange reads with its failure order.
@@ -218,24 +587,42 @@ class atomic {
 public:
     atomic() = default;
     atomic(const atomic&) = delete;
+    // The values the location may hold, which a load may promise (load
+    // buffering; see set_promises); `values` must outlive the execution.
+    void set_promisable(const T* values, unsigned n, uint64_t mask) {
+        domain_ = values;
+        ndomain_ = n;
+        domain_mask_ = mask;
+    }
     T load(MemOrder o) {
         rl::context& c = rl::ctx();
         c.sched();
         if (c.invariant_executing) {
+            detail::g_dep_told[c.threadx_->index_] = false;
             if (!initialized_) uninitialized();
             return latest();
         }
-        return do_load(running_clocks(), o, false).value;
+        return do_load(running_clocks(), o, false);
     }
     void store(T v, MemOrder o) {
         rl::ctx().sched();
         do_store(running_clocks(), v, o, false);
     }
+    // A store that may take a place before the latest stores (free
+    // coherence, when the search runs with it): true when it went last;
+    // otherwise `next` is the value of the store that follows it.
+    bool store_coherent(T v, MemOrder o, T& next) {
+        rl::ctx().sched();
+        unsigned n = do_store(running_clocks(), v, o, false, true);
+        if (n == cur_) return true;
+        next = hist_[(n + 1) % kHistory].value;
+        return false;
+    }
     T fetch_add(T v, MemOrder o) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
-        T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true).value;
+        T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         do_store(th, (T)(prev + v), o, true);
         return prev;
     }
@@ -255,7 +642,26 @@ public:
     }
 };
 
-inline void fence(MemOrder o) { rl::atomic_thread_fence(rl_order(o), RL_INFO); }
+// A full fence orders every earlier load before everything after it.
+inline void fence(MemOrder o) {
+    // A seq_cst fence is a scheduling point of Relacy's: it is taken
+    // first, so that a promise of this thread kept while others ran there
+    // is applied before the fence acts (Relacy's fence, whose own
+    // scheduling point then does not switch).
+    if (o == MemOrder::seq_cst) rl::ctx().sched();
+    Clocks th = running_clocks();
+    {
+        rl::preemption_disabler d(rl::ctx());
+        rl::atomic_thread_fence(rl_order(o), RL_INFO);
+    }
+    if (detail::g_promises && o != MemOrder::relaxed && o != MemOrder::release)
+        detail::order_after_loads(th.index, true);
+    if (o == MemOrder::seq_cst && detail::g_promises) {
+        int me = th.index;
+        for (int t = 0; t < kMaxSimThreads; t++)
+            detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], detail::g_cause_all[me][t]);
+    }
+}
 
 // The running simulated thread.
 inline int thread_index() { return (int)rl::ctx().threadx_->index_; }
