@@ -406,6 +406,8 @@ private:
     bool killed_one_ = false;
 
     void start_workers();
+    void spawn(int i);
+    int respawns_ = 0;
     void stop_workers();
     void lost(Worker& w, int index);
     void handle(Worker& w, int index, char kind, const std::string& body);
@@ -422,34 +424,43 @@ private:
 };
 
 void Coordinator::start_workers() {
+    workers_.resize((size_t)po_.jobs);
+    for (int i = 0; i < po_.jobs; i++) spawn(i);
+}
+
+// Worker i (again, when the last one died): a child process on a socketpair.
+void Coordinator::spawn(int i) {
     std::fflush(nullptr);
     pid_t parent = getpid();
-    workers_.resize((size_t)po_.jobs);
-    for (int i = 0; i < po_.jobs; i++) {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-            stop_workers();
-            throw LoadError("--jobs: worker " + std::to_string(i + 1) + " could not start: socketpair: " + std::strerror(errno));
-        }
-        pid_t pid = fork();
-        if (pid < 0) {
-            int e = errno;
-            close(sv[0]);
-            close(sv[1]);
-            stop_workers();
-            throw LoadError("--jobs: worker " + std::to_string(i + 1) + " could not start: fork: " + std::strerror(e));
-        }
-        if (pid == 0) {
-            die_with_parent(parent, SIGKILL);
-            close(sv[0]);
-            for (int k = 0; k < i; k++) close(workers_[(size_t)k].ch.fd);
-            worker_main(sv[1], i, s_, opt_, po_);
-        }
-        close(sv[1]);
-        workers_[(size_t)i].pid = pid;
-        workers_[(size_t)i].ch.fd = sv[0];
-        workers_[(size_t)i].idle_since = clk::now();
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        int e = errno;
+        stop_workers();
+        throw LoadError("--jobs: worker " + std::to_string(i + 1) + " could not start: socketpair: " + std::strerror(e));
     }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(sv[0]);
+        close(sv[1]);
+        stop_workers();
+        throw LoadError("--jobs: worker " + std::to_string(i + 1) + " could not start: fork: " + std::strerror(e));
+    }
+    if (pid == 0) {
+        die_with_parent(parent, SIGKILL);
+        close(sv[0]);
+        for (const auto& w : workers_)
+            if (w.ch.fd >= 0) close(w.ch.fd);
+        worker_main(sv[1], i, s_, opt_, po_);
+    }
+    close(sv[1]);
+    Worker& w = workers_[(size_t)i];
+    ParallelWorkerStats st = w.st;
+    w = Worker();
+    w.st = st;
+    w.pid = pid;
+    w.ch.fd = sv[0];
+    w.idle_since = clk::now();
 }
 
 void Coordinator::stop_workers() {
@@ -658,9 +669,14 @@ void Coordinator::lost(Worker& w, int index) {
         for (const auto& a : adds) place(a);
         w.piece = -1;
     }
-    bool any = false;
-    for (const auto& x : workers_) any |= x.alive;
-    if (!any) throw std::runtime_error("--jobs: every worker died; the search cannot go on");
+    // A new worker takes the place of the lost one (a few times over: a
+    // worker that keeps dying is a fault of the search, not of a worker).
+    if (respawns_ >= 4 * po_.jobs) {
+        stop_workers();
+        throw std::runtime_error("--jobs: " + std::to_string(respawns_ + 1) + " workers died; the search cannot go on");
+    }
+    respawns_++;
+    spawn(index);
 }
 
 void Coordinator::assign() {
