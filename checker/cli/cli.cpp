@@ -718,6 +718,7 @@ int cli_main(int argc, char** argv) {
         "  vfsmc replay FILE TOKEN --config publish=d_splice_alias   # a dcache schedule against the fix\n"
         "  vfsmc run --source --dot graph.dot FILE    # source lines; the execution as a graph\n"
         "  vfsmc check scenarios/ -j2 --junit results.xml\n"
+        "  vfsmc run --jobs 2 scenarios/chrdev/concurrent-first-open-v2-third-opener.json   # one dpor search, 2 processes\n"
         "  vfsmc list\n";
     const std::string exit_docs =
         "Exit codes: 0 as expected, 1 a verdict differs, 2 bad input, 3 internal error.\n"

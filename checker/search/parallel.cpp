@@ -36,6 +36,7 @@
 #include "base/errors.h"
 #include "cli/cli.h"
 #include "search/dpor_link.h"
+#include "search/strategies.h"
 
 namespace vfsmc {
 
@@ -826,9 +827,7 @@ RunResult Coordinator::result(double secs) {
     out.metrics = metrics_;
     for (const auto& m : weighted_) out.metrics[m.first] = executions_ ? m.second / (double)executions_ : 0;
     // The phrase of a piece's search, without a piece's own cut.
-    out.completeness = base_.is_null() ? std::string("dpor") : base_.at("completeness").get<std::string>();
-    size_t c = out.completeness.find(", cut short by");
-    if (c != std::string::npos) out.completeness.erase(c);
+    out.completeness = strategy_row(ss_.strategy).phrase(ss_, 0);
     if (!base_.is_null()) out.relacy_result = base_.at("relacy_result");
     ps_.per_worker.clear();
     for (const auto& w : workers_) ps_.per_worker.push_back(w.st);
