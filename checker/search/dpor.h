@@ -705,9 +705,22 @@ private:
             // when a thread is given away.
             int L = (int)d;
             while (L >= 0 && !nodes_[L].sched) L--;
+            if (L >= 0 && u < 0) {
+                // A value of a data choice inside the step of L's thread
+                // goes elsewhere: that step's accesses here are no longer
+                // the union over its subtree, so the thread never sleeps
+                // after L in this piece (dependent with every step).
+                nodes_[L].explored[nodes_[L].chosen].all = true;
+            }
             if (L >= 0) {
-                const Node& a = nodes_[L];
-                uint8_t sl = (uint8_t)(a.done | a.sleep | (u >= 0 ? bit(a.chosen) : 0));
+                Node& a = nodes_[L];
+                // The running thread sleeps in the branch given away only
+                // once its step's accesses are final: no data choice of
+                // that step is left to explore.
+                bool running_final = u >= 0;
+                for (size_t k = d + 1; running_final && k < nodes_.size() && !nodes_[k].sched; k++)
+                    running_final = nodes_[k].index + 1u >= nodes_[k].end;
+                uint8_t sl = (uint8_t)(a.done | a.sleep | (running_final ? bit(a.chosen) : 0));
                 sl &= (uint8_t)~bit(u >= 0 ? u : a.chosen);
                 p.sleep_node = L;
                 for (int w = 0; w < (int)N; w++) {
