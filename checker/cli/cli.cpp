@@ -346,6 +346,7 @@ constexpr double kEstimateProbeSeconds = 10;
 
 int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const std::vector<std::string>& overrides) {
     if (f.jobs > 0) throw LoadError("--jobs: not with --estimate; accepted: --estimate alone (its probe runs on one core)");
+    if (f.mpi) throw LoadError("--mpi: not with --estimate; accepted: --estimate alone (its probe runs on one core)");
     if (s.search.strategy != Strategy::dpor)
         throw LoadError(printable(file, kMaxShownFile) + ": search.strategy: --estimate: bad value \"" +
                         std::string(strategy_name(s.search.strategy)) +
@@ -389,7 +390,12 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
     opt.mutation = f.mutation;
-    RunResult r = f.jobs > 0 ? run_parallel(s, opt, parallel_options(f)) : run_scenario(s, opt);
+    if (f.mpi && f.jobs > 0)
+        throw LoadError("--mpi: not with --jobs; accepted: one of them (under MPI the ranks are the workers: mpirun -n N)");
+    bool mpi_worker = false;
+    RunResult r = f.mpi ? run_mpi(s, opt, parallel_options(f), mpi_worker)
+                  : f.jobs > 0 ? run_parallel(s, opt, parallel_options(f))
+                               : run_scenario(s, opt);
     print_result(s, r, f, overrides);
     // With --json the coverage is in the JSON object (never_reached): one
     // JSON document on stdout.
@@ -527,6 +533,9 @@ CLI::App* add_run(CLI::App& app, Args& a) {
                     "one dpor search over this many worker processes (1-64; the coordinator is one more, mostly idle). "
                     "`check -j` runs scenarios side by side instead: do not use both, or use j * jobs <= cores")
         ->check(CLI::Range(1, 64));
+    run->add_flag("--mpi", rf.mpi,
+                  std::string("the --jobs search over the ranks of an MPI job: mpirun -n N vfsmc run --mpi FILE (rank 0 coordinates)") +
+                      (mpi_built() ? "" : "; this build has no MPI (cmake -DVFSMC_MPI=ON)"));
     a.mutation_options.push_back(run->add_option("--mutation", a.mutation, kMutationHelp));
     return run;
 }

@@ -32,6 +32,9 @@
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
+#ifdef VFSMC_MPI
+#include <mpi.h>
+#endif
 
 #include "base/errors.h"
 #include "cli/cli.h"
@@ -49,8 +52,12 @@ double since(clk::time_point t) { return std::chrono::duration<double>(clk::now(
 
 // ---- frames ------------------------------------------------------------------
 
+// One end of the link between the coordinator and a worker: a socketpair
+// (run --jobs), or, under MPI (run --mpi), the other rank, one MPI message
+// per frame.
 struct Channel {
     int fd = -1;
+    int rank = -1;  // MPI: the other end's rank
     std::string in;
     size_t pos = 0;
     bool eof = false;
@@ -58,6 +65,28 @@ struct Channel {
     // Reads what is there; with `block`, waits for something first (a
     // signal ends the wait).
     void fill(bool block) {
+#ifdef VFSMC_MPI
+        if (rank >= 0) {
+            for (;;) {
+                int flag = 0;
+                MPI_Status st;
+                if (block) {
+                    MPI_Probe(rank, 0, MPI_COMM_WORLD, &st);
+                    flag = 1;
+                } else {
+                    MPI_Iprobe(rank, 0, MPI_COMM_WORLD, &flag, &st);
+                }
+                if (!flag) return;
+                int n = 0;
+                MPI_Get_count(&st, MPI_BYTE, &n);
+                std::string buf((size_t)n, '\0');
+                MPI_Recv(&buf[0], n, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                compact();
+                in += buf;
+                block = false;
+            }
+        }
+#endif
         char buf[1 << 16];
         for (;;) {
             if (!block) {
@@ -77,12 +106,15 @@ struct Channel {
                 eof = true;
                 return;
             }
-            if (pos > (1 << 20)) {
-                in.erase(0, pos);
-                pos = 0;
-            }
+            compact();
             in.append(buf, (size_t)n);
             block = false;
+        }
+    }
+    void compact() {
+        if (pos > (1 << 20)) {
+            in.erase(0, pos);
+            pos = 0;
         }
     }
     bool pop(char& kind, std::string& body) {
@@ -101,6 +133,9 @@ struct Channel {
         std::memcpy(&f[0], &len, 4);
         f += kind;
         f += body;
+#ifdef VFSMC_MPI
+        if (rank >= 0) return MPI_Send(f.data(), (int)f.size(), MPI_BYTE, rank, 0, MPI_COMM_WORLD) == MPI_SUCCESS;
+#endif
         size_t off = 0;
         while (off < f.size()) {
             ssize_t n = ::send(fd, f.data() + off, f.size() - off, MSG_NOSIGNAL);
@@ -206,6 +241,12 @@ public:
                 r.kind = DporRequest::split;
                 return true;
             }
+            if (t == "quit") {
+                // The coordinator is done (MPI): the piece stops at its next execution.
+                quit = true;
+                stop_requested = SIGTERM;
+                continue;
+            }
             if (t == "add") {
                 if (j.at("piece").get<int64_t>() != id_) {
                     ch_.send(json{{"t", "reject"}, {"add", j}});
@@ -252,6 +293,7 @@ public:
     }
 
     const std::vector<uint64_t>& hashes() const { return hashes_; }
+    bool quit = false;
 
 private:
     Channel& ch_;
@@ -288,15 +330,14 @@ json result_json(const RunResult& r) {
                 {"metrics", r.metrics}};
 }
 
-[[noreturn]] void worker_main(int fd, int index, const Scenario& s, RunOptions opt, const ParallelOptions& po) {
+// A worker's life: pieces from the coordinator until it says quit or is
+// gone. Returns 0, or 3 after an internal error it reported.
+int worker_loop(Channel& ch, const Scenario& s, RunOptions opt, const ParallelOptions& po) {
     // The coordinator stops the workers: a terminal's ^C to the process
     // group is its to handle.
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     stop_requested = 0;
-    if (po.fail_worker == index) _exit(1);
-    Channel ch;
-    ch.fd = fd;
     opt.progress = false;
     opt.minimize = false;
     opt.search = opt.override_search ? opt.search : s.search;
@@ -308,7 +349,7 @@ json result_json(const RunResult& r) {
         char kind;
         std::string body;
         while (!ch.pop(kind, body)) {
-            if (ch.eof) _exit(0);
+            if (ch.eof) return 0;
             ch.fill(true);
         }
         try {
@@ -322,6 +363,10 @@ json result_json(const RunResult& r) {
                 int64_t id = j.at("piece");
                 WorkerLink link(ch, std::move(p), id, po.drop_upward);
                 RunResult r = run_piece(s, opt, &link);
+                if (link.quit) {
+                    ch.send(json{{"t", "bye"}});
+                    return 0;
+                }
                 const auto& h = link.hashes();
                 ch.send('H', std::string((const char*)h.data(), h.size() * sizeof(uint64_t)));
                 json d = result_json(r);
@@ -331,12 +376,22 @@ json result_json(const RunResult& r) {
                 ch.send(json{{"t", "nosplit"}});
             } else if (t == "add") {
                 ch.send(json{{"t", "reject"}, {"add", j}});
+            } else if (t == "quit") {
+                ch.send(json{{"t", "bye"}});
+                return 0;
             }
         } catch (const std::exception& e) {
             ch.send(json{{"t", "error"}, {"message", e.what()}});
-            _exit(3);
+            return 3;
         }
     }
+}
+
+[[noreturn]] void worker_main(int fd, int index, const Scenario& s, const RunOptions& opt, const ParallelOptions& po) {
+    if (po.fail_worker == index) _exit(1);
+    Channel ch;
+    ch.fd = fd;
+    _exit(worker_loop(ch, s, opt, po));
 }
 
 // ---- the coordinator ---------------------------------------------------------
@@ -378,8 +433,9 @@ std::vector<uint8_t> wake_of(int u, const std::vector<uint8_t>& vseq) {
 
 class Coordinator {
 public:
-    Coordinator(const Scenario& s, const RunOptions& opt, const ParallelOptions& po)
-        : s_(s), opt_(opt), po_(po), ss_(opt.override_search ? opt.search : s.search) {}
+    // mpi_ranks > 0: the workers are MPI ranks 1..mpi_ranks-1 (this is rank 0).
+    Coordinator(const Scenario& s, const RunOptions& opt, const ParallelOptions& po, int mpi_ranks = 0)
+        : s_(s), opt_(opt), po_(po), ss_(opt.override_search ? opt.search : s.search), mpi_ranks_(mpi_ranks) {}
 
     RunResult run();
 
@@ -388,6 +444,7 @@ private:
     const RunOptions& opt_;
     const ParallelOptions& po_;
     const SearchSpec ss_;
+    const int mpi_ranks_;
     std::vector<Worker> workers_;
     std::vector<Piece> pieces_;
     std::deque<int64_t> queue_;
@@ -408,6 +465,7 @@ private:
 
     void start_workers();
     void spawn(int i);
+    std::vector<int> wait_readable(int ms);
     int respawns_ = 0;
     void stop_workers();
     void lost(Worker& w, int index);
@@ -425,8 +483,47 @@ private:
 };
 
 void Coordinator::start_workers() {
+    if (mpi_ranks_ > 0) {
+        workers_.resize((size_t)mpi_ranks_ - 1);
+        for (size_t i = 0; i < workers_.size(); i++) {
+            workers_[i].ch.rank = (int)i + 1;
+            workers_[i].idle_since = clk::now();
+        }
+        return;
+    }
     workers_.resize((size_t)po_.jobs);
     for (int i = 0; i < po_.jobs; i++) spawn(i);
+}
+
+// The workers with something to read, waiting up to `ms` for one.
+std::vector<int> Coordinator::wait_readable(int ms) {
+    std::vector<int> ready;
+#ifdef VFSMC_MPI
+    if (mpi_ranks_ > 0) {
+        auto until = clk::now() + std::chrono::milliseconds(ms);
+        for (;;) {
+            for (size_t i = 0; i < workers_.size(); i++) {
+                int flag = 0;
+                MPI_Iprobe(workers_[i].ch.rank, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+                if (flag) ready.push_back((int)i);
+            }
+            if (!ready.empty() || clk::now() >= until || stop_requested) return ready;
+            usleep(200);
+        }
+    }
+#endif
+    std::vector<struct pollfd> fds;
+    std::vector<int> who;
+    for (size_t i = 0; i < workers_.size(); i++)
+        if (workers_[i].alive) {
+            fds.push_back({workers_[i].ch.fd, POLLIN, 0});
+            who.push_back((int)i);
+        }
+    int r = poll(fds.data(), fds.size(), ms);
+    if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("--jobs: poll: ") + std::strerror(errno));
+    for (size_t k = 0; r > 0 && k < fds.size(); k++)
+        if (fds[k].revents) ready.push_back(who[k]);
+    return ready;
 }
 
 // Worker i (again, when the last one died): a child process on a socketpair.
@@ -465,6 +562,26 @@ void Coordinator::spawn(int i) {
 }
 
 void Coordinator::stop_workers() {
+    if (mpi_ranks_ > 0) {
+        // Quit, then read until each says bye: a worker blocked sending a
+        // large frame gets to read its quit.
+        for (auto& w : workers_)
+            if (w.alive) w.ch.send(json{{"t", "quit"}});
+        for (;;) {
+            bool any = false;
+            for (auto& w : workers_) {
+                if (!w.alive) continue;
+                any = true;
+                w.ch.fill(false);
+                char kind;
+                std::string body;
+                while (w.ch.pop(kind, body))
+                    if (kind == 'J' && json::parse(body).at("t") == "bye") w.alive = false;
+            }
+            if (!any) return;
+            usleep(200);
+        }
+    }
     for (auto& w : workers_)
         if (w.pid > 0 && w.alive) kill(w.pid, SIGKILL);
     for (auto& w : workers_) {
@@ -734,7 +851,7 @@ void Coordinator::print_progress() {
 RunResult Coordinator::run() {
     start_ = clk::now();
     start_workers();
-    ps_.workers = po_.jobs;
+    ps_.workers = (int)workers_.size();
     new_piece(-1, {}, {});
     auto last_progress = start_;
     try {
@@ -752,7 +869,7 @@ RunResult Coordinator::run() {
                 break;
             }
             if (!violation_.is_null()) break;
-            if (po_.kill_worker_after && !killed_one_ && reported() >= po_.kill_worker_after) {
+            if (po_.kill_worker_after && mpi_ranks_ == 0 && !killed_one_ && reported() >= po_.kill_worker_after) {
                 Worker* busiest = nullptr;
                 for (auto& w : workers_)
                     if (w.alive && w.piece >= 0 && (!busiest || w.inflight > busiest->inflight)) busiest = &w;
@@ -772,23 +889,13 @@ RunResult Coordinator::run() {
                 if (settled) break;
             }
             ask_splits();
-            std::vector<struct pollfd> fds;
-            std::vector<int> who;
-            for (size_t i = 0; i < workers_.size(); i++)
-                if (workers_[i].alive) {
-                    fds.push_back({workers_[i].ch.fd, POLLIN, 0});
-                    who.push_back((int)i);
-                }
-            int r = poll(fds.data(), fds.size(), 20);
-            if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("--jobs: poll: ") + std::strerror(errno));
-            for (size_t k = 0; r > 0 && k < fds.size(); k++) {
-                if (!fds[k].revents) continue;
-                Worker& w = workers_[(size_t)who[k]];
+            for (int i : wait_readable(20)) {
+                Worker& w = workers_[(size_t)i];
                 w.ch.fill(false);
                 char kind;
                 std::string body;
-                while (w.ch.pop(kind, body)) handle(w, who[k], kind, body);
-                if (w.ch.eof) lost(w, who[k]);
+                while (w.ch.pop(kind, body)) handle(w, i, kind, body);
+                if (w.ch.eof) lost(w, i);
             }
             if (opt_.progress && since(start_) > 2.0 && since(last_progress) > 1.0) {
                 last_progress = clk::now();
@@ -830,7 +937,10 @@ RunResult Coordinator::result(double secs) {
     out.completeness = strategy_row(ss_.strategy).phrase(ss_, 0);
     if (!base_.is_null()) out.relacy_result = base_.at("relacy_result");
     ps_.per_worker.clear();
-    for (const auto& w : workers_) ps_.per_worker.push_back(w.st);
+    for (const auto& w : workers_) {
+        ps_.per_worker.push_back(w.st);
+        if (cut || !violation_.is_null()) ps_.per_worker.back().executions += w.inflight;  // a search cut short: its pieces so far
+    }
     out.parallel = ps_;
     if (!violation_.is_null()) {
         // The counterexample: replayed here from its token (the token of a
@@ -874,6 +984,62 @@ RunResult Coordinator::result(double secs) {
 }
 
 }  // namespace
+
+#ifdef VFSMC_MPI
+bool mpi_built() { return true; }
+
+RunResult run_mpi(const Scenario& s, const RunOptions& opt, const ParallelOptions& p, bool& worker) {
+    int ok = 0;
+    MPI_Initialized(&ok);
+    if (!ok) MPI_Init(nullptr, nullptr);
+    int rank = 0, size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    worker = rank != 0;
+    const SearchSpec& ss = opt.override_search ? opt.search : s.search;
+    std::string bad;
+    if (ss.strategy != Strategy::dpor)
+        bad = "--mpi: bad strategy \"" + std::string(strategy_name(ss.strategy)) +
+              "\"; accepted: a dpor search (the scenario's own, or --strategy dpor); other strategies run on one core";
+    else if (size < 2)
+        bad = "--mpi: bad number of ranks 1; accepted: 2 or more (mpirun -n N: rank 0 coordinates, the others search)";
+    if (!bad.empty()) {
+        MPI_Finalize();
+        if (worker) std::_Exit(2);  // rank 0 says it
+        throw LoadError(bad);
+    }
+    if (worker) {
+        Channel ch;
+        ch.rank = 0;
+        int rc = worker_loop(ch, s, opt, p);
+        MPI_Finalize();
+        std::fflush(nullptr);
+        std::_Exit(rc);
+    }
+    RunResult r;
+    try {
+        Coordinator c(s, opt, p, size);
+        r = c.run();
+    } catch (...) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+        throw;
+    }
+    if (r.verdict == Verdict::violated && !stop_requested) {
+        ParallelStats ps = r.parallel;
+        r = minimize_counterexample(s, opt, r);
+        r.parallel = ps;
+    }
+    MPI_Finalize();
+    return r;
+}
+#else
+bool mpi_built() { return false; }
+
+RunResult run_mpi(const Scenario&, const RunOptions&, const ParallelOptions&, bool&) {
+    throw LoadError("--mpi: this vfsmc was built without MPI; accepted: a build configured with cmake -DVFSMC_MPI=ON "
+                    "(Debian: libopenmpi-dev, openmpi-bin)");
+}
+#endif
 
 RunResult run_parallel(const Scenario& s, const RunOptions& opt, const ParallelOptions& p) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;

@@ -51,4 +51,14 @@ struct ParallelOptions {
 // Throws LoadError for a search that is not dpor.
 RunResult run_parallel(const Scenario& s, const RunOptions& opt, const ParallelOptions& p);
 
+// The same search under MPI (`mpirun -n N vfsmc run --mpi FILE`; built
+// with cmake -DVFSMC_MPI=ON): rank 0 coordinates, ranks 1..N-1 are the
+// workers, and the protocol is the same, one MPI message per frame. On a
+// worker rank it returns nothing: it searches until rank 0 is done, then
+// exits the process. A rank that dies ends the MPI job (mpirun aborts it):
+// the recovery of a lost worker is --jobs's. Without MPI built in it throws
+// LoadError (one line, exit 2).
+RunResult run_mpi(const Scenario& s, const RunOptions& opt, const ParallelOptions& p, bool& worker);
+bool mpi_built();
+
 }  // namespace vfsmc
