@@ -1,8 +1,9 @@
 // vfsmc: one dpor search over several worker processes (parallel.h).
 //
-// The processes talk over one socketpair per worker, in frames: a 4-byte
-// length, a kind ('J': a JSON message, 'H': the trace hashes of a finished
-// piece) and the body. What the worker says:
+// The processes talk over one socketpair per worker (under MPI: one MPI
+// message per frame), in frames: a 4-byte length, a kind ('J': a JSON
+// message, 'H': the trace hashes of a finished piece) and the body. What
+// the worker says:
 //   hello                         ready for pieces
 //   up {piece, depth, ...}        a race above the piece's root (dpor_link.h)
 //   offer {piece, prefix, wake}   a branch given away on a split request
@@ -11,7 +12,10 @@
 //   node_done {path, mask}        a node with a branch given away is finished
 //   progress {piece, executions}  executions so far in the running piece
 //   H, then done {piece, ...}     the piece's trace hashes, then its result
-// What the coordinator says: piece {piece, prefix, wake}, split, add.
+//   bye                           (MPI) the answer to quit
+// What the coordinator says: piece {piece, prefix, wake, sleep}, split,
+// add {piece, depth, prefix, initials, enabled, chosen, vseq}, and, under
+// MPI, quit (a socketpair's worker is killed instead).
 #include "search/parallel.h"
 
 #include <fcntl.h>
