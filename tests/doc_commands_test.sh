@@ -69,6 +69,7 @@ while IFS=$'\t' read -r where cmd; do
     # fix, and the fix survives it.
     *--config*) expect='The schedule was followed to its end with --config .* and no invariant broke' ;;
     replay*) expect='^\[counterexample\] shared-d-rehash-notes-race' ;;
+    *--jobs*) expect='^Parallel: [0-9]+ workers, ' ;;
     *--json*) expect='"schema": "vfsmc-result/' ;;
     *--brief*) expect='In short' ;;
     *"--format email"*) expect='In short' ;;

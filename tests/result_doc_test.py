@@ -40,6 +40,7 @@ results = [
     run("run", "--json", "--no-progress", "scenarios/chrdev/evict-vs-opener-pre-seed.json"),
     run("run", "--json", "--stable", "--no-progress", "scenarios/dcache/broken-double-dput.json"),
     run("run", "--json", "--coverage", "--no-progress", "scenarios/chrdev/evict-vs-opener-pre-seed.json"),
+    run("run", "--json", "--jobs", "2", "--no-progress", "scenarios/chrdev/rmmod-vs-open-pre-seed.json"),
 ]
 violated = results[1]
 assert violated["verdict"] == "violated", violated["verdict"]
@@ -58,7 +59,7 @@ missing = sorted(emitted - documented)
 if missing:
     sys.exit("FAIL: emitted but not documented in docs/result-format.md: " + ", ".join(missing))
 for need in ("vacuous_steps", "schema", "trace[].n", "minimal.first.steps", "never_reached", "selected_away[].why",
-             "replay.followed", "replay.steps[].off_schedule"):
+             "replay.followed", "replay.steps[].off_schedule", "parallel.per_worker[].idle_seconds"):
     if need not in emitted:
         sys.exit(f"FAIL: expected field {need} in the output")
 print(f"ok: {len(emitted)} fields emitted, all documented")

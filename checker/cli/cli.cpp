@@ -29,6 +29,7 @@
 #include "commit.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
+#include "search/parallel.h"
 
 namespace vfsmc {
 
@@ -317,6 +318,24 @@ StaleCut test_stale_cut() {
     return c && std::strcmp(c, "reorder") == 0 ? StaleCut::reorder : StaleCut::duplicates;
 }
 
+// `run --jobs N`: the parallel search's options, with its test-only
+// switches from the environment (checked at start-up, check_environment):
+// VFSMC_TEST_DROP_UPWARD=1 drops the backtrack points found above a
+// piece's root (the mutation tests/parallel.bats shows is caught),
+// VFSMC_TEST_KILL_WORKER=N kills a busy worker with SIGKILL after N
+// executions, VFSMC_TEST_WORKER_EXIT=I makes worker I (from 0) exit
+// before it is ready.
+ParallelOptions parallel_options(const RunFlags& f) {
+    ParallelOptions p;
+    p.jobs = f.jobs;
+    p.progress = f.progress && isatty(2);
+    const char* d = std::getenv("VFSMC_TEST_DROP_UPWARD");
+    p.drop_upward = d && std::strcmp(d, "1") == 0;
+    if (const char* k = std::getenv("VFSMC_TEST_KILL_WORKER"); k && *k) p.kill_worker_after = std::strtoull(k, nullptr, 10);
+    if (const char* w = std::getenv("VFSMC_TEST_WORKER_EXIT"); w && *w) p.fail_worker = std::atoi(w);
+    return p;
+}
+
 // `run --estimate`: how large is the dpor search of this scenario? A probe
 // of --time-limit seconds (10 by default) prints the estimated number of
 // executions of the whole search and the time it would take at the probe's
@@ -326,6 +345,8 @@ StaleCut test_stale_cut() {
 constexpr double kEstimateProbeSeconds = 10;
 
 int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const std::vector<std::string>& overrides) {
+    if (f.jobs > 0) throw LoadError("--jobs: not with --estimate; accepted: --estimate alone (its probe runs on one core)");
+    if (f.mpi) throw LoadError("--mpi: not with --estimate; accepted: --estimate alone (its probe runs on one core)");
     if (s.search.strategy != Strategy::dpor)
         throw LoadError(printable(file, kMaxShownFile) + ": search.strategy: --estimate: bad value \"" +
                         std::string(strategy_name(s.search.strategy)) +
@@ -369,7 +390,12 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
     opt.mutation = f.mutation;
-    RunResult r = run_scenario(s, opt);
+    if (f.mpi && f.jobs > 0)
+        throw LoadError("--mpi: not with --jobs; accepted: one of them (under MPI the ranks are the workers: mpirun -n N)");
+    bool mpi_worker = false;
+    RunResult r = f.mpi ? run_mpi(s, opt, parallel_options(f), mpi_worker)
+                  : f.jobs > 0 ? run_parallel(s, opt, parallel_options(f))
+                               : run_scenario(s, opt);
     print_result(s, r, f, overrides);
     // With --json the coverage is in the JSON object (never_reached): one
     // JSON document on stdout.
@@ -503,6 +529,13 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_option("--without", rf.without, "leave this invariant out (repeatable)");
     run->add_option("--seed", rf.seed, "random seed (implies --strategy random)")->check(CLI::Range(0L, kMaxSeed));
     run->add_option("--time-limit", rf.time_limit, "stop the search after this many seconds")->check(CLI::PositiveNumber);
+    run->add_option("--jobs", rf.jobs,
+                    "one dpor search over this many worker processes (1-64; the coordinator is one more, mostly idle). "
+                    "`check -j` runs scenarios side by side instead: do not use both, or use j * jobs <= cores")
+        ->check(CLI::Range(1, 64));
+    run->add_flag("--mpi", rf.mpi,
+                  std::string("the --jobs search over the ranks of an MPI job: mpirun -n N vfsmc run --mpi FILE (rank 0 coordinates)") +
+                      (mpi_built() ? "" : "; this build has no MPI (cmake -DVFSMC_MPI=ON)"));
     a.mutation_options.push_back(run->add_option("--mutation", a.mutation, kMutationHelp));
     return run;
 }
@@ -619,6 +652,14 @@ void check_environment() {
     if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && std::strcmp(c, "reorder") != 0)
         throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
                         "\"; accepted: reorder (test-only), or unset");
+    // The parallel search's test-only switches (parallel_options()).
+    if (const char* c = std::getenv("VFSMC_TEST_DROP_UPWARD"); c && *c && std::strcmp(c, "1") != 0)
+        throw LoadError(std::string("VFSMC_TEST_DROP_UPWARD: bad value \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: 1 (test-only), or unset");
+    for (const char* name : {"VFSMC_TEST_KILL_WORKER", "VFSMC_TEST_WORKER_EXIT"})
+        if (const char* c = std::getenv(name); c && *c && std::strspn(c, "0123456789") != std::strlen(c))
+            throw LoadError(std::string(name) + ": bad value \"" + printable(c, kMaxShownValue) +
+                            "\"; accepted: a number (test-only), or unset");
 }
 
 // The mutation the models run under (contract/mutations.h): --mutation, or
@@ -686,6 +727,7 @@ int cli_main(int argc, char** argv) {
         "  vfsmc replay FILE TOKEN --config publish=d_splice_alias   # a dcache schedule against the fix\n"
         "  vfsmc run --source --dot graph.dot FILE    # source lines; the execution as a graph\n"
         "  vfsmc check scenarios/ -j2 --junit results.xml\n"
+        "  vfsmc run --jobs 2 scenarios/chrdev/concurrent-first-open-v2-third-opener.json   # one dpor search, 2 processes\n"
         "  vfsmc list\n";
     const std::string exit_docs =
         "Exit codes: 0 as expected, 1 a verdict differs, 2 bad input, 3 internal error.\n"

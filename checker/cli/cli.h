@@ -94,6 +94,8 @@ struct RunFlags {
     std::string dot;          // also write the reported execution as a Graphviz graph to this file
     bool source = false;      // text: each step's model source location
     std::string mutation;     // the mutation the models run under (a name of kMutations); empty: none
+    int jobs = 0;             // run --jobs: one dpor search over this many worker processes (0: serial)
+    bool mpi = false;         // run --mpi: the same over the ranks of an MPI job (built with -DVFSMC_MPI=ON)
 };
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`

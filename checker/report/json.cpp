@@ -117,6 +117,30 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         counts["executions_per_second"] = r.execs_per_sec;
     }
     j["counts"] = counts;
+    if (r.parallel.workers > 0) {
+        // run --jobs (search/parallel.h): how the search was split.
+        const ParallelStats& ps = r.parallel;
+        json par;
+        par["workers"] = ps.workers;
+        par["pieces"] = ps.pieces;
+        par["pieces_finished"] = ps.pieces_finished;
+        par["pieces_from_upward"] = ps.pieces_from_upward;
+        par["upward_points"] = ps.upward;
+        par["upward_applied"] = ps.upward_applied;
+        par["duplicates"] = ps.duplicates;
+        par["workers_lost"] = ps.workers_lost;
+        json per = json::array();
+        for (const auto& w : ps.per_worker) {
+            json x;
+            x["executions"] = w.executions;
+            x["pieces"] = w.pieces;
+            if (!o.stable) x["idle_seconds"] = w.idle_seconds;
+            x["lost"] = w.lost;
+            per.push_back(x);
+        }
+        par["per_worker"] = per;
+        j["parallel"] = par;
+    }
     j["coverage"] = r.coverage;
     if (!r.metrics.empty()) j["metrics"] = r.metrics;
     j["vacuous_steps"] = vacuous_steps(s, r);

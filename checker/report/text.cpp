@@ -19,6 +19,22 @@ std::string summary_line(const Scenario& s, const RunResult& r, bool stable) {
     return head + ": " + s.name + " (" + counts + "; " + r.completeness + "; " + report_detail::run_conditions(r) + ")";
 }
 
+// run --jobs (search/parallel.h): how the search was split; empty for a
+// serial search.
+static std::string parallel_line(const RunResult& r) {
+    const ParallelStats& ps = r.parallel;
+    if (ps.workers == 0) return "";
+    std::ostringstream os;
+    os << "Parallel: " << ps.workers << " workers, " << ps.pieces << " pieces (" << ps.pieces_from_upward
+       << " from upward backtrack points), " << ps.upward << " upward backtrack points (" << ps.upward_applied
+       << " added to the owner's search), " << ps.duplicates << " duplicate executions (a trace explored twice)";
+    if (ps.workers_lost) os << ", " << ps.workers_lost << " workers lost";
+    os << "; executions per worker:";
+    for (const auto& w : ps.per_worker) os << " " << w.executions;
+    os << ".\n";
+    return os.str();
+}
+
 std::string subject_line(const Scenario& s, const RunResult& r, const ReportOptions& o) {
     if (!o.witness.empty()) return "[witness] " + s.name + ": an execution satisfying " + o.witness;
     return "[counterexample] " + s.name + ": " + r.invariant + " violated";
@@ -27,7 +43,7 @@ std::string subject_line(const Scenario& s, const RunResult& r, const ReportOpti
 std::string text_report(const Scenario& s, const RunResult& r, const ReportOptions& o) {
     std::ostringstream os;
     if (r.verdict != Verdict::violated) {
-        os << summary_line(s, r, o.stable) << "\n";
+        os << summary_line(s, r, o.stable) << "\n" << parallel_line(r);
         if (r.verdict == Verdict::unsatisfiable)
             os << "No explored execution satisfies the scenario's `order` constraints: the claimed race is not reachable.\n";
         return os.str();
@@ -94,6 +110,7 @@ std::string text_report(const Scenario& s, const RunResult& r, const ReportOptio
     if (r.duplicates) os << " (" << r.duplicates << " duplicate, stale read)";
     if (!o.stable) os << strprintf(" in %.3f s (%.0f executions/s)", r.seconds, r.execs_per_sec);
     os << "; " << r.completeness << "; " << report_detail::run_conditions(r) << ".\n";
+    os << parallel_line(r);
     // A command without a token cannot replay the first one.
     if (r.minimized && r.first.token != r.token && !o.replay.token.empty()) {
         os << "\nThe first " << (o.witness.empty() ? "counterexample" : "witness") << " found had " << preemption_text(r.first.preemptions) << " and " << r.first.steps

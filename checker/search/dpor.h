@@ -61,6 +61,7 @@
 #include <ostream>
 
 #include "search/await_marks.h"
+#include "search/dpor_link.h"
 #include "search/dpor_step.h"
 #include "search/handoff.h"
 #include "search/policies.h"
@@ -99,10 +100,13 @@ public:
     }
 
     rl::thread_id_t iteration_begin_impl() {
+        if (!seeded_) seed();
         SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
         follow_pos_ = 0;
         depth_ = 0;
         steps_.clear();
+        step_data_.clear();
+        data_before_ = 0;
         last_sched_ = -1;
         halted_ = false;
         deps().nstep = 0;
@@ -123,6 +127,7 @@ public:
             Node& n = nodes_[depth_];
             if (n.sched || n.count != limit || n.index >= limit) return mismatch();
             depth_++;
+            if (link_) note_data(n.index);
             return n.index;
         }
         if (replay_) return mismatch();
@@ -130,9 +135,11 @@ public:
         n.sched = false;
         n.type = (uint8_t)t;
         n.count = (uint16_t)limit;
+        n.end = (uint16_t)limit;
         n.index = 0;
         nodes_.push_back(n);
         depth_++;
+        if (link_) note_data(0);
         return 0;
     }
 
@@ -144,6 +151,11 @@ public:
         if (nodes_.size() > depth_) nodes_.resize(depth_);  // a halted execution took fewer choices
         analyze();
         dpor_stats().explored_share = explored_share();
+        if (link_) {
+            RealHeap h;
+            if (!halted_ && !rt().pruned) link_->complete_execution(trace_hash());
+            serve();
+        }
         return !next_path();
     }
 
@@ -191,6 +203,13 @@ private:
         uint8_t type = 0;
         uint16_t count = 0, index = 0;     // data node
         uint8_t enabled = 0, chosen = 0, backtrack = 0, done = 0, sleep = 0;
+        // A parallel piece (dpor_link.h): threads given away to other
+        // pieces, explored there (never here, and never asleep here); a data
+        // node explores its values below `end` (the rest were given away);
+        // `shared`: a piece was given away at or below this node.
+        uint8_t given = 0;
+        bool shared = false;
+        uint16_t end = 0;
         int16_t sleep_src[N];              // node whose explored[] holds a sleeper's step
         AccSet explored[N];                // each thread's step from here (union over its subtree)
         // The wakeup sequence of each thread added to the backtrack set:
@@ -209,6 +228,13 @@ private:
     // The wakeup sequence being followed past the replayed prefix.
     uint8_t follow_[kMaxWake];
     int follow_len_ = 0, follow_pos_ = 0;
+    // A parallel piece (dpor_link.h): the prefix's nodes 0..root_-1 are
+    // fixed; null link: a serial search, root_ 0.
+    DporLink* link_ = nullptr;
+    bool seeded_ = false;
+    size_t root_ = 0;
+    typename rl::vector<uint64_t>::type step_data_;  // each step's data choices, hashed (trace_hash())
+    typename rl::vector<uint16_t>::type path_;
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }
 
@@ -256,6 +282,7 @@ private:
                 mismatch();
                 return any_running();
             }
+            if (depth_ < root_) n.enabled = enabled;
             return take(n, depth_++, n.chosen);
         }
         if (replay_) {
@@ -328,6 +355,7 @@ private:
         s.thread = t;
         s.node = (int)at;
         s.first_ev = rt().rec ? rt().rec->nevents : 0;
+        if (link_) step_data_.push_back(0);
         SearchPolicies::running().awaits().set_cur_step((int)steps_.size() - 1);
         return (rl::thread_id_t)t;
     }
@@ -447,6 +475,20 @@ private:
             first_in_v[t] = k;
             if (initial) initials |= bit(t);
         }
+        if ((size_t)steps_[j].node < root_) {
+            // A fixed node of a parallel piece's prefix: its owner reverses
+            // it (unless a thread of the initials was explored there before
+            // this piece's branch, as a serial search would skip it).
+            if (!(initials & (bit(A.chosen) | A.done))) {
+                RealHeap h;
+                link_->upward(steps_[j].node, initials, A.enabled, vseq_, vlen);
+            }
+            return;
+        }
+        add_backtrack(A, initials, vseq_, vlen);
+    }
+
+    void add_backtrack(Node& A, uint8_t initials, const uint8_t* vseq, int vlen) {
         if (initials & (A.backtrack | A.done | bit(A.chosen) | A.sleep)) return;
         uint8_t cand = initials & A.enabled;
         if (cand) {
@@ -458,11 +500,11 @@ private:
                     bool dropped = false;
                     A.wake[u][n++] = (uint8_t)u;
                     for (int k = 0; k < vlen && n < kMaxWake; k++) {
-                        if (!dropped && vseq_[k] == u) {
+                        if (!dropped && vseq[k] == u) {
                             dropped = true;
                             continue;
                         }
-                        A.wake[u][n++] = vseq_[k];
+                        A.wake[u][n++] = vseq[k];
                     }
                     A.wake_len[u] = (uint8_t)n;
                     return;
@@ -500,10 +542,10 @@ private:
 
     // The next path: the deepest node with an alternative left.
     bool next_path() {
-        for (size_t d = nodes_.size(); d-- > 0;) {
+        for (size_t d = nodes_.size(); d-- > root_;) {
             Node& x = nodes_[d];
             if (!x.sched) {
-                if (x.index + 1u < x.count) {
+                if (x.index + 1u < x.end) {
                     x.index++;
                     nodes_.resize(d + 1);
                     follow_len_ = 0;
@@ -511,8 +553,16 @@ private:
                 }
                 continue;
             }
-            uint8_t cand = x.backtrack & x.enabled & ~x.done & ~bit(x.chosen) & ~x.sleep;
-            if (!cand) continue;
+            uint8_t cand = x.backtrack & x.enabled & ~x.done & ~bit(x.chosen) & ~x.sleep & ~x.given;
+            if (!cand) {
+                if (x.shared) {
+                    // Its subtree is finished: the coordinator places the
+                    // upward points other pieces report here from now on.
+                    RealHeap h;
+                    link_->node_done(path_to(d), (int)d, (uint8_t)(x.done | bit(x.chosen) | x.given | x.backtrack | x.sleep));
+                }
+                continue;
+            }
             x.done |= bit(x.chosen);
             for (int u = 0; u < (int)N; u++)
                 if (cand & bit(u)) {
@@ -528,6 +578,177 @@ private:
             return true;
         }
         return false;
+    }
+
+    // ---- one piece of a parallel search (dpor_link.h) ----
+
+    void seed() {
+        seeded_ = true;
+        if (replay_) return;  // a token's replay (Relacy's rerun of a failure too) follows the token alone
+        link_ = dpor_link();
+        if (!link_) return;
+        const DporPiece& p = link_->piece();
+        for (const DporPrefixNode& f : p.prefix) {
+            nodes_.emplace_back();
+            Node& n = nodes_.back();
+            n.sched = f.sched;
+            n.type = f.type;
+            n.count = f.count;
+            n.index = f.index;
+            n.end = (uint16_t)(f.index + 1);
+            n.chosen = f.chosen;
+            n.backtrack = f.sched ? bit(f.chosen) : 0;
+            for (int u = 0; u < (int)N; u++) {
+                n.sleep_src[u] = -1;
+                n.wake_len[u] = 0;
+            }
+        }
+        root_ = nodes_.size();
+        if (p.sleep_node >= 0 && (size_t)p.sleep_node < root_ && nodes_[p.sleep_node].sched) {
+            Node& L = nodes_[p.sleep_node];
+            for (const auto& w : p.sleepers) {
+                if (w.first >= N || w.first == L.chosen) continue;
+                L.done |= bit(w.first);
+                L.explored[w.first] = w.second;
+            }
+        }
+        follow_len_ = 0;
+        for (size_t k = 0; k < p.wake.size() && k < (size_t)kMaxWake; k++) follow_[follow_len_++] = p.wake[k];
+    }
+
+    const uint16_t* path_to(size_t d) {
+        path_.resize(d + 1);
+        for (size_t k = 0; k < d; k++) path_[k] = nodes_[k].sched ? nodes_[k].chosen : nodes_[k].index;
+        return path_.data();
+    }
+
+    void note_data(unsigned value) {
+        uint64_t& h = steps_.empty() ? data_before_ : step_data_.back();
+        h = (h ^ (value + 1)) * 1099511628211ULL;
+    }
+    uint64_t data_before_ = 0;
+
+    static uint64_t mix(uint64_t h) {
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 33;
+        h *= 0xc4ceb53fe85a9ca3ULL;
+        h ^= h >> 33;
+        return h;
+    }
+    // The execution's trace: each step by its thread, its place in that
+    // thread, its happens-before vector clock (analyze()) and the data
+    // choices it made, summed (the order of independent steps is left out).
+    uint64_t trace_hash() {
+        uint64_t sum = mix(data_before_ + 0x9e3779b97f4a7c15ULL);
+        data_before_ = 0;
+        int n = (int)steps_.size();
+        uint32_t local[N] = {};
+        for (int i = 0; i < n; i++) {
+            int p = steps_[i].thread;
+            uint64_t h = mix(((uint64_t)p << 32) | ++local[p]);
+            if (n >= 2)
+                for (int u = 0; u < (int)N; u++) h = mix(h ^ ((uint64_t)u << 40) ^ vc_[(size_t)i * N + u]);
+            h = mix(h ^ step_data_[i]);
+            sum += h;
+        }
+        step_data_.clear();
+        return sum;
+    }
+
+    // Between executions: the coordinator's requests.
+    void serve() {
+        if (!link_->due()) return;
+        DporRequest r;
+        while (link_->next_request(r)) {
+            if (r.kind == DporRequest::add) {
+                bool ok = r.depth >= (int)root_ && (size_t)r.depth < nodes_.size() && nodes_[r.depth].sched &&
+                          r.path.size() >= (size_t)r.depth;
+                for (int k = 0; ok && k < r.depth; k++)
+                    ok = (nodes_[k].sched ? nodes_[k].chosen : nodes_[k].index) == r.path[k];
+                if (ok) {
+                    int vlen = (int)std::min<size_t>(r.vseq.size(), (size_t)kMaxWake);
+                    add_backtrack(nodes_[r.depth], r.initials, r.vseq.data(), vlen);
+                }
+                link_->add_result(r, ok);
+            } else if (r.kind == DporRequest::split) {
+                give_away();
+            }
+        }
+    }
+
+    // A split: the shallowest branch of this piece not yet explored goes
+    // to another piece (a data node's last value left, or a pending
+    // backtrack thread with its wakeup sequence).
+    void give_away() {
+        for (size_t d = root_; d < nodes_.size(); d++) {
+            Node& x = nodes_[d];
+            DporPiece p;
+            int u = -1;  // a thread given away; -1: a data value
+            if (!x.sched) {
+                if (x.index + 1u >= x.end) continue;
+                x.end--;
+                prefix_to(d, p);
+                p.prefix.back().index = x.end;
+            } else {
+                uint8_t cand = x.backtrack & x.enabled & ~x.done & ~bit(x.chosen) & ~x.sleep & ~x.given;
+                if (!cand) continue;
+                u = __builtin_ctz(cand);
+                x.given |= bit(u);
+                prefix_to(d, p);
+                p.prefix.back().chosen = (uint8_t)u;
+                for (int k = 1; k < x.wake_len[u]; k++) p.wake.push_back(x.wake[u][k]);
+            }
+            // Its sleep set: at the thread-choice node the branch leaves
+            // from (d itself, or the last one above a data node), the
+            // threads explored or asleep there, the one running now included
+            // when a thread is given away.
+            int L = (int)d;
+            while (L >= 0 && !nodes_[L].sched) L--;
+            if (L >= 0 && u < 0) {
+                // A value of a data choice inside the step of L's thread
+                // goes elsewhere: that step's accesses here are no longer
+                // the union over its subtree, so the thread never sleeps
+                // after L in this piece (dependent with every step).
+                nodes_[L].explored[nodes_[L].chosen].all = true;
+            }
+            if (L >= 0) {
+                Node& a = nodes_[L];
+                // The running thread sleeps in the branch given away only
+                // once its step's accesses are final: no data choice of
+                // that step is left to explore.
+                bool running_final = u >= 0;
+                for (size_t k = d + 1; running_final && k < nodes_.size() && !nodes_[k].sched; k++)
+                    running_final = nodes_[k].index + 1u >= nodes_[k].end;
+                uint8_t sl = (uint8_t)(a.done | a.sleep | (running_final ? bit(a.chosen) : 0));
+                sl &= (uint8_t)~bit(u >= 0 ? u : a.chosen);
+                p.sleep_node = L;
+                for (int w = 0; w < (int)N; w++) {
+                    if (!(sl & bit(w))) continue;
+                    const AccSet* acc = (a.done & bit(w)) || w == a.chosen ? &a.explored[w]
+                                        : a.sleep_src[w] >= 0                ? &nodes_[a.sleep_src[w]].explored[w]
+                                                                             : nullptr;
+                    if (acc) p.sleepers.push_back({(uint8_t)w, *acc});
+                }
+            }
+            for (size_t k = root_; k <= d; k++) nodes_[k].shared = true;
+            link_->offer(p);
+            return;
+        }
+        link_->no_offer();
+    }
+
+    void prefix_to(size_t d, DporPiece& p) {
+        for (size_t k = 0; k <= d; k++) {
+            const Node& x = nodes_[k];
+            DporPrefixNode f;
+            f.sched = x.sched;
+            f.chosen = x.chosen;
+            f.count = x.count;
+            f.index = x.index;
+            f.type = x.type;
+            p.prefix.push_back(f);
+        }
     }
 
     struct KeyState {

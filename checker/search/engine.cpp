@@ -101,6 +101,7 @@ struct EngineState {
     int best_steps = 0;
 };
 EngineState* g = nullptr;  // the running search
+DporLink* g_link = nullptr;  // run_piece(): the piece's link (dpor_link())
 
 // The outcomes of a search (RunOptions::collect_outcomes): a fixed table, so
 // that recording one allocates nothing inside the simulation.
@@ -746,6 +747,9 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
 }  // namespace
 
 DporStats& dpor_stats() { return g->dpor_stats; }
+DporLink* dpor_link() { return g && g->dpor ? g_link : nullptr; }
+RealHeap::RealHeap() { ctx_access::disable_alloc(rl::ctx())++; }
+RealHeap::~RealHeap() { ctx_access::disable_alloc(rl::ctx())--; }
 Handoff dpor_handoff() { return g->handoff; }
 PctConfig& pct_config() { return g->pct; }
 
@@ -753,10 +757,26 @@ PctConfig& pct_config() { return g->pct; }
 // preemption bound at most.
 constexpr long kMinimizeExecutionsPerBound = 20000;
 
+RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
+    const SearchSpec& ss = opt.override_search ? opt.search : s.search;
+    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
+    struct Linked {
+        explicit Linked(DporLink* l) { g_link = l; }
+        ~Linked() { g_link = nullptr; }
+    } linked(link);
+    return run_with(s, ss, set, nullptr, false, "", 0, opt.collect_outcomes);
+}
+
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
     const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
+    return minimize_counterexample(s, opt, first);
+}
+
+RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first) {
+    const SearchSpec& ss = opt.override_search ? opt.search : s.search;
+    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;

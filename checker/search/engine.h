@@ -39,7 +39,27 @@ struct RunOptions {
 enum class Scope { complete, bounded, sampled, inconclusive };
 const char* scope_name(Scope s);
 
+// How a parallel search (parallel.h) split its work. workers 0: a serial search.
+struct ParallelWorkerStats {
+    uint64_t executions = 0;   // in the pieces it finished (a lost worker's unfinished piece not counted)
+    uint64_t pieces = 0;       // pieces it finished
+    double idle_seconds = 0;   // time with no piece to explore
+    bool lost = false;         // it died before the end
+};
+struct ParallelStats {
+    int workers = 0;
+    uint64_t pieces = 0;              // pieces handed out, the root piece included
+    uint64_t pieces_finished = 0;
+    uint64_t pieces_from_upward = 0;  // of those, made of upward backtrack points whose owner had moved on
+    uint64_t upward = 0;              // backtrack points found above a piece's root, sent to the owner
+    uint64_t upward_applied = 0;      // of those, added to the owner's running search
+    uint64_t duplicates = 0;          // complete executions whose trace another one already covered
+    uint64_t workers_lost = 0;        // workers that died; their pieces went back to the pool
+    std::vector<ParallelWorkerStats> per_worker;
+};
+
 struct RunResult {
+    ParallelStats parallel;
     Verdict verdict = Verdict::holds;
     std::string invariant;          // violated: the stable name
     std::string message;            // violated: one sentence from the detector
@@ -104,6 +124,17 @@ struct RunResult {
 };
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt);
+
+// The shortest counterexample of a violated result `first` (RunOptions::
+// minimize): run_scenario's second half, also used by the parallel search
+// (parallel.h). Any other result is returned as it is.
+RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first);
+
+class DporLink;
+// One piece of a parallel dpor search (parallel.h): the scenario's dpor
+// search below the piece's prefix, reporting to the coordinator through
+// `link` (dpor_link.h). No shortest-counterexample search.
+RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link);
 
 // The one check of a result against a scenario's `expect`: the same
 // verdict; for violated, the same invariant; for holds, at least the scope

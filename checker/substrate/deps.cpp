@@ -27,7 +27,11 @@ void Deps::begin_execution() {
 
 // Field keys: a hash of the owner's id and the field name's address (a
 // string literal: the same in every execution). Two fields that collide
-// only become dependent, which costs executions, never soundness.
+// only become dependent, which costs executions, never soundness. The
+// address is taken from an anchor in the same image, so that every process
+// running this binary gives a field the same key whatever address the
+// loader put the image at: the workers of a parallel search under MPI
+// (search/parallel.h) exchange steps' keys.
 static Key mix(uint64_t x) {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
@@ -37,7 +41,10 @@ static Key mix(uint64_t x) {
     Key k = (Key)x;
     return k < kGlobalKeys ? k + kGlobalKeys : k;
 }
-Key field_key(int owner, const char* name) { return mix(((uint64_t)(uint16_t)owner << 48) ^ (uint64_t)(uintptr_t)name); }
+static const char kKeyAnchor[] = "vfsmc field keys";
+Key field_key(int owner, const char* name) {
+    return mix(((uint64_t)(uint16_t)owner << 48) ^ (uint64_t)((uintptr_t)name - (uintptr_t)kKeyAnchor));
+}
 Key alive_key(int owner) { return mix(((uint64_t)(uint16_t)owner << 48) ^ 0xa11feULL); }
 
 }  // namespace vfsmc
