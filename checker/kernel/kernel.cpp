@@ -159,6 +159,12 @@ void kfree_id(int id, SrcLoc at) {
     }
 }
 
+void load_of_rmw_only_word(int owner, const char* name) {
+    std::fprintf(stderr, "internal error: a load of %s.%s, which the model declares read by RMWs only (adds_commute)\n",
+                 object_name(owner), name);
+    std::abort();
+}
+
 unsigned read_fence_count(int t) { return g_ls.read_fences[t]; }
 void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 

@@ -38,14 +38,15 @@ namespace {
 using clk = std::chrono::steady_clock;
 
 // One run's search: built by run_with() from the run's options, it owns
-// its settings (the stale-read policy, dpor's handoff rule, PCT's
+// its settings (the stale-read policy, dpor's handoff and commuting-adds rules, PCT's
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h, const MutationInfo* m)
-        : policies(cut, dpor_search), handoff(h), mutation(m) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, const MutationInfo* m)
+        : policies(cut, dpor_search), handoff(h), commute(c), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
+    Commute commute;
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
@@ -573,6 +574,7 @@ struct RunExtras {
 struct SearchSettings {
     StaleCut stale_cut = StaleCut::duplicates;
     Handoff handoff = Handoff::on;
+    Commute commute = Commute::on;
     const MutationInfo* mutation = nullptr;
 };
 
@@ -670,7 +672,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.mutation);
+                       set.handoff, set.commute, set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
@@ -746,6 +748,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
 
 DporStats& dpor_stats() { return g->dpor_stats; }
 Handoff dpor_handoff() { return g->handoff; }
+Commute dpor_commute() { return g->commute; }
 PctConfig& pct_config() { return g->pct; }
 
 // How many executions the shortest-counterexample search explores at each
@@ -754,7 +757,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
