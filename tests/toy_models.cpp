@@ -347,7 +347,11 @@ struct ToyLayer : Model {
 // (wq_has_sleeper()); wq_wake_no_mb: the same without smp_mb() (the waker's
 // load of the list may pass its store of y: a lost wakeup under `kernel`);
 // locked_set_y: spin_lock(l); WRITE_ONCE(y, t + 1); spin_unlock(l) (the
-// order of the critical sections is the final y).
+// order of the critical sections is the final y); atomic_inc_n,
+// atomic_dec_n: atomic_inc(n), atomic_dec(n), blind adds of a counter read
+// by RMWs only (search/commute.h); dec_and_test_n:
+// WRITE_ONCE(x[t], atomic_dec_and_test(n) ? 1 : 2), whose result is used;
+// mb_inc_n: smp_mb(); atomic_inc(n) (the add's store publishes the barrier).
 struct ToyDporCfg {
     int nops[kMaxThreads] = {};
     int ops[kMaxThreads][8] = {};
@@ -364,7 +368,11 @@ struct ToyDporRun : ModelRun {
     kfield<int> ptr{&box, "ptr", obj->id};
     lockref lr{&box, "lr", 0, nullptr, nullptr};
     wait_queue_head wq{&box, "wq"};
-    explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) { ptr.pointer(); }
+    atomic_t n{&box, "n", 0};
+    explicit ToyDporRun(const ToyDporCfg& c) : cfg(c) {
+        ptr.pointer();
+        n.adds_commute();
+    }
     void rcu_use(int t, bool after_unlock) {
         rcu_read_lock();
         int p = rcu_dereference(ptr);
@@ -459,6 +467,13 @@ struct ToyDporRun : ModelRun {
                     WRITE_ONCE(y, t + 1);
                     spin_unlock(l);
                     break;
+                case 18: atomic_inc(n); break;
+                case 19: atomic_dec(n); break;
+                case 20: WRITE_ONCE(own(t), atomic_dec_and_test(n) ? 1 : 2); break;
+                case 21:
+                    smp_mb();
+                    atomic_inc(n);
+                    break;
                 default: {
                     spin_lock(l);
                     int c = READ_ONCE(cnt);
@@ -477,7 +492,7 @@ struct ToyDporRun : ModelRun {
     void final_state(std::string& out) const override {
         out += "y " + std::to_string(y.peek()) + ", cnt " + std::to_string(cnt.peek()) + ", x " + std::to_string(x0.peek()) +
                 " " + std::to_string(x1.peek()) + " " + std::to_string(x2.peek()) + " " + std::to_string(x3.peek()) +
-               ", lr " + std::to_string(lr.peek_count()) + "\n";
+               ", lr " + std::to_string(lr.peek_count()) + ", n " + std::to_string(n.peek()) + "\n";
     }
 };
 
@@ -505,7 +520,11 @@ struct ToyDpor : Model {
                  {"wq_wait", "prepare_to_wait(wq); if (!READ_ONCE(y)) schedule(); finish_wait(wq)", {}},
                  {"wq_wake", "WRITE_ONCE(y, 1); smp_mb(); if (waitqueue_active(wq)) wake_up_all(wq)", {}},
                  {"wq_wake_no_mb", "WRITE_ONCE(y, 1); if (waitqueue_active(wq)) wake_up_all(wq)", {}},
-                 {"locked_set_y", "spin_lock(l); WRITE_ONCE(y, t + 1); spin_unlock(l)", {}}};
+                 {"locked_set_y", "spin_lock(l); WRITE_ONCE(y, t + 1); spin_unlock(l)", {}},
+                 {"atomic_inc_n", "atomic_inc(n)", {}},
+                 {"atomic_dec_n", "atomic_dec(n)", {}},
+                 {"dec_and_test_n", "WRITE_ONCE(x[t], atomic_dec_and_test(n) ? 1 : 2)", {}},
+                 {"mb_inc_n", "smp_mb(); atomic_inc(n)", {}}};
         s.invariants = {"toy-lost-update"};
         s.min_threads = 1;
     }

@@ -336,6 +336,15 @@ ParallelOptions parallel_options(const RunFlags& f) {
     return p;
 }
 
+// dpor's commuting-adds rule for `run` (search/commute.h): on, or
+// VFSMC_TEST_COMMUTE=off to measure a search without it, or =mutant, the
+// test-only unsound mutation. Checked at start-up (cli_main).
+Commute test_commute() {
+    const char* c = std::getenv("VFSMC_TEST_COMMUTE");
+    if (!c || !*c) return Commute::on;
+    return std::strcmp(c, "off") == 0 ? Commute::off : Commute::mutant;
+}
+
 // `run --estimate`: how large is the dpor search of this scenario? A probe
 // of --time-limit seconds (10 by default) prints the estimated number of
 // executions of the whole search and the time it would take at the probe's
@@ -357,6 +366,7 @@ int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const 
     opt.progress = f.progress && isatty(2);
     opt.minimize = false;
     opt.stale_cut = test_stale_cut();
+    opt.commute = test_commute();
     opt.mutation = f.mutation;
     RunResult r = run_scenario(s, opt);
     if (!r.limit_hit || r.estimate <= 0) {
@@ -389,6 +399,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.progress = f.progress && isatty(2);
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
+    opt.commute = test_commute();
     opt.mutation = f.mutation;
     if (f.mpi && f.jobs > 0)
         throw LoadError("--mpi: not with --jobs; accepted: one of them (under MPI the ranks are the workers: mpirun -n N)");
@@ -660,6 +671,12 @@ void check_environment() {
         if (const char* c = std::getenv(name); c && *c && std::strspn(c, "0123456789") != std::strlen(c))
             throw LoadError(std::string(name) + ": bad value \"" + printable(c, kMaxShownValue) +
                             "\"; accepted: a number (test-only), or unset");
+    // VFSMC_TEST_COMMUTE=off measures `run` without dpor's commuting-adds
+    // rule; =mutant is its test-only unsound mutation (search/commute.h).
+    if (const char* c = std::getenv("VFSMC_TEST_COMMUTE");
+        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
+        throw LoadError(std::string("VFSMC_TEST_COMMUTE: unknown value \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: off, mutant (test-only), or unset");
 }
 
 // The mutation the models run under (contract/mutations.h): --mutation, or

@@ -19,11 +19,18 @@ struct atomic_t {
         counter.counts_refs();
         return *this;
     }
+    // Read by RMWs only, never by atomic_read (kfield::adds_commute): its
+    // atomic_inc and atomic_dec may commute in dpor (search/commute.h).
+    atomic_t& adds_commute() {
+        counter.adds_commute();
+        return *this;
+    }
 };
 inline int atomic_read(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.load(Acc::AtomicRead); }
 inline void atomic_set(atomic_t& a, int v, SrcLoc at = SrcLoc()) { here(at); a.counter.store(v, Acc::AtomicSet); }
-inline void atomic_inc(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.rmw(Acc::AtomicRmwVoid, "atomic_inc", [](int& v) { v++; return true; }); }
-inline void atomic_dec(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.rmw(Acc::AtomicRmwVoid, "atomic_dec", [](int& v) { v--; return true; }); }
+// atomic_inc, atomic_dec: blind adds (no return value; kfield::blind_add).
+inline void atomic_inc(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.blind_add(Acc::AtomicRmwVoid, "atomic_inc", 1); }
+inline void atomic_dec(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.blind_add(Acc::AtomicRmwVoid, "atomic_dec", -1); }
 inline int atomic_inc_return(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
 inline bool atomic_dec_and_test(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
 // atomic_add_unless(v, a, u): add a unless the value is u; true if added.

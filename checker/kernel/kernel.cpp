@@ -199,6 +199,11 @@ void describe_dependency(int t, int obj) {
     const PointerLoad& p = g_pointer_load[t][obj];
     if (p.generation == g_generation) sim::depend_on(1, p.number);
 }
+void load_of_rmw_only_word(int owner, const char* name) {
+    std::fprintf(stderr, "internal error: a load of %s.%s, which the model declares read by RMWs only (adds_commute)\n",
+                 object_name(owner), name);
+    std::abort();
+}
 
 unsigned read_fence_count(int t) { return g_ls.read_fences[t]; }
 void note_read_fence() { g_ls.read_fences[this_thread()]++; }

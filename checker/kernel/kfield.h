@@ -15,6 +15,9 @@ namespace vfsmc {
 // race check's LKMM bound on plain reads (kfield::race_check).
 unsigned read_fence_count(int t);
 void note_read_fence();
+// A load of a word declared read by RMWs only (kfield::adds_commute): an
+// internal error, the run aborts.
+[[noreturn]] void load_of_rmw_only_word(int owner, const char* name);
 
 // Dependencies between a thread's accesses (the LKMM's addr, data and
 // ctrl). The running thread's loads are numbered 0, 1, ... in program
@@ -55,6 +58,7 @@ class kfield {
     Word word_ = Word::Number;  // what its values are, for the trace (substrate/trace.h)
     mutable bool visible_ = false;  // the model's every-step invariant reads it
     bool deferred_ = false;         // built with deferred_init, init() not yet called
+    bool adds_commute_ = false;     // read by RMWs only: its blind adds commute (adds_commute())
     Key key_;              // this field, for DPOR and watch sets (substrate/deps.h)
     Key alive_;            // its object's liveness
     // LKMM race bookkeeping: clock of each thread's last access of each kind.
@@ -207,6 +211,15 @@ public:
         return *this;
     }
     Word word() const { return word_; }
+    // Every thread reads this word only by atomic RMWs, which read its
+    // latest store (atomic_inc, atomic_dec, atomic_add_unless,
+    // atomic_dec_and_test, ...; the final state and the checks peek): the
+    // model's promise, which load() holds it to. Its blind adds may then
+    // commute in dpor's dependency relation (search/commute.h, condition 2).
+    kfield& adds_commute() {
+        adds_commute_ = true;
+        return *this;
+    }
 
     // The latest value in modification order, without a simulated access:
     // for invariant checks, wait conditions and the final-state dump. Inside
@@ -220,6 +233,7 @@ public:
     }
 
     T load(Acc a) {
+        if (adds_commute_) load_of_rmw_only_word(owner_, name_);
         int t = this_thread();
         search_observer().before_access(t, key_, false);
         if (sched_before(a)) sched_point();
@@ -311,8 +325,9 @@ public:
     // false. Returns the old value. Always reads the latest value.
     // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
     // names the kind of lock in `lock` for the trace.
+    // `blind`: an unconditional add whose old value nobody uses (blind_add()).
     template <class F>
-    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None) {
+    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None, bool blind = false) {
         int t = this_thread();
         search_observer().before_access(t, key_, a == Acc::LockAcquire);
         sched_point();
@@ -320,6 +335,10 @@ public:
         alive();
         describe_dependency(t, owner_);
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        // A blind add dpor may commute with another (search/commute.h:
+        // conditions 2 to 4; the caller vouches for 1).
+        blind = blind && adds_commute_ && deps().enabled && !rt().in_wait_cond[t] && step_adds_only(key_) &&
+                cell_.rmw_publishes_nothing(mo_for(a));
         // A value-returning atomic is fully ordered in the LKMM when it
         // writes: smp_mb() before and after it, which a seq_cst RMW alone is
         // not (a later relaxed load could still read a stale value). One
@@ -388,6 +407,7 @@ public:
             bool fresh = deps().enabled && (a == Acc::LockAcquire || a == Acc::LockRelease) && !step_touches(key_);
             note_read(t, (int64_t)old);
             note_write(t, before);
+            if (blind) note_blind_add(key_);
             // For dpor's lock handoff rule: an acquire inside a wait
             // condition (wait_until) parks when it fails; a trylock does
             // not. Only the lock classes known to be exclusive end a hold
@@ -422,6 +442,13 @@ public:
         if (stale && ev >= 0) search_observer().stale_read_logged(sv, false, ev);
         if (wrote) *wrote = w;
         return old;
+    }
+
+    // A blind add: v += delta, an atomic RMW whose old value neither the
+    // caller nor the layer uses (atomic_inc, atomic_dec). On a word read by
+    // RMWs only (adds_commute()) dpor may commute it with another.
+    void blind_add(Acc a, const char* action, T delta) {
+        rmw(a, action, [delta](T& v) { v += delta; return true; }, nullptr, LockClass::None, true);
     }
 };
 

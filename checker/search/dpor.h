@@ -62,6 +62,7 @@
 
 #include "search/await_marks.h"
 #include "search/dpor_link.h"
+#include "search/commute.h"
 #include "search/dpor_step.h"
 #include "search/handoff.h"
 #include "search/policies.h"
@@ -80,10 +81,11 @@ struct DporStats {
     bool replay_mismatch = false; // a replayed path did not fit the execution
     double explored_share = 0;    // the share of the tree explored, read off the last path (explored_share())
 };
-// The running search's statistics and handoff rule (engine.cpp: the search
-// object of the run owns them).
+// The running search's statistics, handoff rule and commuting-adds rule
+// (engine.cpp: the search object of the run owns them).
 DporStats& dpor_stats();
 Handoff dpor_handoff();
+Commute dpor_commute();
 
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> {
@@ -262,7 +264,7 @@ private:
             if (m.thread >= 0) mark_failed_pass(m, steps_.data(), (int)steps_.size(), d);
             Step& s = steps_.back();
             if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
-                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk);
+                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk, d.step[i].add);
             if (d.step_overflow) s.acc.all = true;
             AccSet& ex = nodes_[last_sched_].explored[s.thread];
             if (ex.n == 0 && !ex.all) ex = s.acc;
@@ -303,6 +305,7 @@ private:
             // dependent with the step they would take.
             const Node& a = nodes_[prev];
             const Step& s = steps_.back();
+            const Commute commute = dpor_commute();
             for (int u = 0; u < (int)N; u++) {
                 if (u == s.thread) continue;
                 const AccSet* acc = nullptr;
@@ -314,7 +317,7 @@ private:
                     src = a.sleep_src[u];
                     acc = &nodes_[src].explored[u];
                 }
-                if (acc && !acc->dependent(s.acc)) {
+                if (acc && !acc->dependent(s.acc, commute)) {
                     n.sleep |= bit(u);
                     n.sleep_src[u] = (int16_t)src;
                 }
@@ -378,6 +381,7 @@ private:
         int n = (int)steps_.size();
         if (n < 2) return;
         const Handoff handoff = dpor_handoff();
+        const Commute commute = dpor_commute();
         vc_.assign((size_t)n * N, 0);
         clk_.assign(n, 0);
         gen_++;
@@ -385,9 +389,11 @@ private:
         overflow_.last_write = -1;
         overflow_.last_acq = -1;
         overflow_.last_write_release = false;
+        overflow_.adds = false;
         for (int u = 0; u < (int)N; u++) {
             overflow_.last_read[u] = -1;
             overflow_.last_read_await[u] = 0;
+            overflow_.last_add[u] = -1;
         }
         uint32_t local[N] = {};
         int last_of[N];
@@ -410,14 +416,20 @@ private:
                 for (int a = 0; a < s.acc.n; a++) {
                     const Access& acc = s.acc.a[a];
                     KeyState& ks = *(kss[a] = &key_state(acc.key));
-                    if (ks.last_write >= 0) {
+                    size_t first = preds_.size();
+                    if (ks.last_write >= 0 && !commutes(commute, acc, kOtherWrite)) {
                         int j = ks.last_write;
-                        preds_.push_back({j, handoff_race(handoff, steps_.data(), s, acc, j, ks.last_write_release, ks.last_acq,
-                                                          &ks == &overflow_)});
+                        preds_.push_back({j, handoff_race(handoff, commute, steps_.data(), s, acc, j, ks.last_write_release,
+                                                          ks.last_acq, &ks == &overflow_)});
                     }
+                    // The blind adds since the last other write (commute.h).
+                    if (ks.adds && !commutes(commute, acc, kBlindAdd))
+                        for (int u = 0; u < (int)N; u++)
+                            if (ks.last_add[u] >= 0) preds_.push_back({ks.last_add[u], ks.last_add[u]});
                     if (acc.write)
                         for (int u = 0; u < (int)N; u++)
                             if (ks.last_read[u] >= 0) preds_.push_back({ks.last_read[u], await_race(ks.last_read[u], ks.last_read_await[u])});
+                    if (ks.adds) unrace_covered(first);
                 }
             }
             for (const Pred& pr : preds_) {
@@ -437,11 +449,20 @@ private:
             }
             for (int a = 0; a < s.acc.n; a++) {
                 KeyState& ks = *kss[a];
-                if (s.acc.a[a].write) {
+                if (s.acc.a[a].write && s.acc.a[a].add && commute != Commute::off) {
+                    // A blind add: the other threads' blind adds and the
+                    // reads before it stay for a later add to be ordered by.
+                    ks.last_add[p] = i;
+                    ks.adds = true;
+                } else if (s.acc.a[a].write) {
                     ks.last_write = i;
                     ks.last_write_release = s.acc.a[a].lk & kLkLastRelease;
                     if (s.acc.a[a].lk & kLkAcquired) ks.last_acq = i;
-                    for (int u = 0; u < (int)N; u++) ks.last_read[u] = -1;
+                    for (int u = 0; u < (int)N; u++) {
+                        ks.last_read[u] = -1;
+                        ks.last_add[u] = -1;
+                    }
+                    ks.adds = false;
                 } else {
                     ks.last_read[p] = i;
                     ks.last_read_await[p] = s.acc.a[a].await;
@@ -453,6 +474,23 @@ private:
     }
 
     bool hb(int a, int b) const { return vc_[(size_t)b * N + steps_[a].thread] >= clk_[a]; }
+
+    // The commuting-adds rule keeps several predecessors of one key (the
+    // blind adds of each thread, and the reads before them): one that
+    // happens before another of them is ordered through it, no race.
+    void unrace_covered(size_t first) {
+        for (size_t x = first; x < preds_.size(); x++) {
+            if (preds_[x].race < 0) continue;
+            for (size_t y = first; y < preds_.size(); y++)
+                if (preds_[y].step != preds_[x].step && hb(preds_[x].step, preds_[y].step)) {
+                    preds_[x].race = -1;
+                    break;
+                }
+        }
+    }
+    // The accesses a key's state stands for, as commutes() sees them.
+    static constexpr Access kOtherWrite = {0, 1, 0, 0, 0};
+    static constexpr Access kBlindAdd = {0, 1, 0, 0, 1};
 
     void reverse(int j, int i) {
         Node& A = nodes_[steps_[j].node];
@@ -758,6 +796,8 @@ private:
         int last_acq;                 // the last step that took the lock
         int last_read[N];
         uint8_t last_read_await[N];   // that read was a failed await's
+        int last_add[N];              // each thread's last blind add since the last other write (commute.h)
+        bool adds;                    // some last_add is set
     };
     // Per-key state of the analysis: an open-addressing table, cleared by
     // generation rather than by writing it.
@@ -780,9 +820,11 @@ private:
                 sl.ks.last_write = -1;
                 sl.ks.last_write_release = false;
                 sl.ks.last_acq = -1;
+                sl.ks.adds = false;
                 for (int u = 0; u < (int)N; u++) {
                     sl.ks.last_read[u] = -1;
                     sl.ks.last_read_await[u] = 0;
+                    sl.ks.last_add[u] = -1;
                 }
                 return sl.ks;
             }

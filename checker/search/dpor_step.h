@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "search/commute.h"
 #include "substrate/deps.h"
 
 namespace vfsmc {
@@ -20,7 +21,7 @@ struct AccSet {
         n = 0;
         all = false;
     }
-    void add(Key k, bool w, bool await = false, uint8_t lk = 0) {
+    void add(Key k, bool w, bool await = false, uint8_t lk = 0, bool blind_add = false) {
         if (k == kKeyAll) {
             all = true;
             return;
@@ -31,9 +32,10 @@ struct AccSet {
                 a[i].await &= (uint8_t)await;
                 // A later access of the key: not first, and the last one's.
                 a[i].lk = (uint8_t)((a[i].lk & ~kLkLastRelease) | (lk & (kLkLastRelease | kLkAcquired)));
+                a[i].add &= (uint8_t)blind_add;  // a blind add only if every access of the key is one
                 return;
             }
-        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk};
+        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk, (uint8_t)(blind_add && w)};
         else all = true;
     }
     // The accesses of a step, one entry per key already (note_access()
@@ -43,23 +45,27 @@ struct AccSet {
         if (n || all) return false;
         for (int i = 0; i < count; i++)
             if (src[i].key == kKeyAll) return false;
-        for (int i = 0; i < count; i++) a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk};
+        for (int i = 0; i < count; i++)
+            a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk, (uint8_t)(src[i].add && src[i].write)};
         n = (uint8_t)count;
         return true;
     }
     void add(const AccSet& o) {
         if (o.all) all = true;
-        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk);
+        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk, o.a[i].add);
     }
-    // Dependent through a key other than `k` (0, no key: through any).
-    bool dependent_besides(const AccSet& o, Key k) const {
+    // Dependent through a key other than `k` (0, no key: through any): a
+    // key both touch, one of them writes, and the two accesses do not
+    // commute (the commuting-adds rule, commute.h).
+    bool dependent_besides(const AccSet& o, Key k, Commute c) const {
         if ((all && (o.n || o.all)) || (o.all && n)) return true;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < o.n; j++)
-                if (a[i].key == o.a[j].key && a[i].key != k && (a[i].write || o.a[j].write)) return true;
+                if (a[i].key == o.a[j].key && a[i].key != k && (a[i].write || o.a[j].write) && !commutes(c, a[i], o.a[j]))
+                    return true;
         return false;
     }
-    bool dependent(const AccSet& o) const { return dependent_besides(o, 0); }
+    bool dependent(const AccSet& o, Commute c) const { return dependent_besides(o, 0, c); }
 };
 
 // One step of the running execution: what a thread did from one thread

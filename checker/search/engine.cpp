@@ -38,14 +38,15 @@ namespace {
 using clk = std::chrono::steady_clock;
 
 // One run's search: built by run_with() from the run's options, it owns
-// its settings (the stale-read policy, dpor's handoff rule, PCT's
+// its settings (the stale-read policy, dpor's handoff and commuting-adds rules, PCT's
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h, const MutationInfo* m)
-        : policies(cut, dpor_search), handoff(h), mutation(m) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, const MutationInfo* m)
+        : policies(cut, dpor_search), handoff(h), commute(c), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
+    Commute commute;
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
@@ -575,6 +576,7 @@ struct RunExtras {
 struct SearchSettings {
     StaleCut stale_cut = StaleCut::duplicates;
     Handoff handoff = Handoff::on;
+    Commute commute = Commute::on;
     const MutationInfo* mutation = nullptr;
 };
 
@@ -672,7 +674,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.mutation);
+                       set.handoff, set.commute, set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
@@ -751,6 +753,7 @@ DporLink* dpor_link() { return g && g->dpor ? g_link : nullptr; }
 RealHeap::RealHeap() { ctx_access::disable_alloc(rl::ctx())++; }
 RealHeap::~RealHeap() { ctx_access::disable_alloc(rl::ctx())--; }
 Handoff dpor_handoff() { return g->handoff; }
+Commute dpor_commute() { return g->commute; }
 PctConfig& pct_config() { return g->pct; }
 
 // How many executions the shortest-counterexample search explores at each
@@ -759,7 +762,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
     struct Linked {
         explicit Linked(DporLink* l) { g_link = l; }
         ~Linked() { g_link = nullptr; }
@@ -769,14 +772,14 @@ RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     return minimize_counterexample(s, opt, first);
 }
 
 RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;

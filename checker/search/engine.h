@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "contract/model.h"
+#include "search/commute.h"
 #include "search/handoff.h"
 #include "substrate/runtime.h"
 #include "search/stale_cut.h"
@@ -27,6 +28,8 @@ struct RunOptions {
     StaleCut stale_cut = StaleCut::duplicates;
     // dpor's lock handoff rule (search/handoff.h): tests compare with `off`.
     Handoff handoff = Handoff::on;
+    // dpor's commuting-adds rule (search/commute.h): tests compare with `off`.
+    Commute commute = Commute::on;
     // The mutation the models run under (contract/mutations.h): a name of
     // kMutations, or empty for none. A token is valid only under the
     // mutation it was found with; a replay takes the same. Unknown: the run

@@ -41,13 +41,14 @@ enum class Handoff : uint8_t {
 // lock, or -1 (none: Handoff::drop). `release`: j's last access of the word
 // released an exclusive hold. `shared`: the analysis keeps the word's state
 // together with other keys' (its table is full), and the rule is not
-// applied.
-inline int handoff_race(Handoff h, const DporStep* steps, const DporStep& s, const Access& acc, int j, bool release,
-                        int acq, bool shared) {
+// applied. `c`: the commuting-adds rule (commute.h), for what the two
+// steps share besides the word.
+inline int handoff_race(Handoff h, Commute c, const DporStep* steps, const DporStep& s, const Access& acc, int j,
+                        bool release, int acq, bool shared) {
     if (h == Handoff::off || !(acc.lk & kLkFirstAcquire) || !release || shared) return j;
     if (acq < 0 || acq > j || steps[acq].thread != steps[j].thread) return j;
     // Only when the lock word is all the two steps share.
-    if (steps[j].acc.dependent_besides(s.acc, acc.key)) return j;
+    if (steps[j].acc.dependent_besides(s.acc, acc.key, c)) return j;
     return h == Handoff::drop ? -1 : acq;
 }
 

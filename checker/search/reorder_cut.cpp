@@ -37,7 +37,7 @@ bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key ke
     uint8_t threads = 0;
     for (int k = kx; k < cur; k++) {
         const DporStep& st = steps[k];
-        if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S)) continue;
+        if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S, Commute::off)) continue;
         if (st.thread == u) return false;
         threads |= bit(st.thread);
         S.add(st.acc);
@@ -54,7 +54,7 @@ bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key ke
         }
         c.add(d.step[i].key, d.step[i].write);
     }
-    return !c.dependent(S);
+    return !c.dependent(S, Commute::off);
 }
 
 }  // namespace vfsmc

@@ -55,6 +55,7 @@ struct Access {
     uint8_t write;
     uint8_t await;   // only read by a wait condition that failed and parked (search/await_marks.h)
     uint8_t lk;      // kLk* bits
+    uint8_t add;     // every access of the key in the step is a blind add (note_blind_add, search/commute.h)
 };
 
 constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
@@ -84,9 +85,10 @@ inline void note_access(Key key, bool write) {
         if (d.step[i].key == key) {
             d.step[i].write |= write;
             d.step[i].lk &= (uint8_t)~kLkLastRelease;  // an access after the release
+            d.step[i].add = 0;                         // an access that is no blind add (note_blind_add sets it again)
             return;
         }
-    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0};
+    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0, 0};
     else d.step_overflow = true;
 }
 // Does the running step touch `key` yet?
@@ -95,6 +97,26 @@ inline bool step_touches(Key key) {
     for (int i = 0; i < d.nstep; i++)
         if (d.step[i].key == key) return true;
     return false;
+}
+// Blind adds, for dpor's commuting-adds rule (search/commute.h): the
+// layer calls step_adds_only() before an atomic add whose result nobody
+// uses and, when it said true and the add qualifies (kfield::blind_add),
+// note_blind_add() after the add's own note_access() calls. A key the step
+// touched otherwise than by blind adds is never marked.
+inline bool step_adds_only(Key key) {
+    const Deps& d = deps();
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].key == key) return d.step[i].add;
+    return true;
+}
+inline void note_blind_add(Key key) {
+    Deps& d = deps();
+    if (!d.enabled) return;
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].key == key) {
+            if (d.step[i].write) d.step[i].add = 1;
+            return;
+        }
 }
 // The lock operations, for the handoff rule (dpor.h). The access itself is
 // noted already (an RMW of the lock word); `fresh`: the key was not touched

@@ -594,6 +594,21 @@ public:
         ndomain_ = n;
         domain_mask_ = mask;
     }
+    // Would an RMW of the running thread with order `o`, now, take no
+    // clock into the thread's own and give its store exactly the clock
+    // the store before it carries? Then two such RMWs of different threads
+    // leave every clock the same in either order (search/commute.h,
+    // condition 3).
+    bool rmw_publishes_nothing(MemOrder o) const {
+        const Rec* prev = rec(cur_);
+        if (!prev || acquires(o)) return false;
+        Clocks th = running_clocks();
+        rl::timestamp_t pub[kMaxSimThreads];
+        publish(th, o, detail::g_lkmm ? th.acq_fence : nullptr, pub);
+        for (int t = 0; t < th.nthreads; t++)
+            if (pub[t] > prev->released[t]) return false;
+        return true;
+    }
     T load(MemOrder o) {
         rl::context& c = rl::ctx();
         c.sched();

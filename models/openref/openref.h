@@ -234,9 +234,11 @@ struct MountLock : kobj {
 };
 
 // struct super_block: only the freeze protection sb_start_write takes.
+// s_writers is read by RMWs only (sb_start_write, sb_end_write), so its
+// blind adds commute (kfield::adds_commute).
 struct SuperBlock : kobj {
     atomic_t s_writers;
-    SuperBlock() : kobj("super_block", "sb"), s_writers(this, "s_writers", 0) {}
+    SuperBlock() : kobj("super_block", "sb"), s_writers(this, "s_writers", 0) { s_writers.adds_commute(); }
 };
 
 // struct mount: mnt_pcp->mnt_count (per-CPU: one slot per thread, each
@@ -244,7 +246,8 @@ struct SuperBlock : kobj {
 // P0's slot), mnt_writers, mnt_ns (NULL once umount_tree detached it),
 // mnt_flags (MNT_DOOMED, under mount_lock), mnt.mnt_sb. A slot alone
 // means nothing (it goes negative when a thread puts a reference another
-// CPU took); only mnt_get_count's sum does.
+// CPU took); only mnt_get_count's sum does. mnt_writers is read by RMWs
+// only (mnt_inc_writers, mnt_dec_writers): its adds commute.
 inline const char* const kPcpCountName[kMaxScenarioThreads] = {"mnt_pcp[cpu0].mnt_count", "mnt_pcp[cpu1].mnt_count",
                                                        "mnt_pcp[cpu2].mnt_count", "mnt_pcp[cpu3].mnt_count"};
 static_assert(kMaxScenarioThreads == 4, "one mnt_pcp slot name per thread");
@@ -263,6 +266,7 @@ struct Mount : kobj {
           mnt_flags(this, "mnt_flags", 0),
           mnt_sb(this, "mnt_sb", sb) {
         for (auto& c : mnt_pcp) c.counts_refs();
+        mnt_writers.adds_commute();
         mnt_ns.pointer();
         mnt_sb.pointer();
     }
@@ -286,12 +290,14 @@ struct FsStruct : kobj {
     }
 };
 
+// i_count is read by RMWs only (ihold, iput's atomic_add_unless and
+// atomic_dec_and_test): ihold's adds commute.
 struct Inode : kobj {
     atomic_t i_count;
     kfield<int> i_nlink;
     spinlock_t i_lock;
     Inode() : kobj("inode", "inode \"f\""), i_count(this, "i_count", 1), i_nlink(this, "i_nlink", 1), i_lock(this, "i_lock") {
-        i_count.counts_refs();
+        i_count.counts_refs().adds_commute();
     }
 };
 
