@@ -37,6 +37,7 @@ void layer_begin_execution() {
     g_ls.heap.n = 0;
     for (bool& f : g_ls.freeable) f = false;
     g_ls.setup = true;
+    sim::set_setup(true);
     for (auto& d : g_ls.rcu_nest)
         for (int& n : d) n = 0;
     for (auto& d : g_ls.rcu_down)
@@ -69,6 +70,7 @@ void init_srcu_struct(int d) {
 
 void layer_setup_done() {
     g_ls.setup = false;
+    sim::set_setup(false);
     rt().in_thread = true;
 }
 

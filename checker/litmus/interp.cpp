@@ -241,6 +241,11 @@ private:
     // taken on. An access is told the loads its address (and, for a store,
     // its value and the branches around it) came from.
     uint64_t regs_dep_[kMaxThreads][kMaxRegs] = {};
+    // Each location's writes in coherence order (execution_hash).
+    static constexpr int kMaxCo = 64;
+    mutable int coev_[kMaxVars][kMaxCo];
+    mutable uint64_t coid_[kMaxVars][kMaxCo];
+    mutable int conum_[kMaxVars] = {};
     uint64_t ctrl_[kMaxThreads] = {};
 
     // The execution's (rf, co), hashed from its trace: each access of a
@@ -253,6 +258,7 @@ private:
         int n = std::min(rec->nevents, kMaxEvents);
         int cnt[kMaxThreads] = {};
         uint64_t co[kMaxVars] = {};
+        for (int v = 0; v < nvars_; v++) conum_[v] = 0;
         uint64_t h = 0;
         auto access_of = [&](const Event& e, bool& read, bool& write) {
             read = write = false;
@@ -283,15 +289,28 @@ private:
                 h += mix64(id * 0x100000001b3ULL ^ mix64(from + 0x5bd1e995));
             }
             if (write) {
-                // Each write in the order it ran, with the write it was
-                // placed before in coherence, if any: that gives co.
+                // co: each write goes last, or just before the write it was
+                // placed before (free coherence order, sim.h).
                 int v = objvar_[e.obj];
-                uint64_t before = 0;
-                if (e.kind == Ev::Write && e.stale && e.latest >= 0 && e.latest < n && g_tally.ord[e.latest] >= 0)
-                    before = ((uint64_t)rec->events[e.latest].thread << 32 | (uint64_t)g_tally.ord[e.latest]) + 1;
-                co[v] = mix64(co[v] * 31 + id) ^ mix64(before + 0x9e3779b9);
+                int at = conum_[v];
+                if (e.kind == Ev::Write && e.stale && e.latest >= 0)
+                    for (int k = 0; k < conum_[v]; k++)
+                        if (coev_[v][k] == e.latest) at = k;
+                if (conum_[v] < kMaxCo) {
+                    for (int k = conum_[v]; k > at; k--) {
+                        coev_[v][k] = coev_[v][k - 1];
+                        coid_[v][k] = coid_[v][k - 1];
+                    }
+                    coev_[v][at] = i;
+                    coid_[v][at] = id;
+                    conum_[v]++;
+                } else {
+                    g_tally.truncated = true;
+                }
             }
         }
+        for (int v = 0; v < nvars_; v++)
+            for (int k = 0; k < conum_[v]; k++) co[v] = mix64(co[v] * 31 + coid_[v][k]);
         for (int v = 0; v < nvars_; v++) h += mix64(co[v] ^ ((uint64_t)v << 48));
         for (size_t i = 0; i < t_.observed.size(); i++) h = mix64(h ^ (uint32_t)key[i]) + i;
         return h;

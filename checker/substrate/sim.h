@@ -91,6 +91,7 @@ void bind_thread_count() {
 namespace detail {
 inline unsigned g_load_window = 1;
 inline bool g_lkmm = false;
+inline bool g_setup = false;   // the model's setup is running (before its threads)
 inline uint64_t g_reads_cut = 0;
 }
 // Loads, since the last call, that could have read a store older than the
@@ -109,6 +110,9 @@ inline void set_load_window(unsigned n) { detail::g_load_window = n; }
 // free there; otherwise every store goes last, in the order the stores
 // ran), and what a store publishes is what happens before it (publish()).
 inline void set_lkmm(bool on) { detail::g_lkmm = on; }
+// The model's setup runs, or has ended: its stores happen before every
+// thread's accesses, and no store takes a place before them.
+inline void set_setup(bool on) { detail::g_setup = on; }
 
 
 // Dependencies. Each thread's loads are numbered in program order (0, 1,
@@ -296,6 +300,7 @@ class atomic {
         T value;
         bool seq_cst;
         bool rmw;                                   // it read the store before it in the order
+        bool setup;                                 // made by the model's setup
         int thread;
         rl::timestamp_t stamp;                      // the writer's clock at the store
         rl::timestamp_t released[kMaxSimThreads];   // what a reader that synchronizes acquires
@@ -454,12 +459,13 @@ class atomic {
     // modification order just before store `index`, which then follows it?
     // Not when the thread is ordered after that store: it wrote it, or
     // happens after it, or happens after a load that read it (CoWW, CoRW);
-    // not before the location's first store (its initial value), nor before
+    // not before the location's first store (its initial value) or a store
+    // of the model's setup, nor before
     // a seq_cst store when it is one too, nor between an RMW and the store
     // the RMW read.
     bool may_precede(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
-        if (!r || index < 2 || r->rmw) return false;
+        if (!r || index < 2 || r->rmw || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
         if (known(th, dep, r->thread) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
@@ -490,13 +496,17 @@ class atomic {
     //   lock orders everything after it) and what the loads it depends on
     //   read; of the writer's own accesses, only those a release fence
     //   ordered before it.
-    static void publish(const Clocks& th, MemOrder mo, const rl::timestamp_t* dep, rl::timestamp_t* out) {
+    //   A relaxed RMW publishes what C++ gives it (the non-value-returning
+    //   atomics' "Noreturn" events order nothing of their own), so that two
+    //   blind adds stay interchangeable (search/commute.h).
+    static void publish(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep, rl::timestamp_t* out) {
         bool rel = releases(mo);
+        bool lkmm = detail::g_lkmm && (rel || !rmw);
         for (int t = 0; t < th.nthreads; t++) {
-            if (!detail::g_lkmm) out[t] = rel ? th.acq_rel[t] : th.rel_fence[t];
+            if (!lkmm) out[t] = rel ? th.acq_rel[t] : th.rel_fence[t];
             else if (rel) out[t] = std::max(th.acq_rel[t], th.acq_fence[t]);
             else out[t] = t == th.index ? th.rel_fence[t] : std::max(th.rel_fence[t], th.acq_rel[t]);
-            if (dep && detail::g_lkmm) out[t] = std::max(out[t], dep[t]);
+            if (dep && lkmm) out[t] = std::max(out[t], dep[t]);
         }
     }
     // A new store in the modification order (store_place), publishing what
@@ -535,7 +545,7 @@ class atomic {
             detail::order_after_loads(th.index, true);
         }
         rl::timestamp_t pub[kMaxSimThreads];
-        publish(th, mo, dep, pub);
+        publish(th, mo, rmw, dep, pub);
         rl::timestamp_t seen[kMaxSimThreads];
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
         bool kept = false;
@@ -565,6 +575,7 @@ class atomic {
         r.thread = th.index;
         r.seq_cst = mo == MemOrder::seq_cst;
         r.rmw = rmw;
+        r.setup = detail::g_setup;
         *th.own += 1;
         r.stamp = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
@@ -604,7 +615,7 @@ public:
         if (!prev || acquires(o)) return false;
         Clocks th = running_clocks();
         rl::timestamp_t pub[kMaxSimThreads];
-        publish(th, o, detail::g_lkmm ? th.acq_fence : nullptr, pub);
+        publish(th, o, true, detail::g_lkmm ? th.acq_fence : nullptr, pub);
         for (int t = 0; t < th.nthreads; t++)
             if (pub[t] > prev->released[t]) return false;
         return true;
