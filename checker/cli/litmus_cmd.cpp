@@ -104,10 +104,16 @@ std::string search_flags(const LitmusFlags& f) {
 
 // The options for one test: with the values its locations may hold, so
 // that its loads may read stores that come later (load buffering). A test
-// whose values the oracle cannot bound runs without.
+// whose values the oracle cannot bound runs without, and its Never or
+// Always is inconclusive (Options::no_load_buffering).
 Options for_test(Options o, const Test& t) {
     std::string error;
-    if (!lkmm::value_domains(t, o.domains, error)) o.domains.clear();
+    if (!lkmm::value_domains(t, o.domains, error)) {
+        o.domains.clear();
+        if (error.compare(0, t.file.size() + 2, t.file + ": ") == 0) error.erase(0, t.file.size() + 2);
+        // One thread reads only its own stores: nothing to buffer.
+        if (t.procs.size() > 1) o.no_load_buffering = error;
+    }
     return o;
 }
 

@@ -118,6 +118,14 @@ static void section_enter(int d, const char* what) {
 // srcu_down_read section).
 static void section_leave(int d, int u, const char* what, bool log = true) {
     int t = this_thread();
+    if (g_ls.rcu_nest[d][u] == 1 && sim::promises_on()) {
+        // The outermost unlock orders the section's loads before what
+        // follows it (it releases them to the grace periods), so a promise
+        // a load of the section made can no longer be kept after it
+        // (sim.h): with load buffering on, it is a scheduling point, so
+        // that the stores that keep those promises may run before it.
+        sched_point();
+    }
     if (--g_ls.rcu_nest[d][u] == 0) {
         write_global(domain_key(d, u));
         gp_rmw(Acc::RcuUnlock, d, u);

@@ -762,6 +762,13 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     }
     std::sort(out.states.begin(), out.states.end(), [](const State& a, const State& b) { return a.text < b.text; });
     uint64_t total = out.positive + out.negative;
+    // Both kinds of outcome seen is an answer without load buffering too;
+    // one kind only may be an execution load buffering would add short.
+    bool both = out.positive && out.negative;
+    if (!out.inconclusive && !opt.no_load_buffering.empty() && !both) {
+        out.inconclusive = true;
+        out.run.limit = "value bound (" + opt.no_load_buffering + "): loads read only earlier stores";
+    }
     out.answer = out.inconclusive ? Answer::None
                : total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
     switch (t.quant) {

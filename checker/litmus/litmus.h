@@ -55,6 +55,11 @@ struct Options {
     // kernel/kfield.h allow_load_buffering). Empty: loads read only stores
     // that ran before them.
     std::vector<std::vector<long>> domains;
+    // Non-empty: why the test's values could not be bounded, so that its
+    // loads read only earlier stores. An answer that rests on no execution
+    // reaching an outcome (Never, Always) is then inconclusive, with this
+    // as its limit: load buffering might reach it.
+    std::string no_load_buffering;
 };
 
 Outcome run(const Test& t, const std::string& text, const Options& o);

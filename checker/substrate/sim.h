@@ -231,6 +231,7 @@ inline void spin_locked() {
 // Whether loads may make promises, for the execution under way (off at
 // the start of each; a front end whose locations have domains turns it on
 // before its threads run).
+inline bool promises_on() { return detail::g_promises; }
 inline void set_promises(bool on) {
     detail::g_promises = on;
     for (int t = 0; t < kMaxSimThreads; t++)
