@@ -153,11 +153,12 @@ typedef dentry_t {
 }
 dentry_t d[ND];
 
+/* The two hlist_bl bucket bit locks (main hash and in-lookup hash of "foo")
+ * are not variables: every section under one of them is a single atomic
+ * step here, so no other thread ever sees one held. */
 byte rwsem;			/* P->i_rwsem: readers (no writer in this scenario) */
 byte dir_seq;			/* P->i_dir_seq */
-bit main_lock;			/* dentry_hashtable["foo"] bit lock */
 byte main_first = NONE;		/* dentry_hashtable["foo"] first */
-bit inl_lock;			/* in_lookup_hashtable["foo"] bit lock */
 byte inl_first = NONE;		/* in_lookup_hashtable["foo"] first */
 byte wq[NTHREADS];		/* each thread's on-stack wait queue: sleeper bits */
 bit sleeping[NTHREADS];		/* TASK_UNINTERRUPTIBLE, not yet woken */
@@ -194,16 +195,36 @@ inline rcu_unlock_body() {
 	i = 0
 }
 
-inline rcu_read_unlock() {
-	d_step { rcu_unlock_body() }
+/* The end of the run: the last opener checks the final state. */
+inline finish() {
+	ndone++;
+	if
+	:: ndone == NTHREADS ->
+		i = 0;
+		do
+		:: i < ND ->
+			if
+			:: nalloc[i % NTHREADS] > i / NTHREADS && !d[i].killed ->
+				CHECK_REF_LEAK(d[i].cnt == 0 && !d[i].dead);
+				CHECK_REF_LEAK(!d[i].par_lookup);
+				CHECK_REF_LEAK(d[i].hashed)
+			:: else -> skip
+			fi;
+			i++
+		:: else -> break
+		od;
+		i = 0;
+		CHECK_ONE_INODE(nok + nfail == NTHREADS);
+		CHECK_ONE_INODE(nok == 0 || nhashed == 1)
+	:: else -> skip
+	fi
 }
 
-/* __dentry_kill (d_lock held): mark dead, unlock, call_rcu(__d_free). */
+/* __dentry_kill (d_lock held, RCU section left): mark dead, call_rcu. */
 inline dentry_kill(x) {
 	d[x].dead = 1;
 	d[x].cnt = 0;
 	d[x].killed = 1;
-	d[x].dlock = 0;
 	d[x].gp = rcu;
 	if
 	:: d[x].gp == 0 -> d[x].freed = 1
@@ -211,24 +232,32 @@ inline dentry_kill(x) {
 	fi
 }
 
-/* dput: fast_dput under rcu_read_lock, then retain_dentry or kill. */
-inline dput(x) {
+/* dput: fast_dput (lockref_put_return under rcu_read_lock), then, if the
+ * count went to zero or the fast path failed, the d_lock section that
+ * retains a hashed dentry or kills an unhashed one. fin: this is the
+ * opener's last step. */
+inline dput(x, fin) {
 	atomic {
 		CHECK_UAF(x);
-		rcu = rcu | ME;
 		/* lockref_put_return: a cmpxchg that fails if locked or count <= 0 */
 		if
-		:: !d[x].dlock && !d[x].dead && d[x].cnt > 0 ->
-			d[x].cnt--;
-			r = d[x].cnt
-		:: else -> r = NONE
+		:: !d[x].dlock && !d[x].dead && d[x].cnt > 1 ->
+			d[x].cnt--; r = 1	/* still referenced: done */
+			if
+			:: fin -> finish()
+			:: else -> skip
+			fi
+		:: !d[x].dlock && !d[x].dead && d[x].cnt == 1 ->
+			d[x].cnt = 0; r = 0; rcu = rcu | ME
+		:: else -> r = NONE; rcu = rcu | ME
 		fi
 	};
 	if
-	:: r != NONE && r > 0 -> rcu_read_unlock()
+	:: r == 1 -> skip
 	:: else ->
+		/* spin_lock(d_lock); [the slow put]; retain or __dentry_kill */
 		atomic {
-			!d[x].dlock -> CHECK_UAF(x); d[x].dlock = 1;
+			!d[x].dlock -> CHECK_UAF(x);
 			if
 			:: r == NONE ->
 				/* WARN_ON_ONCE(d_lockref.count <= 0) */
@@ -238,87 +267,55 @@ inline dput(x) {
 				:: else -> skip
 				fi
 			:: else -> skip
-			fi
-		};
-		d_step {
+			fi;
 			if
 			:: d[x].dead || d[x].cnt != 0 || d[x].hashed ->
-				/* referenced meanwhile, already dead, or retained (hashed) */
-				d[x].dlock = 0;
 				rcu_unlock_body()
 			:: else ->
 				rcu_unlock_body();
 				dentry_kill(x)
+			fi;
+			if
+			:: fin -> finish()
+			:: else -> skip
 			fi
 		}
-	fi
+	fi;
+	r = 0
 }
 
-/* lockref_get_not_dead: one cmpxchg (or the locked slow path). */
-inline lockref_get_not_dead(x, ok) {
-	atomic {
-		!d[x].dlock -> CHECK_UAF(x);
-		if
-		:: d[x].dead -> ok = 0
-		:: else -> d[x].cnt++; ok = 1
-		fi
-	}
+/* dput of d_alloc_parallel's own new dentry when it is not used: nobody
+ * else ever saw it, so the put, the kill and the RCU free are one step. */
+inline dput_private(x) {
+	CHECK_UAF(x);
+	CHECK_REF_UNDERFLOW(d[x].cnt == 1);
+	d[x].cnt = 0;
+	d[x].dead = 1;
+	d[x].killed = 1;
+	d[x].freed = 1
 }
 
 /* -------------------------------------------------------------------- */
 /* Main hash.                                                             */
 /* -------------------------------------------------------------------- */
-/* __d_lookup_rcu: lockless walk of the bucket (caller in an RCU section):
- * per dentry, raw_seqcount_begin(d_seq), the name compare and the
- * d_unhashed() test after it, then the next link. */
-inline d_lookup_rcu(hit, dseq_s) {
+/* __d_lookup_rcu, one step (reference 9.2): the first dentry on the chain
+ * that is still hashed (raw_seqcount_begin(d_seq) sampled), or NONE. */
+inline d_lookup_rcu_walk(hit, dseq_s) {
 	hit = NONE;
-	id = main_first;	/* rcu_dereference(b->first) */
+	id = main_first;
 	do
 	:: id == NONE -> break
 	:: else ->
-		atomic {
-			CHECK_UAF(id);
-			dseq_s = d[id].dseq & 254;
-			if
-			:: d[id].hashed -> hit = id
-			:: else -> id = d[id].hnext
-			fi
-		};
+		CHECK_UAF(id);
 		if
-		:: hit != NONE -> break
-		:: else -> skip
+		:: d[id].hashed -> hit = id; dseq_s = d[id].dseq & 254; break
+		:: else -> id = d[id].hnext
 		fi
 	od;
 	id = NONE
 }
 
-/* d_lookup -> __d_lookup: walk, take each candidate's d_lock, check it is
- * still hashed, take a reference. */
-inline d_lookup(res) {
-	res = NONE;
-	atomic { rcu = rcu | ME; id = main_first };
-	do
-	:: id == NONE -> break
-	:: else ->
-		atomic {
-			!d[id].dlock -> CHECK_UAF(id);
-			if
-			:: d[id].hashed -> d[id].cnt++; res = id
-			:: else -> id = d[id].hnext
-			fi
-		};
-		if
-		:: res != NONE -> break
-		:: else -> skip
-		fi
-	od;
-	id = NONE;
-	rcu_read_unlock()
-}
-
-/* __d_rehash (d_lock held): hlist_bl_add_head_rcu under the bucket lock;
- * n->next and n->pprev before the rcu_assign_pointer of the head. */
+/* __d_rehash (d_lock held), under the main bucket lock. */
 inline d_rehash_body(x) {
 	CHECK_ONE_HASHED(!d[x].hashed);
 	d[x].hnext = main_first;
@@ -328,22 +325,22 @@ inline d_rehash_body(x) {
 	CHECK_ONE_HASHED(nhashed <= 1)
 }
 
-/* d_drop (d_lock + bucket lock): unlink, pprev = NULL, then
- * write_seqcount_invalidate(d_seq). A removed dentry keeps its next. */
+/* d_drop / d_invalidate: under d_lock and the bucket lock unlink and clear
+ * pprev, then write_seqcount_invalidate(d_seq) and unlock. A removed
+ * dentry keeps its next. Unhashed: lock, test, unlock (one step). */
 inline d_drop(x) {
 	atomic {
 		!d[x].dlock -> CHECK_UAF(x);
 		if
 		:: d[x].hashed ->
 			d[x].dlock = 1;
-			!main_lock;
 			if
 			:: main_first == x -> main_first = d[x].hnext
 			:: else ->
 				id = main_first;
 				do
 				:: id == NONE -> break
-				:: d[id].hnext == x -> d[id].hnext = d[x].hnext; break
+				:: id != NONE && d[id].hnext == x -> d[id].hnext = d[x].hnext; break
 				:: else -> id = d[id].hnext
 				od;
 				id = NONE
@@ -351,11 +348,11 @@ inline d_drop(x) {
 			d[x].hashed = 0;
 			nhashed--;
 			r = 1
-		:: else -> r = 0	/* unhashed: nothing, unlock */
+		:: else -> r = 0
 		fi
 	};
 	if
-	:: r == 1 -> atomic { d[x].dseq = d[x].dseq + 2; d[x].dlock = 0 }
+	:: r == 1 -> atomic { d[x].dseq = d[x].dseq + 2; d[x].dlock = 0; r = 0 }
 	:: else -> skip
 	fi
 }
@@ -364,7 +361,7 @@ inline d_drop(x) {
 /* In-lookup hash.                                                        */
 /* -------------------------------------------------------------------- */
 /* __d_lookup_unhash (d_lock held), under the in-lookup bucket lock: clear
- * PAR_LOOKUP, leave the chain, take ->d_wait (the owner's queue). */
+ * PAR_LOOKUP, leave the chain (->d_wait is the owner's queue). */
 inline d_lookup_unhash_body(x) {
 	d[x].par_lookup = 0;
 	if
@@ -373,7 +370,7 @@ inline d_lookup_unhash_body(x) {
 		id = inl_first;
 		do
 		:: id == NONE -> break
-		:: d[id].inext == x -> d[id].inext = d[x].inext; break
+		:: id != NONE && d[id].inext == x -> d[id].inext = d[x].inext; break
 		:: else -> id = d[id].inext
 		od;
 		id = NONE
@@ -395,56 +392,62 @@ inline wake_up_all(q) {
 	i = 0
 }
 
-/* d_lookup_done -> __d_lookup_unhash_wake: no i_dir_seq, no main hash. */
+/* d_lookup_done -> __d_lookup_unhash_wake: d_lock, unhash, wake, unlock;
+ * never i_dir_seq or the main hash. */
 inline d_lookup_done(x) {
-	if
-	:: d[x].par_lookup ->
-		atomic { !d[x].dlock -> CHECK_UAF(x); d[x].dlock = 1 };
-		atomic { !inl_lock -> d_lookup_unhash_body(x) };
-		d_step { wake_up_all(x % NTHREADS); d[x].dlock = 0 }
-	:: else -> skip
-	fi
+	atomic {
+		!d[x].dlock -> CHECK_UAF(x); d[x].dlock = 1;
+		d_lookup_unhash_body(x)
+	};
+	atomic { wake_up_all(x % NTHREADS); d[x].dlock = 0 }
 }
 
 /* __d_add (d_splice_alias of a regular file): for an in-lookup dentry,
  * open the i_dir_seq window, leave the in-lookup hash, attach the inode,
- * enter the main hash, close the window, wake; all under d_lock. */
+ * enter the main hash, close the window and wake; all under d_lock. */
 inline d_add(x, ino) {
-	atomic { !d[x].dlock -> CHECK_UAF(x); d[x].dlock = 1; inl = d[x].par_lookup };
+	/* spin_lock(d_lock); start_dir_add: spin while odd, cmpxchg even -> odd */
+	atomic {
+		!d[x].dlock && (!d[x].par_lookup || (dir_seq & 1) == 0) ->
+		CHECK_UAF(x); d[x].dlock = 1; inl = d[x].par_lookup;
+		if
+		:: inl -> n = dir_seq; dir_seq++
+		:: else -> skip
+		fi
+	};
 	if
-	:: inl ->
-		/* start_dir_add: spin while odd; cmpxchg even -> odd */
-		atomic { (dir_seq & 1) == 0 -> n = dir_seq; dir_seq++ };
-		atomic { !inl_lock -> d_lookup_unhash_body(x) }
+	:: inl -> atomic { d_lookup_unhash_body(x) }
 	:: else -> skip
 	fi;
-	/* write_seqcount_begin; d_inode = inode; write_seqcount_end;
-	 * then __d_rehash: the dentry is not reachable before the head store */
+	/* d_seq write section around d_inode; __d_rehash: the dentry is not
+	 * reachable from the main hash before the head store */
 	atomic {
-		!main_lock ->
 		if
 		:: ino -> d[x].dseq = d[x].dseq + 2; d[x].positive = 1
 		:: else -> skip
 		fi;
 		d_rehash_body(x)
 	};
-	if
-	:: inl ->
-		dir_seq = n + 2;	/* end_dir_add: smp_store_release */
+	/* end_dir_add: smp_store_release(i_dir_seq, n + 2); smp_mb();
+	 * waitqueue_active(d_wait) -> wake_up_all; spin_unlock(d_lock) */
+	atomic {
+		if
+		:: inl ->
+			dir_seq = n + 2;
 #ifndef BUG_NO_WAKE
-		/* smp_mb(); if (waitqueue_active(d_wait)) wake_up_all(d_wait) */
-		d_step { wake_up_all(x % NTHREADS); d[x].dlock = 0 }
-#else
-		d[x].dlock = 0
+			wake_up_all(x % NTHREADS);
 #endif
-	:: else -> d[x].dlock = 0
-	fi;
-	inl = 0; n = 0
+			skip
+		:: else -> skip
+		fi;
+		d[x].dlock = 0;
+		inl = 0; n = 0
+	}
 }
 
 /* d_rehash: d_lock; __d_rehash. PAR_LOOKUP stays, no window, no wake. */
 inline d_rehash(x) {
-	atomic { !d[x].dlock && !main_lock -> CHECK_UAF(x); d_rehash_body(x) }
+	atomic { !d[x].dlock -> CHECK_UAF(x); d_rehash_body(x) }
 }
 
 /* d_instantiate: d_lock; d_seq write section around d_inode. */
@@ -453,63 +456,88 @@ inline d_instantiate(x) {
 }
 
 /* -------------------------------------------------------------------- */
-/* d_alloc_parallel (v6.17..7.0, wq variant).                             */
+/* d_alloc_parallel (v6.17..7.0, wq variant). Returns a hashed dentry     */
+/* with a reference, or its own new dentry published in-lookup.          */
 /* -------------------------------------------------------------------- */
 inline d_alloc_parallel(res) {
-	/* __d_alloc: count 1, unhashed, negative, PAR_LOOKUP already set */
-	d_step {
-		assert(nalloc[me] < MAXALLOC);	/* the model's table bound, not an invariant */
-		nw = me + NTHREADS * nalloc[me];
-		nalloc[me]++;
-		d[nw].cnt = 1;
-		d[nw].par_lookup = 1;
-		d[nw].hnext = NONE;
-		d[nw].inext = NONE;
-		d[nw].fs_call = NONE;
-		res = NONE
-	};
+	res = NONE;
 	do
 	:: res != NONE -> break
 	:: else ->
-		/* retry: rcu_read_lock; seq = smp_load_acquire(&dir->i_dir_seq) */
-		atomic { rcu = rcu | ME; seq = dir_seq };
-		d_lookup_rcu(hit, dseq_s);
-		if
-		:: hit != NONE ->
-			lockref_get_not_dead(hit, ok);
+		/* [first pass: __d_alloc, count 1, PAR_LOOKUP set (e95db51c)]
+		 * retry: rcu_read_lock; seq = smp_load_acquire(&dir->i_dir_seq) */
+		atomic {
 			if
-			:: !ok -> rcu_read_unlock()	/* goto retry */
-			:: else ->
-				/* read_seqcount_retry(&hit->d_seq, dseq) */
-				atomic { CHECK_UAF(hit); ok = (d[hit].dseq == dseq_s); pinned = d[hit].hashed };
-				rcu_read_unlock();
+			:: nw == NONE ->
+				assert(nalloc[me] < MAXALLOC);	/* the model's table bound */
+				nw = me + NTHREADS * nalloc[me];
+				nalloc[me]++;
+				d[nw].cnt = 1;
+				d[nw].par_lookup = 1;
+				d[nw].hnext = NONE;
+				d[nw].inext = NONE;
+				d[nw].fs_call = NONE
+			:: else -> skip
+			fi;
+			rcu = rcu | ME;
+			seq = dir_seq
+		};
+		/* __d_lookup_rcu; on a miss, an odd sample retries */
+		atomic {
+			d_lookup_rcu_walk(hit, dseq_s);
+			ok = 1;
+#ifndef BUG_NO_PARITY
+			if
+			:: hit == NONE && (seq & 1) -> rcu_unlock_body(); ok = 0
+			:: else -> skip
+			fi
+#endif
+		};
+		if
+		:: !ok -> skip	/* retry */
+		:: ok && hit != NONE ->
+			/* lockref_get_not_dead(hit) */
+			atomic {
+				!d[hit].dlock -> CHECK_UAF(hit);
 				if
-				:: !ok -> dput(hit)	/* goto retry */
-				:: else ->
-					CHECK_DAP_RESULT(pinned);
-					dput(nw);
-					res = hit
+				:: d[hit].dead -> ok = 0; rcu_unlock_body()
+				:: else -> d[hit].cnt++
+				fi
+			};
+			if
+			:: !ok -> skip	/* retry */
+			:: else ->
+				/* read_seqcount_retry(&hit->d_seq, dseq); rcu_read_unlock */
+				atomic {
+					CHECK_UAF(hit);
+					ok = (d[hit].dseq == dseq_s);
+					pinned = d[hit].hashed;
+					rcu_unlock_body();
+					if
+					:: ok ->
+						CHECK_DAP_RESULT(pinned);
+						dput_private(nw);
+						res = hit
+					:: else -> skip
+					fi
+				};
+				if
+				:: !ok -> dput(hit, 0)	/* retry */
+				:: else -> skip
 				fi
 			fi
-#ifndef BUG_NO_PARITY
-		:: hit == NONE && (seq & 1) -> rcu_read_unlock()	/* add in progress: retry */
-		:: hit == NONE && !(seq & 1) ->
-#else
-		:: hit == NONE ->
-#endif
-			/* bit_spin_lock(b); re-check i_dir_seq; scan; publish or match */
+		:: ok && hit == NONE ->
+			/* bit_spin_lock(b); re-check i_dir_seq; scan the chain;
+			 * publish ours (rcu_read_unlock first) or take the match */
 			atomic {
-				!inl_lock ->
 #ifndef BUG_NO_RECHECK
 				if
-				:: dir_seq != seq -> m = NONE; ok = 0
+				:: dir_seq != seq -> ok = 0; rcu_unlock_body()
 				:: else ->
 #endif
-					ok = 1;
 					m = inl_first;	/* every chain entry is "foo" */
 					if
 					:: m == NONE ->
-						/* rcu_read_unlock; publish; unlock */
 						rcu_unlock_body();
 						d[nw].inext = inl_first;
 						inl_first = nw;
@@ -521,57 +549,84 @@ inline d_alloc_parallel(res) {
 #endif
 			};
 			if
-			:: res != NONE -> skip		/* (b): own in-lookup dentry */
-			:: !ok -> rcu_read_unlock()	/* i_dir_seq moved: retry */
+			:: !ok -> skip		/* i_dir_seq moved: retry */
+			:: res != NONE -> skip	/* our own in-lookup dentry */
 			:: else ->
-				/* found m in-lookup: bit_unlock; lockref_get_not_dead */
+				/* found m in-lookup: bit_spin_unlock; lockref_get_not_dead;
+				 * rcu_read_unlock; spin_lock(d_lock); d_wait_lookup: if
+				 * still in-lookup, add_wait_queue, TASK_UNINTERRUPTIBLE,
+				 * unlock, schedule() */
+				atomic {
+					!d[m].dlock -> CHECK_UAF(m);
 #ifndef BUG_WAITER_NO_REF
-				lockref_get_not_dead(m, ok);
-#else
-				ok = 1;
+					if
+					:: d[m].dead -> ok = 0
+					:: else -> d[m].cnt++
+					fi;
 #endif
-				rcu_read_unlock();
+					rcu_unlock_body();
+					if
+					:: ok ->
+						inl = d[m].par_lookup;
+#ifndef BUG_NO_WAIT
+						if
+						:: inl ->
+							wq[m % NTHREADS] = wq[m % NTHREADS] | ME;
+							sleeping[me] = 1
+						:: else -> skip
+						fi
+#endif
+					:: else -> skip
+					fi
+				};
 				if
 				:: !ok -> skip	/* dead: retry */
 				:: else ->
-					/* spin_lock(&m->d_lock); d_wait_lookup(m) */
-					atomic { !d[m].dlock -> CHECK_UAF(m); d[m].dlock = 1 };
-					do
 #ifndef BUG_NO_WAIT
-					:: d[m].par_lookup ->
-						/* add_wait_queue; TASK_UNINTERRUPTIBLE; unlock */
-						atomic { wq[m % NTHREADS] = wq[m % NTHREADS] | ME; sleeping[me] = 1; d[m].dlock = 0 };
-						/* schedule(); spin_lock(&m->d_lock) */
-						atomic { !sleeping[me] && !d[m].dlock -> CHECK_UAF(m); d[m].dlock = 1 }
-#endif
+					do
+					:: inl ->
+						/* woken: spin_lock(d_lock); still in-lookup? */
+						atomic {
+							!sleeping[me] && !d[m].dlock -> CHECK_UAF(m);
+							inl = d[m].par_lookup;
+							if
+							:: inl -> sleeping[me] = 1
+							:: else -> skip
+							fi
+						}
 					:: else -> break
 					od;
-					/* remove_wait_queue; the d_unhashed re-check; unlock */
+#endif
+					/* remove_wait_queue; not hashed after the wait: retry;
+					 * spin_unlock(d_lock) */
 					atomic {
 						CHECK_UAF(m);
 						wq[m % NTHREADS] = wq[m % NTHREADS] & ~ME;
 						pinned = d[m].hashed;
-						d[m].dlock = 0
+						if
+						:: WAITED_FOR_FAILED -> ok = 0
+						:: else ->
+							CHECK_DAP_RESULT(pinned || (d[m].par_lookup && m % NTHREADS == me));
+#ifndef BUG_MISSING_DPUT
+							dput_private(nw);
+#endif
+							res = m
+						fi
 					};
 					if
-					:: WAITED_FOR_FAILED -> dput(m)	/* lookup failed: retry */
-					:: else ->
-						CHECK_DAP_RESULT(pinned || (d[m].par_lookup && m % NTHREADS == me));
-#ifndef BUG_MISSING_DPUT
-						dput(nw);
-#endif
-						res = m
+					:: !ok -> dput(m, 0)	/* retry */
+					:: else -> skip
 					fi
 				fi
 			fi
 		fi
 	od;
-	nw = NONE; hit = NONE; m = NONE; seq = 0; dseq_s = 0; ok = 0; pinned = 0
+	nw = NONE; hit = NONE; m = NONE; seq = 0; dseq_s = 0; ok = 0; pinned = 0; inl = 0
 }
 
 /* -------------------------------------------------------------------- */
-/* The opener: path_openat -> lookup_open (seed 001) -> atomic_open ->    */
-/* nfs_atomic_open; then close (dput).                                    */
+/* The opener: path_openat -> lookup_open (seed 001: create_shared, the   */
+/* parent shared) -> atomic_open -> nfs_atomic_open; then close (dput).   */
 /* -------------------------------------------------------------------- */
 active [NTHREADS] proctype opener()
 {
@@ -579,35 +634,63 @@ active [NTHREADS] proctype opener()
 	byte dent = NONE;	/* the dentry lookup_open works on */
 	byte nw = NONE, hit = NONE, m = NONE, id = NONE;
 	byte seq, dseq_s, n, r, i;
-	bit ok, pinned, inl, failed;
+	bit ok, pinned, inl, failed, own;
 
-	/* lookup_open: create_shared (the fs opted in, no SB_I_NAMES_COLLIDE):
-	 * inode_lock_shared(dir) */
-	atomic { rwsem++ };
-	d_lookup(dent);
+	/* inode_lock_shared(dir); d_lookup: the walk under rcu_read_lock,
+	 * d_lock on the candidate, d_unhashed test, a reference (one step) */
+	atomic {
+		rwsem++;
+		id = main_first;
+		do
+		:: id == NONE -> break
+		:: else ->
+			!d[id].dlock -> CHECK_UAF(id);
+			if
+			:: d[id].hashed -> d[id].cnt++; dent = id; break
+			:: else -> id = d[id].hnext
+			fi
+		od;
+		id = NONE
+	};
 	do
 	:: dent == NONE -> d_alloc_parallel(dent)
-	:: dent != NONE && d[dent].par_lookup -> break	/* we own it */
-	:: dent != NONE && !d[dent].par_lookup ->
-		/* d_revalidate: positive valid; negative valid for LOOKUP_CREATE.
-		 * The seed: under the shared lock a valid negative is rejected. */
+	:: else ->
+		/* d_in_lookup(dentry): ours, break; else d_revalidate: positive
+		 * valid, negative valid for LOOKUP_CREATE but rejected under the
+		 * shared lock (seed). Ours: VFS_WARN_ON_ONCE(create_shared &&
+		 * !d_in_lookup), ->atomic_open begins (ghost). Positive: goto out,
+		 * inode_unlock_shared. */
+		atomic {
+			if
+			:: d[dent].par_lookup -> own = 1;
+#ifndef BUG_EARLY_LOOKUP_DONE
+				CHECK_AO_IN_LOOKUP(d[dent].par_lookup);
+				CHECK_ONE_FS_CALL(d[dent].fs_call == NONE || d[dent].fs_call == me);
+				d[dent].fs_call = me;
+				CHECK_CREATE_EXCL(in_create == 0);
+				in_create++
+#endif
+			:: !d[dent].par_lookup && d[dent].positive ->
+				own = 0; ok = 1;
+				rwsem--;
+				CHECK_ONE_INODE(d[dent].positive && server);
+				nok++
+			:: else -> own = 0; ok = 0	/* rejected */
+			fi
+		};
 		if
-		:: d[dent].positive -> break
+		:: own || ok -> break
 		:: else ->
-			/* d_invalidate; dput; d_alloc_parallel again */
+			/* d_invalidate; dput; dentry = NULL */
 			d_drop(dent);
-			dput(dent);
+			dput(dent, 0);
 			dent = NONE
 		fi
 	od;
 	if
-	:: d[dent].positive -> skip	/* goto out: opened by f_op->open */
-	:: else ->
+	:: own ->
 #ifdef BUG_EARLY_LOOKUP_DONE
 		d_lookup_done(dent);
-#endif
-		/* VFS_WARN_ON_ONCE(create_shared && !d_in_lookup(dentry));
-		 * nfs_atomic_open: fs_call_enter, create_begin (ghost) */
 		atomic {
 			CHECK_AO_IN_LOOKUP(d[dent].par_lookup);
 			CHECK_ONE_FS_CALL(d[dent].fs_call == NONE || d[dent].fs_call == me);
@@ -615,6 +698,7 @@ active [NTHREADS] proctype opener()
 			CHECK_CREATE_EXCL(in_create == 0);
 			in_create++
 		};
+#endif
 #ifdef BUG_REHASH_EARLY
 		if
 		:: d[dent].par_lookup -> d_rehash(dent)
@@ -650,57 +734,46 @@ active [NTHREADS] proctype opener()
 			d_add(dent, 1)
 #endif
 		fi;
-		/* fs_call_exit, create_end (ghost) */
+		/* ->atomic_open returns (ghost); atomic_open: d_lookup_done if
+		 * still in-lookup; on success, out: inode_unlock_shared */
 		atomic {
 			if
 			:: d[dent].fs_call == me -> d[dent].fs_call = NONE
 			:: else -> skip
 			fi;
-			in_create--
+			in_create--;
+			inl = d[dent].par_lookup;
+			if
+			:: !inl && !failed ->
+				rwsem--;
+				CHECK_ONE_INODE(d[dent].positive && server);
+				nok++
+			:: else -> skip
+			fi
 		};
-		/* atomic_open: d_lookup_done as soon as the method returns */
-		d_lookup_done(dent);
 		if
-		:: failed -> dput(dent); dent = NONE
+		:: inl ->
+			d_lookup_done(dent);
+			if
+			:: !failed -> atomic { rwsem--; CHECK_ONE_INODE(d[dent].positive && server); nok++ }
+			:: else -> skip
+			fi
+		:: else -> skip
+		fi;
+		inl = 0;
+		if
+		:: failed -> atomic { rwsem--; nfail++ }; dput(dent, 1); dent = NONE
 		:: else -> skip
 		fi
+	:: else -> skip
 	fi;
-	/* out: inode_unlock_shared(dir) */
-	atomic { rwsem-- };
-	/* path_openat done; close: __fput -> dput */
+	/* close: __fput -> dput */
 	if
 	:: dent != NONE ->
-		atomic {
-			CHECK_ONE_INODE(d[dent].positive && server);
-			nok++
-		};
-		dput(dent)
 #ifdef BUG_DOUBLE_DPUT
-		; dput(dent)
+		dput(dent, 0);
 #endif
-	:: else -> atomic { nfail++ }
-	fi;
-	/* the last opener checks the final state */
-	d_step {
-		ndone++;
-		if
-		:: ndone == NTHREADS ->
-			i = 0;
-			do
-			:: i < ND ->
-				if
-				:: nalloc[i % NTHREADS] > i / NTHREADS && !d[i].killed ->
-					CHECK_REF_LEAK(d[i].cnt == 0 && !d[i].dead);
-					CHECK_REF_LEAK(!d[i].par_lookup);
-					CHECK_REF_LEAK(d[i].hashed)
-				:: else -> skip
-				fi;
-				i++
-			:: else -> break
-			od;
-			CHECK_ONE_INODE(nok + nfail == NTHREADS);
-			CHECK_ONE_INODE(nok == 0 || nhashed == 1)
-		:: else -> skip
-		fi
-	}
+		dput(dent, 1)
+	:: else -> skip
+	fi
 }
