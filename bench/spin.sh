@@ -7,14 +7,15 @@
 #   vfsmc: vfsmc run --no-progress --brief --strategy dpor --memory-model sc
 #          --time-limit T on shared-d-splice-alias (2), three-shared-d-splice-
 #          alias (3), and copies with 4 and 5 identical threads made in a
-#          temporary directory; wall time from start to verdict. Above
-#          VFSMC_RUN_UP_TO threads only `vfsmc run --estimate` is run.
+#          temporary directory; wall time from start to verdict, up to
+#          VFSMC_RUN_UP_TO threads; from 3 threads on, also the estimate of
+#          `vfsmc run --estimate` (a probe of ESTIMATE_PROBE seconds).
 # Prints a Markdown table and the load average at the start and the end.
 #   bench/spin.sh
 # Environment: VFSMC (default build/vfsmc), THREADS (default "2 3 4 5"),
 #   VFSMC_TIME_LIMIT (seconds, default 600), VFSMC_RUN_UP_TO (default 3),
 #   ESTIMATE_PROBE (seconds of the --estimate probe, default 30),
-#   PAN_MEMLIM_MB (pan's memory limit, default 12000: a search that needs
+#   PAN_MEMLIM_MB (pan's memory limit, default 8000: a search that needs
 #   more stops and is reported as out of memory), PAN_EXTRA (more -D flags for
 #   pan.c, e.g. -DCOLLAPSE; the table then says so).
 # Needs spin (Debian package `spin`), gcc, python3, and a built vfsmc.
@@ -25,7 +26,7 @@ threads=${THREADS:-2 3 4 5}
 tlimit=${VFSMC_TIME_LIMIT:-600}
 run_up_to=${VFSMC_RUN_UP_TO:-3}
 probe=${ESTIMATE_PROBE:-30}
-memlim=${PAN_MEMLIM_MB:-12000}
+memlim=${PAN_MEMLIM_MB:-8000}
 extra=${PAN_EXTRA:-}
 model=$here/bench/spin/dcache_shared_creat.pml
 command -v spin >/dev/null || { echo "spin.sh: spin not found (apt-get install spin)" >&2; exit 2; }
@@ -96,36 +97,46 @@ PY
 }
 
 vfsmc_row() {
-  local n=$1 f out
+  local n=$1 f out est="-"
   f=$(scenario "$n")
+  if [ "$n" -ge 3 ]; then
+    est=$("$vfsmc" run --estimate --strategy dpor --memory-model sc --time-limit "$probe" "$f" 2>&1 | grep '^estimate:' | head -1 || true)
+    est=$(python3 - "$est" <<'PY'
+import re, sys
+m = re.search(r"about (.*?) executions in the whole dpor search \((.*?)\), about (.*?) at the probe", sys.argv[1])
+print(f"{m.group(1)} executions ({m.group(2)}), {m.group(3)}" if m else (sys.argv[1][:80] or "-"))
+PY
+)
+  fi
   if [ "$n" -le "$run_up_to" ]; then
     timing=""
     timed "$vfsmc" run --no-progress --brief --strategy dpor --memory-model sc --time-limit "$tlimit" "$f" >"$work/v.out" 2>&1 || true
     out=$(grep -E '^(holds|violated|inconclusive)' "$work/v.out" | head -1 || true)
-    python3 - "$out" $timing <<'PY'
+    python3 - "$out" "$est" $timing <<'PY'
 import re, sys
-line, wall, cpu = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-m = re.match(r"(\w+)(?: \(([^)]*)\))?: \S+ \((\d+) executions", line)
+line, est, wall, cpu = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+m = re.search(r"(\w+) \(([^)]*)\): \S+ \((\d+) executions", line) or re.search(r"(\w+)(): \S+ \((\d+) executions", line)
 if not m:
-    print("-", f"{wall:.1f}", f"{cpu:.1f}", line[:80] or "no answer", sep="\t"); sys.exit()
-verdict = m.group(1) + (f" ({m.group(2)})" if m.group(2) else "")
-print(f"{int(m.group(3)):,}", f"{wall:.2f}", f"{cpu:.2f}", verdict, sep="\t")
+    print("-", f"{wall:.1f}", f"{cpu:.1f}", line[:80] or "no answer", est, sep="\t"); sys.exit()
+verdict = m.group(1)
+if m.group(2):
+    verdict += " (complete)" if m.group(2) == "complete" else " (time limit)"
+print(f"{int(m.group(3)):,}", f"{wall:.1f}", f"{cpu:.1f}", verdict, est, sep="\t")
 PY
   else
-    out=$("$vfsmc" run --estimate --strategy dpor --memory-model sc --time-limit "$probe" "$f" 2>&1 | grep '^estimate:' | head -1 || true)
-    printf -- "-\tnot run\t-\t%s\n" "${out#estimate: }"
+    printf -- "-\tnot run\t-\tnot run\t%s\n" "$est"
   fi
 }
 
 load0=$(cat /proc/loadavg)
-echo "| threads | SPIN states | SPIN memory (MB) | spin -a + gcc s | pan s | SPIN wall s | SPIN CPU s | SPIN verdict | vfsmc dpor executions | vfsmc wall s | vfsmc CPU s | vfsmc verdict |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| threads | SPIN states | SPIN memory (MB) | spin -a + gcc s | pan s | SPIN wall s | SPIN CPU s | SPIN verdict | vfsmc dpor executions | vfsmc wall s | vfsmc CPU s | vfsmc verdict | vfsmc --estimate |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for n in $threads; do
   IFS=$'\t' read -r st mem comp pans sw sc sv < <(spin_row "$n")
-  IFS=$'\t' read -r ex vw vc vv < <(vfsmc_row "$n")
-  echo "| $n | $st | $mem | $comp | $pans | $sw | $sc | $sv | $ex | $vw | $vc | $vv |"
+  IFS=$'\t' read -r ex vw vc vv ve < <(vfsmc_row "$n")
+  echo "| $n | $st | $mem | $comp | $pans | $sw | $sc | $sv | $ex | $vw | $vc | $vv | $ve |"
 done
 echo
 echo "SPIN: spin -a -DNTHREADS=N bench/spin/dcache_shared_creat.pml; gcc -O2 -DSAFETY -DMEMLIM=$memlim${extra:+ $extra} pan.c; ./pan -m1000000 -wW (W = 20, 24, 27 for 2-3, 4, 5 threads)"
-echo "vfsmc: $vfsmc run --no-progress --brief --strategy dpor --memory-model sc --time-limit $tlimit FILE (above $run_up_to threads: run --estimate --strategy dpor --memory-model sc --time-limit $probe FILE)"
+echo "vfsmc: $vfsmc run --no-progress --brief --strategy dpor --memory-model sc --time-limit $tlimit FILE (up to $run_up_to threads); from 3 threads also: $vfsmc run --estimate --strategy dpor --memory-model sc --time-limit $probe FILE"
 echo "Load average at the start: $load0; at the end: $(cat /proc/loadavg)"
