@@ -59,7 +59,15 @@ PY
 hashw() { case $1 in 2|3) echo 20 ;; 4) echo 24 ;; *) echo 27 ;; esac; }
 
 # Run a command under /usr/bin/time; append "wall cpu" (seconds) to $timing.
-timed() { /usr/bin/time -f "%e %U %S" -o "$work/t" "$@"; read -r w u s < "$work/t"; timing+=" $w $(python3 -c "print(round($u + $s, 2))")"; }
+# (A command that exits non-zero, as vfsmc does for an inconclusive run, makes
+# time write a "Command exited" line first: the figures are the last line.)
+timed() {
+  local rc=0 w u s
+  /usr/bin/time -f "%e %U %S" -o "$work/t" "$@" || rc=$?
+  read -r w u s < <(tail -n 1 "$work/t")
+  timing+=" $w $(python3 -c "print(round($u + $s, 2))")"
+  return $rc
+}
 
 spin_row() {
   local n=$1 d=$work/spin$1
