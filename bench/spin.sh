@@ -86,7 +86,7 @@ t = [float(x) for x in sys.argv[2:]]   # wall, cpu for spin -a, gcc, pan
 def grab(pat, default="-"):
     m = re.search(pat, out)
     return m.group(1) if m else default
-states = grab(r"(\d+) states, stored")
+states = grab(r"([\d.e+]+) states, stored")   # pan writes large counts as 1.2e+08
 mem = grab(r"([\d.]+)\s+total actual memory usage")
 errors = grab(r"errors: (\d+)")
 if "reached -DMEMLIM" in out or "out of memory" in out or "Search not completed" in out:
@@ -99,7 +99,7 @@ else:
     verdict = "no answer: " + out.strip().splitlines()[-1][:60]
 wall = t[0] + t[2] + t[4]
 cpu = t[1] + t[3] + t[5]
-print(f"{int(states):,}" if states != "-" else "-", mem, f"{t[0] + t[2]:.1f}", f"{t[4]:.2f}",
+print(f"{int(float(states)):,}" if states != "-" else "-", mem, f"{t[0] + t[2]:.1f}", f"{t[4]:.2f}",
       f"{wall:.1f}", f"{cpu:.1f}", verdict, sep="\t")
 PY
 }
@@ -108,11 +108,11 @@ vfsmc_row() {
   local n=$1 f out est="-"
   f=$(scenario "$n")
   if [ "$n" -ge 3 ]; then
-    est=$("$vfsmc" run --estimate --strategy dpor --memory-model sc --time-limit "$probe" "$f" 2>&1 | grep '^estimate:' | head -1 || true)
+    est=$("$vfsmc" run --estimate --strategy dpor --memory-model sc --time-limit "$probe" "$f" 2>&1 | grep -E '^(estimate|error):' | head -1 || true)
     est=$(python3 - "$est" <<'PY'
 import re, sys
 m = re.search(r"about (.*?) executions in the whole dpor search \((.*?)\), about (.*?) at the probe", sys.argv[1])
-print(f"{m.group(1)} executions ({m.group(2)}), {m.group(3)}" if m else (sys.argv[1][:80] or "-"))
+print(f"{m.group(1)} executions ({m.group(2)}), {m.group(3)}" if m else (": ".join(sys.argv[1].split(": ")[3:])[:80] or sys.argv[1][:80] or "-"))
 PY
 )
   fi

@@ -10,18 +10,27 @@
  * step list of models/dcache/, not translated from the C++.
  *
  *   spin -a -DNTHREADS=3 dcache_shared_creat.pml
- *   gcc -O2 -DSAFETY -o pan pan.c && ./pan -m100000
+ *   gcc -O2 -DSAFETY -o pan pan.c && ./pan -m1000000
+ * (bench/spin.sh runs 2..5 threads; tests/spin_test.sh the broken variants.)
  *
  * Memory model: sequential consistency (SPIN has no other). Each Promela
- * statement or atomic{} block is one step. Grouping rules (see
- * bench/results.md, "SPIN side by side"):
- *  - a section under a lock that touches only data that lock protects is one
- *    step (lock, body and unlock), e.g. d_lookup's per-dentry d_lock section,
- *    __d_lookup_unhash under the in-lookup bucket lock, d_alloc_parallel's
- *    recheck + scan + publish under the in-lookup bucket lock;
- *  - every access a lockless reader can observe (i_dir_seq, the main-hash
- *    head, lockref's cmpxchg fast paths, d_seq) is its own step;
+ * statement or atomic{} block is one step. What is one step:
+ *  - a section under a lock that touches only data that lock protects:
+ *    lock, body and unlock together (d_lookup's d_lock section; the
+ *    in-lookup bucket section of d_alloc_parallel: i_dir_seq re-check, scan,
+ *    publish; __d_lookup_unhash; dput's locked part);
+ *  - __d_lookup_rcu's walk of the main-hash chain, as reference 9.2 has it;
+ *  - a lock acquisition joins the step after it, an rcu_read_unlock or a
+ *    lock release the step before it (Lipton: acquires move right, releases
+ *    left), e.g. lockref_get_not_dead + rcu_read_unlock + spin_lock(d_lock)
+ *    + the in-lookup test of d_wait_lookup;
+ *  - the put, kill and free of d_alloc_parallel's own unused dentry, which
+ *    no other thread ever saw;
  *  - ghost bookkeeping rides on the step next to it.
+ * Every access another thread can observe without a lock is its own step:
+ * the i_dir_seq sample, the start_dir_add cmpxchg, end_dir_add's store, the
+ * main-hash head store of __d_rehash, lockref's cmpxchg fast paths, the
+ * d_seq re-check, the server's OPEN.
  *
  * Invariants (the names are vfsmc's dcache invariants):
  *  INV_ONE_HASHED    one-hashed-dentry-per-name: at most one dentry for "foo"
@@ -63,11 +72,14 @@
  *                               without a reference (needs -DRPC_ERROR)
  *  -DBUG_NO_WAKE                end_dir_add does not wake the waiters
  *  -DBUG_PUBLISH_NEGATIVE       the filesystem hashes the dentry without its
- *                               inode and reports success
+ *                               inode and reports success (with -DMAXALLOC=3:
+ *                               the others reject the negative and allocate
+ *                               again)
  *  -DRPC_ERROR                  (not a bug) the OPEN may fail, as vfsmc's
  *                               rpc_error knob
  * Assertions can be switched off one by one (-DNO_INV_ONE_HASHED, ...) so a
- * variant can be shown to reach a later one.
+ * variant can be shown to reach a later one. pan names a failed assertion by
+ * its expression; tests/spin_test.sh lists which expression is which.
  */
 
 #ifndef NTHREADS
