@@ -70,6 +70,21 @@ copy_scenario() {
   [[ $output == *"every interleaving (plain search)"* ]]
 }
 
+@test "run --no-symmetry runs dpor without its identical-threads rule, and the description says which threads it folds" {
+  f=$SRC/scenarios/chrdev/concurrent-first-open-v2.json
+  run "$VFSMC" run --no-progress --json "$f"
+  [ "$status" -eq 0 ]
+  [[ $output == *'and up to a permutation of the identical threads P0, P1"'* ]]
+  [[ $output == *'"executions": 37'* ]]
+  run "$VFSMC" run --no-progress --json --no-symmetry "$f"
+  [ "$status" -eq 0 ]
+  [[ $output != *'identical threads'* ]]
+  [[ $output == *'"executions": 77'* ]]
+  VFSMC_TEST_SYMMETRY=sideways run "$VFSMC" run --no-progress "$f"
+  [ "$status" -eq 2 ]
+  [[ $output == *'VFSMC_TEST_SYMMETRY: unknown value "sideways"; accepted: off, mutant (test-only), or unset'* ]]
+}
+
 @test "run --strategy takes the loader's names and corrects a typo" {
   run "$VFSMC" run --no-progress --strategy boundd "$small"
   [ "$status" -eq 2 ]

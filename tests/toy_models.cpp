@@ -17,6 +17,7 @@ const ExtraInvariants kToyInvariants = {
     {"toy-message-passing", "test", "test-only: the consumer saw the flag but not the data"},
     {"toy-lost-update", "test", "test-only: an increment of the toy counter was lost", "forbids"},
     {"toy-store-buffering", "test", "test-only: in the store-buffering shape both threads read the other's flag as 0", "forbids"},
+    {"toy-first-ends-last", "test", "test-only: a ticket thread that started first ended last", "forbids"},
 };
 
 // ---- toy-lock --------------------------------------------------------------
@@ -538,7 +539,91 @@ struct ToyDpor : Model {
     ModelRun* start() override { return make_run<ToyDporRun>(cfg); }
 };
 
+// ---- toy-sym: threads the identical-threads rule folds (search/symmetry.h) ----
+// write_y: WRITE_ONCE(y, 1); inc_y: WRITE_ONCE(y, READ_ONCE(y) + 1) (two
+// steps); read_z_write_y: READ_ONCE(z); WRITE_ONCE(y, 1) (a read before
+// the first write); own_then_y: WRITE_ONCE(x[t], 1); WRITE_ONCE(y, 1) (a
+// first write no other thread's conflicts with); ticket: s = atomic_inc_return(start);
+// e = atomic_inc_return(end), and the final check fails when the thread
+// that started first ended last (s == 1, e == the number of ticket
+// takers); ticket_plain: the same tickets, never checked. No value written
+// and no check names a thread: two threads with the same ops can swap.
+struct ToySymCfg {
+    int nthreads = 0;
+    int nops[kMaxThreads] = {};
+    int ops[kMaxThreads][8] = {};
+};
+
+struct ToySymRun : ModelRun {
+    const ToySymCfg& cfg;
+    kobj box{"toy", "box"};
+    kfield<int> y{&box, "y", 0};
+    kfield<int> z{&box, "z", 0};
+    kfield<int> x0{&box, "x0", 0}, x1{&box, "x1", 0}, x2{&box, "x2", 0}, x3{&box, "x3", 0};
+    atomic_t start{&box, "start", 0};
+    atomic_t end{&box, "end", 0};
+    int first[kMaxThreads] = {}, last[kMaxThreads] = {};  // ghost: each ticket thread's tickets
+    explicit ToySymRun(const ToySymCfg& c) : cfg(c) {}
+    void thread(int t) override {
+        for (int i = 0; i < cfg.nops[t]; i++) {
+            switch (cfg.ops[t][i]) {
+                case 0: WRITE_ONCE(y, 1); break;
+                case 1: WRITE_ONCE(y, READ_ONCE(y) + 1); break;
+                case 2:
+                    (void)READ_ONCE(z);
+                    WRITE_ONCE(y, 1);
+                    break;
+                case 5:
+                    WRITE_ONCE(t == 0 ? x0 : t == 1 ? x1 : t == 2 ? x2 : x3, 1);
+                    WRITE_ONCE(y, 1);
+                    break;
+                default:
+                    first[t] = atomic_inc_return(start);
+                    last[t] = atomic_inc_return(end);
+                    if (cfg.ops[t][i] == 4) first[t] = last[t] = 0;
+                    break;
+            }
+        }
+    }
+    void check_final() override {
+        int takers = end.counter.peek();
+        for (int t = 0; t < cfg.nthreads; t++)
+            if (first[t] == 1 && last[t] == takers)
+                violate(t, "toy-first-ends-last", nullptr, 0, "%s started first and ended last", thread_name(t));
+    }
+    void final_state(std::string& out) const override { out += "y " + std::to_string(y.peek()) + "\n"; }
+};
+
+struct ToySym : Model {
+    ModelSpec s;
+    ToySymCfg cfg;
+    ToySym() {
+        s.name = "toy-sym";
+        s.doc = "test-only: identical threads, for the identical-threads rule";
+        s.follows = "symmetry reduction's standard examples";
+        s.ops = {{"write_y", "WRITE_ONCE(y, 1)", {}},
+                 {"inc_y", "WRITE_ONCE(y, READ_ONCE(y) + 1)", {}},
+                 {"read_z_write_y", "READ_ONCE(z); WRITE_ONCE(y, 1)", {}},
+                 {"ticket", "s = atomic_inc_return(start); e = atomic_inc_return(end); first started ends last: violated", {}},
+                 {"ticket_plain", "s = atomic_inc_return(start); e = atomic_inc_return(end)", {}},
+                 {"own_then_y", "WRITE_ONCE(x[t], 1); WRITE_ONCE(y, 1)", {}}};
+        s.invariants = {"toy-first-ends-last"};
+        s.interchangeable_threads = true;
+        s.min_threads = 1;
+    }
+    const ModelSpec& spec() const override { return s; }
+    void prepare(const Scenario& sc) override {
+        cfg.nthreads = (int)sc.threads.size();
+        for (size_t t = 0; t < sc.threads.size(); t++) {
+            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
+            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
+        }
+    }
+    ModelRun* start() override { return make_run<ToySymRun>(cfg); }
+};
+
 ModelRegistrar reg_lock(new ToyLock);
+ModelRegistrar reg_sym(new ToySym);
 ModelRegistrar reg_dpor(new ToyDpor);
 ModelRegistrar reg_layer(new ToyLayer);
 ModelRegistrar reg_mp(new ToyMp);

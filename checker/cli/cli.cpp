@@ -345,6 +345,16 @@ Commute test_commute() {
     return std::strcmp(c, "off") == 0 ? Commute::off : Commute::mutant;
 }
 
+// dpor's identical-threads rule for `run` (search/symmetry.h): on, or off
+// with --no-symmetry (or VFSMC_TEST_SYMMETRY=off), or =mutant, the test-only
+// unsound mutation. The variable is checked at start-up (cli_main).
+Symmetry run_symmetry(const RunFlags& f) {
+    if (f.no_symmetry) return Symmetry::off;
+    const char* c = std::getenv("VFSMC_TEST_SYMMETRY");
+    if (!c || !*c) return Symmetry::on;
+    return std::strcmp(c, "off") == 0 ? Symmetry::off : Symmetry::mutant;
+}
+
 // `run --estimate`: how large is the dpor search of this scenario? A probe
 // of --time-limit seconds (10 by default) prints the estimated number of
 // executions of the whole search and the time it would take at the probe's
@@ -367,6 +377,7 @@ int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const 
     opt.minimize = false;
     opt.stale_cut = test_stale_cut();
     opt.commute = test_commute();
+    opt.symmetry = run_symmetry(f);
     opt.mutation = f.mutation;
     RunResult r = run_scenario(s, opt);
     if (!r.limit_hit || r.estimate <= 0) {
@@ -400,6 +411,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
     opt.commute = test_commute();
+    opt.symmetry = run_symmetry(f);
     opt.mutation = f.mutation;
     if (f.mpi && f.jobs > 0)
         throw LoadError("--mpi: not with --jobs; accepted: one of them (under MPI the ranks are the workers: mpirun -n N)");
@@ -534,6 +546,8 @@ CLI::App* add_run(CLI::App& app, Args& a) {
     run->add_flag("--estimate", rf.estimate,
                   "estimate the size of the dpor search from a probe of --time-limit seconds (default 10)");
     run->add_flag("--brief", rf.brief, "leave out the full interleaving (In short, final state, counts, replay)");
+    run->add_flag("--no-symmetry", rf.no_symmetry,
+                  "dpor without its identical-threads rule: threads with the same ops start in any order");
     run->add_option("--strategy", rf.strategy, "search strategy instead of the scenario's: " + strategy_names());
     run->add_option("--bound", rf.bound, "preemption bound (implies --strategy bounded)")->check(CLI::Range(0L, kMaxPreemptionBound));
     run->add_option("--memory-model", rf.memory_model, "memory model instead of the scenario's: sc, kernel");
@@ -676,6 +690,12 @@ void check_environment() {
     if (const char* c = std::getenv("VFSMC_TEST_COMMUTE");
         c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
         throw LoadError(std::string("VFSMC_TEST_COMMUTE: unknown value \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: off, mutant (test-only), or unset");
+    // VFSMC_TEST_SYMMETRY=off is `run --no-symmetry`; =mutant is the
+    // identical-threads rule's test-only unsound mutation (search/symmetry.h).
+    if (const char* c = std::getenv("VFSMC_TEST_SYMMETRY");
+        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
+        throw LoadError(std::string("VFSMC_TEST_SYMMETRY: unknown value \"") + printable(c, kMaxShownValue) +
                         "\"; accepted: off, mutant (test-only), or unset");
 }
 

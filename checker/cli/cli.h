@@ -96,6 +96,7 @@ struct RunFlags {
     std::string mutation;     // the mutation the models run under (a name of kMutations); empty: none
     int jobs = 0;             // run --jobs: one dpor search over this many worker processes (0: serial)
     bool mpi = false;         // run --mpi: the same over the ranks of an MPI job (built with -DVFSMC_MPI=ON)
+    bool no_symmetry = false; // run --no-symmetry: dpor without its identical-threads rule (search/symmetry.h)
 };
 
 // Apply `run --strategy/--bound/--memory-model/--without/--seed/--time-limit`

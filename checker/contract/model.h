@@ -171,6 +171,14 @@ struct ModelSpec {
     };
     std::vector<StepAfterAccess> steps_after_access;
     std::vector<StepNeeds> step_needs;  // what steps need of the scenario (StepNeed)
+    // The model treats its threads alike: its setup makes the same
+    // per-thread objects for every thread, and no step, invariant, final
+    // check or wake-up choice reads a thread's index but to reach that
+    // thread's own objects or to name it. Two threads with the same ops can
+    // then swap (scenario.h, interchangeable_threads; search/symmetry.h).
+    // srcu_up_read() of another thread's section ends the lowest such
+    // thread's: a model that calls it so cannot declare this.
+    bool interchangeable_threads = false;
     int min_threads = 1;
     int max_threads = kMaxScenarioThreads;
     int max_ops = 0;                   // ops per thread at most (0: no limit); the loader and the schema check it

@@ -70,6 +70,7 @@ void init_srcu_struct(int d) {
 
 void layer_setup_done() {
     g_ls.setup = false;
+    g_ls.setup_objects = rt().rec ? rt().rec->nobjects : 0;
     sim::set_setup(false);
     rt().in_thread = true;
 }
@@ -112,6 +113,7 @@ void check_alive_slow(int id, const char* field) {
 }
 
 bool object_freeable(int id) { return id >= 0 && id < kMaxObjects && g_ls.freeable[id]; }
+bool made_at_setup(int id) { return id >= 0 && id < g_ls.setup_objects; }
 void mark_freeable(int id) {
     if (id < 0 || id >= kMaxObjects) return;
     g_ls.freeable[id] = true;
@@ -164,6 +166,7 @@ void kfree_id(int id, SrcLoc at) {
         violate(t, "double-free", c, 1, "%s is freed twice", o.name);
         return;
     }
+    note_next_access(t, made_at_setup(id));
     sched_point();
     note_access(alive_key(id), true);
     if (free_races_plain_access(id, t)) return;

@@ -236,7 +236,10 @@ public:
         if (adds_commute_) load_of_rmw_only_word(owner_, name_);
         int t = this_thread();
         search_observer().before_access(t, key_, false);
-        if (sched_before(a)) sched_point();
+        if (sched_before(a)) {
+            note_next_access(t, false);
+            sched_point();
+        }
         no_preempt np;
         alive();
         sim::timestamp_t stamp = race_stamp();
@@ -283,7 +286,10 @@ public:
     void store(T v, Acc a) {
         int t = this_thread();
         search_observer().before_access(t, key_, false);
-        if (sched_before(a)) sched_point();
+        if (sched_before(a)) {
+            note_next_access(t, made_at_setup(owner_));
+            sched_point();
+        }
         no_preempt np;
         alive();
         race_check(true, marked(a));
@@ -330,6 +336,7 @@ public:
     T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None, bool blind = false) {
         int t = this_thread();
         search_observer().before_access(t, key_, a == Acc::LockAcquire);
+        note_next_access(t, made_at_setup(owner_));
         sched_point();
         no_preempt np;
         alive();

@@ -56,6 +56,10 @@ inline void check_alive(int id, const char* field) {
 // their plain accesses are not recorded, and kfree of one is a model error
 // (kfree_id aborts naming it).
 bool object_freeable(int id);
+// Made before the threads started (the model's setup): shared from the
+// start, unlike an object a thread allocates (dpor's identical-threads
+// rule: note_next_access, substrate/deps.h).
+bool made_at_setup(int id);
 void mark_freeable(int id);
 void mark_static(int id);
 // A plain access by the running thread to freeable object `id` (its clock

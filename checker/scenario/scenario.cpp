@@ -826,4 +826,37 @@ Scenario load_scenario(const std::string& file) {
     return parse_scenario(file, text);
 }
 
+std::vector<int> interchangeable_threads(const Scenario& s) {
+    int n = (int)s.threads.size();
+    std::vector<int> cls(n);
+    const Model* m = find_model(s.model);
+    bool alike = m && m->spec().interchangeable_threads;
+    auto ordered = [&](int t) {
+        for (const auto& o : s.order)
+            if (o.before_t == t || o.after_t == t) return true;
+        return false;
+    };
+    auto same_ops = [&](int a, int b) {
+        const auto& x = s.threads[a].ops;
+        const auto& y = s.threads[b].ops;
+        if (x.size() != y.size()) return false;
+        for (size_t k = 0; k < x.size(); k++) {
+            if (x[k].op != y[k].op || x[k].name != y[k].name || x[k].args.size() != y[k].args.size()) return false;
+            for (size_t a2 = 0; a2 < x[k].args.size(); a2++)
+                if (x[k].args[a2].s != y[k].args[a2].s) return false;
+        }
+        return true;
+    };
+    for (int t = 0; t < n; t++) {
+        cls[t] = t;
+        if (!alike || ordered(t)) continue;
+        for (int u = 0; u < t; u++)
+            if (cls[u] == u && !ordered(u) && same_ops(u, t)) {
+                cls[t] = u;
+                break;
+            }
+    }
+    return cls;
+}
+
 }  // namespace vfsmc

@@ -30,4 +30,10 @@ Scenario load_scenario(const std::string& file);
 // Same, from text (tests).
 Scenario parse_scenario(const std::string& file, const std::string& text);
 
+// Of each thread, the lowest thread it is interchangeable with (itself when
+// none): the same ops with the same arguments, neither named by an `order`
+// constraint, in a model that declares ModelSpec::interchangeable_threads.
+// The search decides what to do with it (search/symmetry.h).
+std::vector<int> interchangeable_threads(const Scenario& s);
+
 }  // namespace vfsmc

@@ -42,7 +42,7 @@
 // sleep-blocked executions remain; plain accesses that race are reported
 // as data races by the layer rather than reversed.
 //
-// Three extensions, each in a file of its own with its argument, and
+// Four extensions, each in a file of its own with its argument, and
 // called here where it acts:
 // - the failed-await marks (await_marks.h): a wait condition that failed
 //   and parked is no event of its own, so its reads are marked and
@@ -53,7 +53,12 @@
 //   release races with the acquire the release ends (handoff_race, in
 //   analyze());
 // - the reorder cut (reorder_cut.h), test-only and unsound: an execution
-//   ended at the close of a step with a stale read (reorder_cut()).
+//   ended at the close of a step with a stale read (reorder_cut());
+// - the identical-threads rule (symmetry.h): a thread of a class of
+//   identical threads is not enabled (choose()) for a step that starts
+//   with a write before the next lower one of its class has taken such a
+//   step or ended, and analyze() orders the step that released it before
+//   the thread's own first such step.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +72,7 @@
 #include "search/handoff.h"
 #include "search/policies.h"
 #include "search/reorder_cut.h"
+#include "search/symmetry.h"
 #include "substrate/deps.h"
 #include "substrate/runtime.h"
 #include "substrate/sim.h"
@@ -86,6 +92,9 @@ struct DporStats {
 DporStats& dpor_stats();
 Handoff dpor_handoff();
 Commute dpor_commute();
+// The running search's classes of identical threads (symmetry.h), or null
+// when the rule is off or no two threads are of one class.
+const ThreadClasses* dpor_symmetry();
 
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> {
@@ -103,6 +112,9 @@ public:
 
     rl::thread_id_t iteration_begin_impl() {
         if (!seeded_) seed();
+        sym_ = replay_ ? nullptr : dpor_symmetry();
+        for (int u = 0; u < (int)N; u++) release_at_[u] = en_step_[u] = last_step_[u] = -1;
+        deps().next_writes = 0;  // every thread at its start (the layer's reset runs after this first choice)
         SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
         follow_pos_ = 0;
         depth_ = 0;
@@ -237,6 +249,12 @@ private:
     size_t root_ = 0;
     typename rl::vector<uint64_t>::type step_data_;  // each step's data choices, hashed (trace_hash())
     typename rl::vector<uint16_t>::type path_;
+    // The identical-threads rule (symmetry.h): its classes (null: off); of
+    // each thread in this execution, its first step that started with a
+    // write (-1: none yet), the step that enabled that one (the release of
+    // the next lower thread of its class; -1: none), and its last step.
+    const ThreadClasses* sym_ = nullptr;
+    int release_at_[N], en_step_[N], last_step_[N];
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }
 
@@ -277,6 +295,15 @@ private:
 
     rl::thread_id_t choose(bool first) {
         uint8_t enabled = running_mask();
+        if (sym_) {
+            // S' of the identical-threads rule: a thread whose next step
+            // starts with a write is not enabled while the next lower
+            // thread of its class is not released. When that leaves no
+            // thread (that one is parked), S' ends here; the search goes on
+            // in S, which only adds executions.
+            uint8_t b = sym_->blocked(released(), deps().next_writes);
+            if (enabled & ~b) enabled &= (uint8_t)~b;
+        }
         int prev = last_sched_;
         if (depth_ < nodes_.size()) {
             Node& n = nodes_[depth_];
@@ -351,8 +378,36 @@ private:
         return take(n, depth_++, n.chosen);
     }
 
+    // The identical-threads rule: the threads released (a step that started
+    // with a write taken, or ended).
+    uint8_t released() const {
+        uint8_t m = 0;
+        for (int u = 0; u < (int)N; u++)
+            if (release_at_[u] >= 0 || this->threads_[u].state_ == rl::thread_state_finished) m |= bit(u);
+        return m;
+    }
+    // Thread t's step about to begin: its first that starts with a write
+    // releases it, and is enabled by the release of the thread before it
+    // in its class (its step that did so, or its last if it ended).
+    void note_release(uint8_t t) {
+        Deps& d = deps();
+        bool writes = (d.next_writes >> t) & 1;
+        d.next_writes &= (uint8_t)~bit(t);
+        int i = (int)steps_.size();
+        if (writes && release_at_[t] < 0) {
+            release_at_[t] = i;
+            int q = sym_ ? sym_->prev[t] : -1;
+            if (q >= 0)
+                en_step_[t] = release_at_[q] >= 0                                           ? release_at_[q]
+                              : this->threads_[q].state_ == rl::thread_state_finished ? last_step_[q]
+                                                                                       : -1;
+        }
+        last_step_[t] = i;
+    }
+
     rl::thread_id_t take(Node& n, size_t at, uint8_t t) {
         last_sched_ = (int)at;
+        note_release(t);
         steps_.emplace_back();
         Step& s = steps_.back();
         s.thread = t;
@@ -432,11 +487,19 @@ private:
                     if (ks.adds) unrace_covered(first);
                 }
             }
+            // The identical-threads rule (symmetry.h): the step that
+            // released the next lower thread of p's class enables p's first
+            // step that starts with a write; ordered, never reversed. A
+            // step that happens before it races with no step of p's from
+            // that one on: p could not have run it before.
+            int en = sym_ && i == release_at_[p] ? en_step_[p] : -1;
+            if (en >= 0) preds_.push_back({en, -1});
             for (const Pred& pr : preds_) {
                 int j = pr.step;
                 int q = steps_[j].thread;
                 if (q == p) continue;
                 int r = pr.race;
+                if (r >= 0 && en >= 0 && (r == en || vc_[(size_t)en * N + steps_[r].thread] >= clk_[r])) r = -1;
                 if (r >= 0 && !(prev >= 0 && vc_[(size_t)prev * N + q] >= clk_[r])) races_.push_back({r, i});
                 for (int u = 0; u < (int)N; u++) v[u] = std::max(v[u], vc_[(size_t)j * N + u]);
             }

@@ -38,15 +38,16 @@ namespace {
 using clk = std::chrono::steady_clock;
 
 // One run's search: built by run_with() from the run's options, it owns
-// its settings (the stale-read policy, dpor's handoff and commuting-adds rules, PCT's
+// its settings (the stale-read policy, dpor's handoff, commuting-adds and identical-threads rules, PCT's
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, const MutationInfo* m)
-        : policies(cut, dpor_search), handoff(h), commute(c), mutation(m) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, ThreadClasses tc, const MutationInfo* m)
+        : policies(cut, dpor_search), handoff(h), commute(c), classes(tc), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
     Commute commute;
+    ThreadClasses classes;         // dpor's identical-threads rule (symmetry.h): none when off
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
@@ -577,6 +578,7 @@ struct SearchSettings {
     StaleCut stale_cut = StaleCut::duplicates;
     Handoff handoff = Handoff::on;
     Commute commute = Commute::on;
+    Symmetry symmetry = Symmetry::on;
     const MutationInfo* mutation = nullptr;
 };
 
@@ -673,8 +675,11 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     static ExecRecord sample_rec;
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
+    // The identical-threads rule applies to a dpor search, never to a
+    // replay (a token is a path of the plain system).
+    const Symmetry sym = ss.strategy == Strategy::dpor && !replay ? set.symmetry : Symmetry::off;
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.commute, set.mutation);
+                       set.handoff, set.commute, thread_classes(s, sym), set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
@@ -729,6 +734,11 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     rt().in_thread = false;  // a failed execution ends without after(): no simulated thread runs now
     double secs = std::chrono::duration<double>(clk::now() - g->start).count();
     RunResult out = finish(s, ss, p, res, secs);
+    if (g->classes.any()) {
+        std::string ph = symmetry_phrase(s, sym);
+        size_t cut = out.completeness.find(", cut short by");
+        out.completeness.insert(cut == std::string::npos ? out.completeness.size() : cut, " " + ph);
+    }
     // A replay is one execution (Relacy's rerun that records a failing
     // execution's history is not another).
     if (replay) out.executions = std::min<uint64_t>(out.executions, 1);
@@ -754,6 +764,7 @@ RealHeap::RealHeap() { ctx_access::disable_alloc(rl::ctx())++; }
 RealHeap::~RealHeap() { ctx_access::disable_alloc(rl::ctx())--; }
 Handoff dpor_handoff() { return g->handoff; }
 Commute dpor_commute() { return g->commute; }
+const ThreadClasses* dpor_symmetry() { return g->classes.any() ? &g->classes : nullptr; }
 PctConfig& pct_config() { return g->pct; }
 
 // How many executions the shortest-counterexample search explores at each
@@ -762,7 +773,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, mutation_of(opt.mutation)};
     struct Linked {
         explicit Linked(DporLink* l) { g_link = l; }
         ~Linked() { g_link = nullptr; }
@@ -772,14 +783,14 @@ RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     return minimize_counterexample(s, opt, first);
 }
 
 RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, mutation_of(opt.mutation)};
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;

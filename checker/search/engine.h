@@ -12,6 +12,7 @@
 #include "contract/model.h"
 #include "search/commute.h"
 #include "search/handoff.h"
+#include "search/symmetry.h"
 #include "substrate/runtime.h"
 #include "search/stale_cut.h"
 #include "substrate/trace.h"
@@ -30,6 +31,9 @@ struct RunOptions {
     Handoff handoff = Handoff::on;
     // dpor's commuting-adds rule (search/commute.h): tests compare with `off`.
     Commute commute = Commute::on;
+    // dpor's identical-threads rule (search/symmetry.h): `run --no-symmetry`
+    // and the tests turn it off.
+    Symmetry symmetry = Symmetry::on;
     // The mutation the models run under (contract/mutations.h): a name of
     // kMutations, or empty for none. A token is valid only under the
     // mutation it was found with; a replay takes the same. Unknown: the run

@@ -939,6 +939,8 @@ RunResult Coordinator::result(double secs) {
     for (const auto& m : weighted_) out.metrics[m.first] = executions_ ? m.second / (double)executions_ : 0;
     // The phrase of a piece's search, without a piece's own cut.
     out.completeness = strategy_row(ss_.strategy).phrase(ss_, 0);
+    if (ss_.strategy == Strategy::dpor && thread_classes(s_, opt_.symmetry).any())
+        out.completeness += " " + symmetry_phrase(s_, opt_.symmetry);
     if (!base_.is_null()) out.relacy_result = base_.at("relacy_result");
     ps_.per_worker.clear();
     for (const auto& w : workers_) {

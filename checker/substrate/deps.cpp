@@ -23,6 +23,7 @@ void Deps::begin_execution() {
     nstep = 0;
     step_overflow = false;
     steps = 0;
+    next_writes = 0;
 }
 
 // Field keys: a hash of the owner's id and the field name's address (a

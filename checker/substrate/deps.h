@@ -70,6 +70,10 @@ struct Deps {
     // Scheduling points in the running execution (the DPOR scheduler
     // counts them, so that a mark can tell whether a step ended since).
     uint64_t steps = 0;
+    // The threads stopped at a scheduling point before a store, an RMW or a
+    // free of an object the setup made: their next step starts with a
+    // write of shared memory (note_next_access).
+    uint8_t next_writes = 0;
 
     void begin_execution();
 };
@@ -91,6 +95,19 @@ inline void note_access(Key key, bool write) {
     if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0, 0};
     else d.step_overflow = true;
 }
+// Thread t stops at the scheduling point before an access: a write of an
+// object the setup made (shared from the start, not one a thread
+// allocated), or not. The layer says so before each scheduling point of an
+// access; a thread
+// that stops at another kind (a park, a pass that starts over) has this
+// bit cleared when its step begins. For dpor's identical-threads rule
+// (search/symmetry.h).
+inline void note_next_access(int t, bool write) {
+    Deps& d = deps();
+    if (write) d.next_writes |= (uint8_t)(1u << t);
+    else d.next_writes &= (uint8_t)~(1u << t);
+}
+
 // Does the running step touch `key` yet?
 inline bool step_touches(Key key) {
     const Deps& d = deps();

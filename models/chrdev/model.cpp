@@ -244,6 +244,8 @@ struct ChrdevModel : Model {
 
     ChrdevModel() {
         s.name = "chrdev";
+        // Threads are alike (ModelSpec::interchangeable_threads): each thread's open files are its own; the balances sum over every thread.
+        s.interchangeable_threads = true;
         s.doc = "chrdev_open with and without cdev_lock against evict/cd_forget and cdev_del/cdev_purge (seed 002)";
         s.follows =
             "fs/char_dev.c chrdev_open (before seed 002 and v2), cdev_get/cdev_put, cdev_purge, cd_forget/"

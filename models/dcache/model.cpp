@@ -294,6 +294,9 @@ struct DcacheModel : Model {
     DcacheCfg cfg;
     DcacheModel() {
         s.name = "dcache";
+        // Threads are alike (ModelSpec::interchangeable_threads): each thread's wait queue is made alike at setup; the ghost state
+        // (in_dir_add, inflight, publisher, fs_call) is indexed by the running thread only.
+        s.interchangeable_threads = true;
         s.doc = "O_CREAT with the parent lock shared: d_alloc_parallel, the in-lookup hash, i_dir_seq and how a "
                 "filesystem publishes its dentry (seed 001)";
         s.follows = "fs/dcache.c v6.17..v7.0 (wq variant: d_alloc_parallel, d_wait_lookup, __d_add, end_dir_add, "
