@@ -133,3 +133,25 @@ json_field() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); prin
     done
   done
 }
+
+@test "a --jobs run cut short estimates the whole search (JSON and progress line), within a factor of 4 of the serial count" {
+  # The path estimate of the pieces, each weighted by the share of the tree
+  # it stands for: near the recorded count, and never below what ran.
+  local n; n=$(medium_count)
+  vf run "$medium" --jobs 2 --time-limit 3 --json --no-progress
+  [ "$rc" -eq 1 ] || { echo "rc $rc err $err"; return 1; }  # the scenario expects holds
+  printf '%s\n' "$out" >"$tmp/r.json"
+  [ "$(json_field "$tmp/r.json" 'j["verdict"]')" = inconclusive ]
+  local e x; e=$(json_field "$tmp/r.json" 'j["parallel"]["estimated_executions"]'); x=$(json_field "$tmp/r.json" 'j["counts"]["executions"]')
+  python3 -c "import sys; e,x,n=map(float,sys.argv[1:]); sys.exit(0 if e >= x and n/4 <= e <= 4*n else 1)" "$e" "$x" "$n" ||
+    { echo "estimate $e after $x executions, serial count $n"; return 1; }
+  # A complete run has nothing to estimate.
+  vf run "$small" --jobs 2 --json
+  printf '%s\n' "$out" >"$tmp/c.json"
+  [ "$(json_field "$tmp/c.json" '"estimated_executions" in j["parallel"]')" = False ]
+  # On a terminal the progress line carries the estimate (a line a second
+  # after the first two seconds).
+  script -qec "$VFSMC run $medium --jobs 2 --time-limit 4 --brief" /dev/null >"$tmp/tty" || true
+  grep -Eq "executions, [0-9]+/s, .* workers busy, .*about [0-9.e+]+ (thousand |million )?executions in all by the path estimate, about [0-9]+s left" "$tmp/tty" ||
+    { echo "no progress line with an estimate:"; cat -v "$tmp/tty"; return 1; }
+}

@@ -129,6 +129,7 @@ nlohmann::json json_report(const Scenario& s, const RunResult& r, const ReportOp
         par["upward_applied"] = ps.upward_applied;
         par["duplicates"] = ps.duplicates;
         par["workers_lost"] = ps.workers_lost;
+        if (ps.estimate > 0 && !o.stable) par["estimated_executions"] = ps.estimate;
         json per = json::array();
         for (const auto& w : ps.per_worker) {
             json x;

@@ -167,6 +167,9 @@ public:
         dpor_stats().explored_share = explored_share();
         if (link_) {
             RealHeap h;
+            for (Given& g : given_)
+                if (g.live) g.weight = branch_weight(g.depth);
+            link_->explored(dpor_stats().explored_share, given_weights());
             if (!halted_ && !rt().pruned) link_->complete_execution(trace_hash());
             serve();
         }
@@ -622,23 +625,67 @@ private:
     // down to it. The share only shrinks as backtrack sets grow, so
     // executions / share is an estimate of the total that firms up as the
     // search goes on; it is exact at the end (share 1).
+    // A parallel piece counts from its root: the nodes of its prefix are
+    // another piece's.
     double explored_share() const {
         double weight = 1.0, share = 0.0;
-        for (const Node& x : nodes_) {
+        for (size_t k = root_; k < nodes_.size(); k++) {
             unsigned t, d;
-            if (x.sched) {
-                uint8_t known = (uint8_t)(((x.backtrack | x.done) & x.enabled & ~x.sleep) | bit(x.chosen));
-                t = (unsigned)__builtin_popcount(known);
-                d = (unsigned)__builtin_popcount(x.done & known & ~bit(x.chosen));
-            } else {
-                t = x.count;
-                d = x.index;
-            }
-            if (t == 0) t = 1;
+            branches(nodes_[k], t, d);
             share += weight * d / t;
             weight /= t;
         }
         return share + weight;
+    }
+
+    // A node's branches known so far (t, at least 1) and those finished (d),
+    // as explored_share counts them.
+    static void branches(const Node& x, unsigned& t, unsigned& d) {
+        if (x.sched) {
+            uint8_t known = (uint8_t)(((x.backtrack | x.done) & x.enabled & ~x.sleep) | bit(x.chosen));
+            t = (unsigned)__builtin_popcount(known);
+            d = (unsigned)__builtin_popcount(x.done & known & ~bit(x.chosen));
+        } else {
+            t = x.count;
+            d = x.index;
+        }
+        if (t == 0) t = 1;
+    }
+
+    // The share of this piece's tree that one branch of node `at` stands
+    // for, by explored_share's weights: what a branch given away there
+    // takes with it (DporPiece::weight). A branch given away stays among
+    // its node's known branches and never counts as finished here, so the
+    // shares of all pieces, each times its weight, add up to the whole.
+    double branch_weight(size_t at) const {
+        double weight = 1.0;
+        for (size_t k = root_; k <= at; k++) {
+            unsigned t, d;
+            branches(nodes_[k], t, d);
+            weight /= t;
+        }
+        return weight;
+    }
+
+    // The branches this piece gave away, in the order it offered them, with
+    // their weight (branch_weight) kept up to date while their node is on
+    // the path: a node's known branches can still grow then.
+    struct Given {
+        size_t depth;
+        double weight;
+        bool live;
+    };
+    std::vector<Given> given_;
+    std::vector<double> given_weights() const {
+        std::vector<double> w;
+        for (const Given& g : given_) w.push_back(g.weight);
+        return w;
+    }
+    // The search leaves the nodes below depth d: the weights of the branches
+    // given away there are final.
+    void leave_below(size_t d) {
+        for (Given& g : given_)
+            if (g.depth > d) g.live = false;
     }
 
     // The next path: the deepest node with an alternative left.
@@ -648,6 +695,7 @@ private:
             if (!x.sched) {
                 if (x.index + 1u < x.end) {
                     x.index++;
+                    leave_below(d);
                     nodes_.resize(d + 1);
                     follow_len_ = 0;
                     return true;
@@ -675,6 +723,7 @@ private:
                     for (int k = 1; k < x.wake_len[u]; k++) follow_[follow_len_++] = x.wake[u][k];
                     break;
                 }
+            leave_below(d);
             nodes_.resize(d + 1);
             return true;
         }
@@ -833,6 +882,8 @@ private:
                 }
             }
             for (size_t k = root_; k <= d; k++) nodes_[k].shared = true;
+            p.weight = branch_weight(d);
+            given_.push_back({d, p.weight, true});
             link_->offer(p);
             return;
         }

@@ -40,6 +40,9 @@ struct DporPiece {
     // explore traces another piece explores: duplicates, never a loss).
     int sleep_node = -1;
     std::vector<std::pair<uint8_t, AccSet>> sleepers;
+    // The share of the giving piece's tree this branch stands for, for the
+    // estimate of the whole search (dpor.h, branch_weight); 0: not known.
+    double weight = 0;
 };
 
 // A request from the coordinator, read between executions.
@@ -78,6 +81,11 @@ public:
     // happens-before vector clocks and data choices: the same for every
     // interleaving of one Mazurkiewicz trace).
     virtual void complete_execution(uint64_t trace_hash) = 0;
+    // After every execution, for the estimate of the whole search: the
+    // share of the piece's tree explored so far (dpor.h, explored_share),
+    // and the weight now of each branch it gave away, in the order of its
+    // offers (DporPiece::weight: a node's known branches may have grown).
+    virtual void explored(double share, std::vector<double> given_weights) = 0;
 };
 
 // The running search's link (engine.cpp): null for a serial search.

@@ -62,6 +62,7 @@ struct ParallelStats {
     uint64_t upward_applied = 0;      // of those, added to the owner's running search
     uint64_t duplicates = 0;          // complete executions whose trace another one already covered
     uint64_t workers_lost = 0;        // workers that died; their pieces went back to the pool
+    double estimate = 0;              // a search cut short: the path estimate of its executions in all (0: none)
     std::vector<ParallelWorkerStats> per_worker;
 };
 

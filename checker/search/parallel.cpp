@@ -275,7 +275,8 @@ public:
                       {"piece", id_},
                       {"prefix", encode_prefix(p.prefix, p.prefix.size())},
                       {"wake", p.wake},
-                      {"sleep", encode_sleepers(p)}});
+                      {"sleep", encode_sleepers(p)},
+                      {"weight", p.weight}});
     }
     void no_offer() override { ch_.send(json{{"t", "nosplit"}}); }
 
@@ -289,11 +290,15 @@ public:
     }
 
     void complete_execution(uint64_t h) override { hashes_.push_back(h); }
+    void explored(double share, std::vector<double> given) override {
+        share_ = share;
+        given_ = std::move(given);
+    }
 
     void progress() {
         reported_ = executions_;
         last_ = clk::now();
-        ch_.send(json{{"t", "progress"}, {"piece", id_}, {"executions", executions_}});
+        ch_.send(json{{"t", "progress"}, {"piece", id_}, {"executions", executions_}, {"share", share_}, {"given", given_}});
     }
 
     const std::vector<uint64_t>& hashes() const { return hashes_; }
@@ -308,6 +313,8 @@ private:
     uint64_t executions_ = 0, reported_ = 0;
     clk::time_point last_;
     std::vector<uint64_t> hashes_;
+    double share_ = 0;           // the share of the piece explored (explored())
+    std::vector<double> given_;  // the weights of the branches it gave away, in offer order
 };
 
 json result_json(const RunResult& r) {
@@ -407,6 +414,15 @@ struct Piece {
     json sleep;  // the sleep set it starts with (DporPiece::sleepers), as sent
     enum State { pending, running, done } state = pending;
     int worker = -1;
+    // For the estimate of the whole search: the share of the whole tree
+    // this piece stands for (its giver's weight times the branch's weight
+    // in the giver's tree; 0 for a piece made of upward points, whose
+    // share nobody counted), and the share of its own tree explored so far
+    // (its worker's last progress; 1 once done). `rel`: the branch's weight
+    // in its giver's tree, as the giver last reported it; `offered`: the
+    // pieces it gave away, in order.
+    double weight = 0, share = 0, rel = 0;
+    std::vector<int64_t> offered;
     std::vector<json> adds;  // upward points sent to its running search
 };
 
@@ -481,6 +497,7 @@ private:
     void assign();
     void ask_splits();
     uint64_t reported() const;
+    double estimate();
     void print_progress();
     RunResult result(double secs);
     std::vector<uint8_t> hashes_in_;
@@ -680,6 +697,7 @@ void Coordinator::place(const json& add) {
 void Coordinator::done(Worker& w, const json& j) {
     Piece& P = pieces_[(size_t)j.at("piece").get<int64_t>()];
     P.state = Piece::done;
+    P.share = 1;
     P.adds.clear();
     w.piece = -1;
     w.inflight = 0;
@@ -734,8 +752,11 @@ void Coordinator::handle(Worker& w, int index, char kind, const std::string& bod
         w.split_asked = false;
         std::vector<uint8_t> wake;
         for (int v : j.at("wake")) wake.push_back((uint8_t)v);
-        int64_t id = new_piece(j.at("piece").get<int64_t>(), decode_prefix(j.at("prefix")), std::move(wake));
+        int64_t parent = j.at("piece");
+        int64_t id = new_piece(parent, decode_prefix(j.at("prefix")), std::move(wake));
         pieces_[(size_t)id].sleep = j.at("sleep");
+        pieces_[(size_t)id].rel = j.value("weight", 0.0);
+        pieces_[(size_t)parent].offered.push_back(id);
     } else if (t == "nosplit") {
         w.split_asked = false;
         w.split_after = clk::now() + std::chrono::milliseconds(5);
@@ -753,7 +774,14 @@ void Coordinator::handle(Worker& w, int index, char kind, const std::string& bod
         }
         node_mask_[key] |= (uint8_t)j.at("mask").get<int>();
     } else if (t == "progress") {
-        if (w.piece == j.at("piece").get<int64_t>()) w.inflight = j.at("executions");
+        if (w.piece == j.at("piece").get<int64_t>()) {
+            w.inflight = j.at("executions");
+            Piece& P = pieces_[(size_t)w.piece];
+            P.share = j.value("share", 0.0);
+            if (j.contains("given"))
+                for (size_t i = 0; i < j.at("given").size() && i < P.offered.size(); i++)
+                    pieces_[(size_t)P.offered[i]].rel = j.at("given")[i].get<double>();
+        }
     } else if (t == "done") {
         done(w, j);
     } else if (t == "error") {
@@ -785,6 +813,8 @@ void Coordinator::lost(Worker& w, int index) {
         Piece& P = pieces_[(size_t)w.piece];
         P.state = Piece::pending;
         P.worker = -1;
+        P.share = 0;
+        P.offered.clear();  // what it gave keeps its last weight; its next run offers anew
         queue_.push_front(P.id);
         std::vector<json> adds = std::move(P.adds);
         P.adds.clear();
@@ -842,14 +872,39 @@ uint64_t Coordinator::reported() const {
     return n;
 }
 
+// The whole search's size by the path estimate (dpor.h, explored_share):
+// the executions so far over the share of the tree explored, which is the
+// sum over the pieces of each one's weight times its explored share. Like
+// the serial estimate it only rises while backtrack sets above the pieces
+// grow, and pieces made of upward points add executions but no share.
+// 0: nothing to go on yet.
+double Coordinator::estimate() {
+    double share = 0;
+    for (auto& p : pieces_) {
+        // A giver is older than what it gave.
+        p.weight = p.parent < 0 ? 1.0 : pieces_[(size_t)p.parent].weight * p.rel;
+        share += p.weight * p.share;
+    }
+    uint64_t n = reported();
+    return share > 0 && n > 0 ? std::max((double)n, n / std::min(share, 1.0)) : 0;
+}
+
 void Coordinator::print_progress() {
     double el = since(start_);
     int busy = 0;
     for (const auto& w : workers_) busy += w.alive && w.piece >= 0;
     uint64_t n = reported();
-    std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, %d of %d workers busy, %llu pieces (%llu done, %zu waiting)\n",
-                 s_.name.c_str(), (unsigned long long)n, el > 0 ? n / el : 0.0, el, busy, po_.jobs,
-                 (unsigned long long)ps_.pieces, (unsigned long long)ps_.pieces_finished, queue_.size());
+    double rate = el > 0 ? n / el : 0.0, total = estimate();
+    std::string est;
+    if (total > 0) {
+        char b[160];
+        std::snprintf(b, sizeof b, ", about %.3g executions in all by the path estimate, about %.0fs left", total,
+                      rate > 0 ? (total - (double)n) / rate : 0.0);
+        est = b;
+    }
+    std::fprintf(stderr, "vfsmc: %s: %llu executions, %.0f/s, %.1fs elapsed, %d of %d workers busy, %llu pieces (%llu done, %zu waiting)%s\n",
+                 s_.name.c_str(), (unsigned long long)n, rate, el, busy, po_.jobs,
+                 (unsigned long long)ps_.pieces, (unsigned long long)ps_.pieces_finished, queue_.size(), est.c_str());
 }
 
 RunResult Coordinator::run() {
@@ -978,6 +1033,7 @@ RunResult Coordinator::result(double secs) {
         out.completeness += std::string(", cut short by the ") + limit_ + " (incomplete)";
         out.scope = Scope::inconclusive;
         out.verdict = Verdict::inconclusive;
+        out.estimate = out.estimate_low = out.estimate_high = out.parallel.estimate = estimate();
         return out;
     }
     out.scope = Scope::complete;
