@@ -860,6 +860,22 @@ TEST_CASE("the lock handoff rule leaves the verdicts and final states of real sc
 }
 
 namespace {
+// A reduction's run `on` against the run `off` without it: the same
+// verdict and invariant, and for a holds the same final states in no more
+// executions (the difference added to *saved).
+void same_verdict_no_more_executions(const std::string& f, const RunResult& off, const RunResult& on, uint64_t* saved) {
+    INFO(f << ": without the rule " << off.verdict << " " << off.invariant << " in " << off.executions << ", with it "
+           << on.verdict << " " << on.invariant << " in " << on.executions);
+    CHECK(on.verdict == off.verdict);
+    CHECK(on.invariant == off.invariant);
+    if (off.verdict == Verdict::holds) {
+        CHECK(on.scope == Scope::complete);
+        CHECK(on.outcomes == off.outcomes);
+        CHECK(on.executions <= off.executions);
+        if (saved) *saved += off.executions - on.executions;
+    }
+}
+
 // A scenario under dpor with the commuting-adds rule and without.
 void commute_same_as_off(const std::string& f, long max_executions, int* compared, uint64_t* saved) {
     Scenario s = load_scenario(f);
@@ -874,16 +890,7 @@ void commute_same_as_off(const std::string& f, long max_executions, int* compare
     if (off.verdict == Verdict::inconclusive) return;
     o.commute = Commute::on;
     RunResult on = run_scenario(s, o);
-    INFO(f << ": without the rule " << off.verdict << " " << off.invariant << " in " << off.executions << ", with it "
-           << on.verdict << " " << on.invariant << " in " << on.executions);
-    CHECK(on.verdict == off.verdict);
-    CHECK(on.invariant == off.invariant);
-    if (off.verdict == Verdict::holds) {
-        CHECK(on.scope == Scope::complete);
-        CHECK(on.outcomes == off.outcomes);
-        CHECK(on.executions <= off.executions);
-        if (saved) *saved += off.executions - on.executions;
-    }
+    same_verdict_no_more_executions(f, off, on, saved);
     if (compared) (*compared)++;
 }
 }  // namespace
@@ -1222,16 +1229,7 @@ void symmetry_same_as_off(const std::string& f, long max_executions, int* compar
     RunResult off = run_sym(s, Symmetry::off, max_executions);
     if (off.verdict == Verdict::inconclusive) return;
     RunResult on = run_sym(s, Symmetry::on, max_executions);
-    INFO(f << ": without the rule " << off.verdict << " " << off.invariant << " in " << off.executions << ", with it "
-           << on.verdict << " " << on.invariant << " in " << on.executions);
-    CHECK(on.verdict == off.verdict);
-    CHECK(on.invariant == off.invariant);
-    if (off.verdict == Verdict::holds) {
-        CHECK(on.scope == Scope::complete);
-        CHECK(on.outcomes == off.outcomes);
-        CHECK(on.executions <= off.executions);
-        if (saved) *saved += off.executions - on.executions;
-    }
+    same_verdict_no_more_executions(f, off, on, saved);
     if (on.verdict == Verdict::violated) {
         RunResult again = replay_scenario(s, on.token);
         CHECK(again.verdict == Verdict::violated);

@@ -10,6 +10,15 @@
 namespace vfsmc {
 namespace {
 
+// A toy's config keeps each thread's first eight ops by index.
+template <class Cfg>
+void take_ops(Cfg& cfg, const Scenario& sc) {
+    for (size_t t = 0; t < sc.threads.size(); t++) {
+        cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
+        for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
+    }
+}
+
 // The toy models' invariants: rows of the test binary's own, not of the
 // production table (contract/invariants.h).
 const ExtraInvariants kToyInvariants = {
@@ -143,10 +152,7 @@ struct ToyMp : Model {
     const ModelSpec& spec() const override { return s; }
     void prepare(const Scenario& sc) override {
         cfg.ordered = sc.knob("ordering").s == "release-acquire";
-        for (size_t t = 0; t < sc.threads.size(); t++) {
-            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
-            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
-        }
+        take_ops(cfg, sc);
     }
     ModelRun* start() override { return make_run<ToyMpRun>(cfg); }
 };
@@ -531,10 +537,7 @@ struct ToyDpor : Model {
     }
     const ModelSpec& spec() const override { return s; }
     void prepare(const Scenario& sc) override {
-        for (size_t t = 0; t < sc.threads.size(); t++) {
-            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
-            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
-        }
+        take_ops(cfg, sc);
     }
     ModelRun* start() override { return make_run<ToyDporRun>(cfg); }
 };
@@ -614,10 +617,7 @@ struct ToySym : Model {
     const ModelSpec& spec() const override { return s; }
     void prepare(const Scenario& sc) override {
         cfg.nthreads = (int)sc.threads.size();
-        for (size_t t = 0; t < sc.threads.size(); t++) {
-            cfg.nops[t] = (int)std::min<size_t>(8, sc.threads[t].ops.size());
-            for (int i = 0; i < cfg.nops[t]; i++) cfg.ops[t][i] = sc.threads[t].ops[i].op;
-        }
+        take_ops(cfg, sc);
     }
     ModelRun* start() override { return make_run<ToySymRun>(cfg); }
 };
