@@ -334,7 +334,8 @@ Observation MP+poonceonces Sometimes 1 3'
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
   vf litmus --check -j2 "$tmp/gen"
-  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "6870 agree, 126 differ (126 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] &&
-    ! grep '^FAIL' <<<"$out" | grep -qv '/\(Z6\.2\|ISA2\|IRIW\)/' || {
-    echo "got exit $rc: $(grep -v '^agree' <<<"$out" | grep -v '/\(Z6\.2\|ISA2\|IRIW\)/' | head) $err"; return 1; }
+  # The 22 misses are IRIW with two critical sections of one lock.
+  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "6974 agree, 22 differ (22 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] &&
+    ! grep '^FAIL' <<<"$out" | grep -qv '/IRIW/IRIW+[a-z+]*lock+[a-z+]*lock' || {
+    echo "got exit $rc: $(grep -v '^agree' <<<"$out" | grep -v '/IRIW/IRIW+[a-z+]*lock+[a-z+]*lock' | head) $err"; return 1; }
 }

@@ -63,6 +63,11 @@ struct Clocks {
     rl::timestamp_t* acq_rel;
     rl::timestamp_t* acq_fence;
     rl::timestamp_t* rel_fence;
+    // Under the LKMM, the part of acq_rel (glob) and of acq_fence
+    // (glob_pend) that is known to have reached every thread: what
+    // happens-before carries on through a plain store (publish()).
+    rl::timestamp_t* glob;
+    rl::timestamp_t* glob_pend;
     rl::timestamp_t* own;
     rl::timestamp_t last_yield;
     int index;
@@ -70,11 +75,14 @@ struct Clocks {
 };
 
 namespace detail {
+inline rl::timestamp_t g_glob[kMaxSimThreads][kMaxSimThreads];
+inline rl::timestamp_t g_glob_pend[kMaxSimThreads][kMaxSimThreads];
 template <int N>
 Clocks clocks_of(rl::thread_info_base* b) {
     auto* t = static_cast<rl::thread_info<N>*>(b);
-    return {t->acq_rel_order_, t->acquire_fence_order_, t->release_fence_order_, &t->own_acq_rel_order_,
-            t->last_yield_,    (int)t->index_,          N};
+    int i = (int)t->index_;
+    return {t->acq_rel_order_, t->acquire_fence_order_, t->release_fence_order_, g_glob[i], g_glob_pend[i],
+            &t->own_acq_rel_order_, t->last_yield_, i, N};
 }
 // The thread count of the running suite (search/suite.h sets it before each
 // execution): Relacy's thread records are sized by it.
@@ -129,6 +137,7 @@ inline constexpr unsigned kDepReads = 64;
 namespace detail {
 struct ReadMsg {
     rl::timestamp_t c[kMaxSimThreads];
+    rl::timestamp_t g[kMaxSimThreads];       // the part of c that reached every thread (Clocks::glob)
     rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
 };
 inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
@@ -173,6 +182,7 @@ inline int g_kept_events[kMaxPromises];
 inline int g_nkept = 0;
 // What kept promises published, for their readers' next step.
 inline rl::timestamp_t g_kept_join[kMaxSimThreads][kMaxSimThreads];
+inline rl::timestamp_t g_kept_gjoin[kMaxSimThreads][kMaxSimThreads];
 inline bool g_kept_pending[kMaxSimThreads];
 // Thread `me` orders an access after its load number `number` (all of
 // its loads if `all`): a promise that load made can no longer be kept, as
@@ -190,17 +200,21 @@ inline void order_after_loads(int me, bool all, unsigned number = 0) {
 }
 // A kept promise's store is read by its load: the reader, at its next
 // step, has what that store published, as its relaxed loads do.
-inline bool apply_kept(int me, rl::timestamp_t* acq_fence, int n) {
+inline bool apply_kept(int me, rl::timestamp_t* acq_fence, rl::timestamp_t* glob_pend, int n) {
     if (!g_kept_pending[me]) return false;
     g_kept_pending[me] = false;
-    for (int t = 0; t < n; t++) acq_fence[t] = std::max(acq_fence[t], g_kept_join[me][t]);
+    for (int t = 0; t < n; t++) {
+        acq_fence[t] = std::max(acq_fence[t], g_kept_join[me][t]);
+        glob_pend[t] = std::max(glob_pend[t], g_kept_gjoin[me][t]);
+    }
     return true;
 }
 }  // namespace detail
-// The LKMM's po-unlock-lock-po (lock.cat): a spinlock taken after the
-// thread released a spinlock orders, for every thread, its later stores
-// after everything before that release, as a release fence at the unlock
-// would.
+// The LKMM's po-unlock-lock-po (lock.cat): a spinlock taken after a
+// spinlock's release, by the same thread (po) or by reading the release
+// (rf), orders for every thread the taker's later stores after everything
+// before that release, as a release fence at the unlock would
+// (linux-kernel.cat's cumul-fence).
 namespace detail {
 inline rl::timestamp_t g_unlock_view[kMaxSimThreads][kMaxSimThreads];
 }
@@ -212,7 +226,7 @@ inline void note_unlock(rl::timestamp_t* acq_rel, int me, int n) {
 // since its last step published).
 inline Clocks running_clocks() {
     Clocks c = detail::g_clocks(rl::ctx().threadx_);
-    detail::apply_kept(c.index, c.acq_fence, c.nthreads);
+    detail::apply_kept(c.index, c.acq_fence, c.glob_pend, c.nthreads);
     return c;
 }
 
@@ -222,10 +236,17 @@ inline void spin_unlocked() {
     Clocks c = running_clocks();
     note_unlock(c.acq_rel, c.index, c.nthreads);
 }
+// Called right after the acquire that took the lock, whose load is the
+// thread's latest: what the release it read published.
 inline void spin_locked() {
     if (!detail::g_lkmm) return;
     Clocks c = running_clocks();
-    for (int t = 0; t < c.nthreads; t++) c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_view[c.index][t]);
+    unsigned nr = detail::g_nreads[c.index];
+    const detail::ReadMsg* taken = nr ? &detail::g_read_msg[c.index][(nr - 1) % kDepReads] : nullptr;
+    for (int t = 0; t < c.nthreads; t++) {
+        c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_view[c.index][t]);
+        if (taken) c.rel_fence[t] = std::max(c.rel_fence[t], taken->c[t]);
+    }
 }
 
 // Whether loads may make promises, for the execution under way (off at
@@ -235,7 +256,8 @@ inline bool promises_on() { return detail::g_promises; }
 inline void set_promises(bool on) {
     detail::g_promises = on;
     for (int t = 0; t < kMaxSimThreads; t++)
-        for (int u = 0; u < kMaxSimThreads; u++) detail::g_cause_full[t][u] = detail::g_cause_all[t][u] = detail::g_kept_join[t][u] = 0;
+        for (int u = 0; u < kMaxSimThreads; u++)
+            detail::g_cause_full[t][u] = detail::g_cause_all[t][u] = detail::g_kept_join[t][u] = detail::g_kept_gjoin[t][u] = 0;
 }
 
 // Before each execution.
@@ -251,6 +273,8 @@ inline void begin_execution_deps() {
     for (auto& v : detail::g_unlock_view)
         for (auto& x : v) x = 0;
     for (int t = 0; t < kMaxSimThreads; t++) detail::g_kept_pending[t] = false;
+    for (int t = 0; t < kMaxSimThreads; t++)
+        for (int u = 0; u < kMaxSimThreads; u++) detail::g_glob[t][u] = detail::g_glob_pend[t][u] = 0;
 }
 // The trace event of the load that just made a promise, and its
 // location's dependency key.
@@ -305,6 +329,7 @@ class atomic {
         int thread;
         rl::timestamp_t stamp;                      // the writer's clock at the store
         rl::timestamp_t released[kMaxSimThreads];   // what a reader that synchronizes acquires
+        rl::timestamp_t glob[kMaxSimThreads];       // the part of it that reached every thread (LKMM)
         rl::timestamp_t first_seen[kMaxSimThreads]; // each thread's clock when it first read it
         rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
     };
@@ -358,15 +383,20 @@ class atomic {
     // With promises on, `cause` gets the loads the access is ordered
     // after: those it depends on, what they were ordered after, and what
     // the thread's acquires and full fences order everything after.
+    // Under the LKMM, `*gdep` gets the part of it that reached every thread
+    // (ReadMsg::g; the thread's glob_pend for every earlier load).
     static const rl::timestamp_t* dependency(const Clocks& th, bool store, rl::timestamp_t* buf,
+                                             rl::timestamp_t* gbuf, const rl::timestamp_t** gdep,
                                              rl::timestamp_t* cause = nullptr) {
         int me = th.index;
+        *gdep = nullptr;
         if (cause)
             for (int t = 0; t < th.nthreads; t++) cause[t] = detail::g_cause_full[me][t];
         auto all = [&] {
             if (cause)
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[me][t]);
             detail::order_after_loads(me, true);
+            *gdep = th.glob_pend;
             return th.acq_fence;
         };
         if (!detail::g_dep_told[me]) return store && detail::g_lkmm ? all() : nullptr;
@@ -375,7 +405,8 @@ class atomic {
         uint64_t m = detail::g_dep_mask[me];
         if (!m) return nullptr;
         unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
-        for (int t = 0; t < th.nthreads; t++) buf[t] = 0;
+        for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
+        *gdep = gbuf;
         for (unsigned k = 0; k < 64; k++) {
             if (!(m >> k & 1) || base + k >= done) continue;
             if (base + k + kDepReads < done) return all();  // no longer kept
@@ -383,6 +414,7 @@ class atomic {
             const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
             for (int t = 0; t < th.nthreads; t++) {
                 buf[t] = std::max(buf[t], msg.c[t]);
+                gbuf[t] = std::max(gbuf[t], msg.g[t]);
                 if (cause) cause[t] = std::max(cause[t], msg.cause[t]);
             }
         }
@@ -413,9 +445,10 @@ class atomic {
     }
     bool promising() const { return detail::g_promises && ndomain_ > 0; }
     T do_load(const Clocks& th, MemOrder mo, bool rmw) {
-        rl::timestamp_t buf[kMaxSimThreads], cause[kMaxSimThreads];
+        rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
-        const rl::timestamp_t* dep = dependency(th, false, buf, causes ? cause : nullptr);
+        const rl::timestamp_t* gdep;
+        const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
         if (promising()) touch(th.index);
         unsigned& nr = detail::g_nreads[th.index];
         detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
@@ -430,7 +463,7 @@ class atomic {
         }
         if (pick) {
             *th.own += 1;
-            for (int t = 0; t < th.nthreads; t++) msg.c[t] = 0;
+            for (int t = 0; t < th.nthreads; t++) msg.c[t] = msg.g[t] = 0;
             detail::Promise& p = detail::g_promise[detail::g_npromises++];
             p = {this, (uint64_t)domain_[pick - 1], domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false};
             value = domain_[pick - 1];
@@ -442,6 +475,15 @@ class atomic {
             if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
             for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], r.released[t]);
+            if (detail::g_lkmm) {
+                // What reached every thread stays so; an access ordered
+                // after this load (and what it depends on) is after it.
+                rl::timestamp_t* ginto = acquires(mo) ? th.glob : th.glob_pend;
+                for (int t = 0; t < th.nthreads; t++) {
+                    msg.g[t] = gdep ? std::max(r.glob[t], gdep[t]) : r.glob[t];
+                    ginto[t] = std::max(ginto[t], r.glob[t]);
+                }
+            }
             if (causes)
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
@@ -490,24 +532,36 @@ class atomic {
     // accesses ordered after that load) are then ordered after.
     // - C++ (`sc`, and the layer's own words): a release store publishes the
     //   writer's clock, a relaxed one what its last release fence did.
-    // - The LKMM (`kernel`): what happens before the store, for rfe is part
-    //   of happens-before. A release store publishes the writer's clock
-    //   and what its earlier loads read (A-cumulativity). Any store also
-    //   publishes what the thread acquired before it (an acquire load or a
-    //   lock orders everything after it) and what the loads it depends on
-    //   read; of the writer's own accesses, only those a release fence
-    //   ordered before it.
+    // - The LKMM (`kernel`): what propagates to every thread before the
+    //   store does (linux-kernel.cat's cumul-fence). A release store
+    //   publishes the writer's clock and what its earlier loads read
+    //   (A-cumulativity). A plain store publishes the writer's own accesses
+    //   that a release fence (smp_wmb(), smp_mb()) ordered before it, and
+    //   of what happens before it (an acquire load or a lock orders
+    //   everything after it, a dependency the access that depends) only
+    //   the part that reached every thread (`glob`: through a strong fence
+    //   on the way, pb in linux-kernel.cat). What a third thread saw
+    //   before the writer read it is not published: the LKMM is not
+    //   multicopy-atomic (the ISA2, Z6.2 and IRIW shapes).
+    //   `gout` gets the part of `out` that reached every thread.
     //   A relaxed RMW publishes what C++ gives it (the non-value-returning
     //   atomics' "Noreturn" events order nothing of their own), so that two
     //   blind adds stay interchangeable (search/commute.h).
-    static void publish(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep, rl::timestamp_t* out) {
+    static void publish(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep,
+                        const rl::timestamp_t* gdep, rl::timestamp_t* out, rl::timestamp_t* gout) {
         bool rel = releases(mo);
         bool lkmm = detail::g_lkmm && (rel || !rmw);
         for (int t = 0; t < th.nthreads; t++) {
+            gout[t] = 0;
             if (!lkmm) out[t] = rel ? th.acq_rel[t] : th.rel_fence[t];
-            else if (rel) out[t] = std::max(th.acq_rel[t], th.acq_fence[t]);
-            else out[t] = t == th.index ? th.rel_fence[t] : std::max(th.rel_fence[t], th.acq_rel[t]);
-            if (dep && lkmm) out[t] = std::max(out[t], dep[t]);
+            else if (rel) {
+                out[t] = std::max(th.acq_rel[t], th.acq_fence[t]);
+                if (dep) out[t] = std::max(out[t], dep[t]);
+                gout[t] = std::max(th.glob[t], th.glob_pend[t]);
+            } else {
+                gout[t] = gdep ? std::max(th.glob[t], gdep[t]) : th.glob[t];
+                out[t] = std::max(th.rel_fence[t], gout[t]);
+            }
         }
     }
     // A new store in the modification order (store_place), publishing what
@@ -517,7 +571,7 @@ class atomic {
     // Which promises on this location the new store `v` of the running
     // thread keeps (each one it may keep is a choice); true if any.
     bool keep_promises(const Clocks& th, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
-                       rl::timestamp_t* first_seen) {
+                       const rl::timestamp_t* gpub, rl::timestamp_t* first_seen) {
         bool any = false;
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
@@ -529,7 +583,9 @@ class atomic {
             first_seen[p.reader] = p.at;
             for (int t = 0; t < th.nthreads; t++) {
                 detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
+                detail::g_kept_gjoin[p.reader][t] = std::max(detail::g_kept_gjoin[p.reader][t], gpub[t]);
                 detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
+                detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
             }
             detail::g_kept_pending[p.reader] = true;
             if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
@@ -538,21 +594,22 @@ class atomic {
         return any;
     }
     unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false) {
-        rl::timestamp_t dbuf[kMaxSimThreads], cause[kMaxSimThreads];
+        rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
-        const rl::timestamp_t* dep = dependency(th, true, dbuf, causes ? cause : nullptr);
+        const rl::timestamp_t* gdep;
+        const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
         if (causes && releases(mo)) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
         }
-        rl::timestamp_t pub[kMaxSimThreads];
-        publish(th, mo, rmw, dep, pub);
+        rl::timestamp_t pub[kMaxSimThreads], gpub[kMaxSimThreads];
+        publish(th, mo, rmw, dep, gdep, pub, gpub);
         rl::timestamp_t seen[kMaxSimThreads];
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
         bool kept = false;
         if (promising()) {
             touch(th.index);
-            kept = !rmw && keep_promises(th, v, cause, pub, seen);
+            kept = !rmw && keep_promises(th, v, cause, pub, gpub, seen);
         }
         unsigned n = cur_ + 1;
         // A store that keeps a promise goes last: the load that read it
@@ -568,10 +625,13 @@ class atomic {
         ++cur_;
         const Rec* prev = rec(n - 1);
         Rec& r = hist_[n % kHistory];
-        rl::timestamp_t carried[kMaxSimThreads] = {};
+        rl::timestamp_t carried[kMaxSimThreads] = {}, gcarried[kMaxSimThreads] = {};
         bool preserve = prev && (rmw || prev->thread == th.index);
         if (preserve)
-            for (int t = 0; t < th.nthreads; t++) carried[t] = prev->released[t];
+            for (int t = 0; t < th.nthreads; t++) {
+                carried[t] = prev->released[t];
+                gcarried[t] = prev->glob[t];
+            }
         r.value = v;
         r.thread = th.index;
         r.seq_cst = mo == MemOrder::seq_cst;
@@ -582,7 +642,10 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
-        for (int t = 0; t < th.nthreads; t++) r.released[t] = preserve ? std::max(carried[t], pub[t]) : pub[t];
+        for (int t = 0; t < th.nthreads; t++) {
+            r.released[t] = preserve ? std::max(carried[t], pub[t]) : pub[t];
+            r.glob[t] = preserve ? std::max(gcarried[t], gpub[t]) : gpub[t];
+        }
         initialized_ = true;
         return n;
     }
@@ -615,8 +678,8 @@ public:
         const Rec* prev = rec(cur_);
         if (!prev || acquires(o)) return false;
         Clocks th = running_clocks();
-        rl::timestamp_t pub[kMaxSimThreads];
-        publish(th, o, true, detail::g_lkmm ? th.acq_fence : nullptr, pub);
+        rl::timestamp_t pub[kMaxSimThreads], gpub[kMaxSimThreads];
+        publish(th, o, true, detail::g_lkmm ? th.acq_fence : nullptr, detail::g_lkmm ? th.glob_pend : nullptr, pub, gpub);
         for (int t = 0; t < th.nthreads; t++)
             if (pub[t] > prev->released[t]) return false;
         return true;
@@ -681,6 +744,17 @@ inline void fence(MemOrder o) {
         rl::preemption_disabler d(rl::ctx());
         rl::atomic_thread_fence(rl_order(o), RL_INFO);
     }
+    if (detail::g_lkmm && o != MemOrder::relaxed && o != MemOrder::release)
+        for (int t = 0; t < th.nthreads; t++) {
+            // An acquire fence orders the loads before it, and what they
+            // read, before everything after it. A full fence is a strong
+            // fence (linux-kernel.cat's pb): whatever had reached this
+            // thread, its own accesses included, has reached every thread
+            // by the time anything after the fence happens.
+            th.glob[t] = std::max(th.glob[t], th.glob_pend[t]);
+            if (o == MemOrder::seq_cst) th.glob[t] = std::max(th.glob[t], th.acq_rel[t]);
+        }
+    if (detail::g_lkmm && o == MemOrder::seq_cst) th.glob[th.index] = std::max(th.glob[th.index], *th.own);
     if (detail::g_promises && o != MemOrder::relaxed && o != MemOrder::release)
         detail::order_after_loads(th.index, true);
     if (o == MemOrder::seq_cst && detail::g_promises) {
