@@ -429,6 +429,9 @@ public:
             note_read(t, (int64_t)old);
         }
         int ev = log_access(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old, (int64_t)(w ? nv : old));
+        const int* kept;
+        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++)
+            if (Event* r = event_at(kept[i])) r->rf = ev;  // a load's promise this RMW's store kept
         if (Event* e = event_at(ev)) {
             e->marked = 1;
             e->word = word_;

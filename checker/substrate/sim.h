@@ -593,7 +593,10 @@ class atomic {
         }
         return any;
     }
-    unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false) {
+    // `rmw_writes`: an RMW that changes the value (a fetch_add(0) stands
+    // for a failed conditional RMW, which writes nothing in the LKMM and
+    // keeps no promise).
+    unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false, bool rmw_writes = false) {
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
         const rl::timestamp_t* gdep;
@@ -609,7 +612,7 @@ class atomic {
         bool kept = false;
         if (promising()) {
             touch(th.index);
-            kept = !rmw && keep_promises(th, v, cause, pub, gpub, seen);
+            kept = (!rmw || rmw_writes) && keep_promises(th, v, cause, pub, gpub, seen);
         }
         unsigned n = cur_ + 1;
         // A store that keeps a promise goes last: the load that read it
@@ -658,6 +661,24 @@ class atomic {
             default: return o;
         }
     }
+
+    // An RMW's store depends on what its load depends on (depend_on, told
+    // once for the access): the load takes the description, and the store
+    // is given it again.
+    struct RmwDeps {
+        int me;
+        bool told;
+        uint64_t mask;
+        unsigned base;
+        explicit RmwDeps(int t)
+            : me(t), told(detail::g_dep_told[t]), mask(detail::g_dep_mask[t]), base(detail::g_dep_base[t]) {}
+        void restore() const {
+            if (!told) return;
+            detail::g_dep_told[me] = true;
+            detail::g_dep_mask[me] = mask;
+            detail::g_dep_base[me] = base;
+        }
+    };
 
 public:
     atomic() = default;
@@ -712,8 +733,10 @@ public:
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
+        RmwDeps d(th.index);
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
-        do_store(th, (T)(prev + v), o, true);
+        d.restore();
+        do_store(th, (T)(prev + v), o, true, false, v != 0);
         return prev;
     }
     bool compare_exchange_strong(T& expected, T desired, MemOrder o) {
@@ -722,8 +745,10 @@ public:
         Clocks th = running_clocks();
         T current = latest();
         if (current == expected) {
+            RmwDeps d(th.index);
             do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
-            do_store(th, desired, o, true);
+            d.restore();
+            do_store(th, desired, o, true, false, true);
             return true;
         }
         do_load(th, failure_order(o), true);
@@ -737,8 +762,12 @@ inline void fence(MemOrder o) {
     // A seq_cst fence is a scheduling point of Relacy's: it is taken
     // first, so that a promise of this thread kept while others ran there
     // is applied before the fence acts (Relacy's fence, whose own
-    // scheduling point then does not switch).
-    if (o == MemOrder::seq_cst) rl::ctx().sched();
+    // scheduling point then does not switch). With load buffering on, an
+    // acquire fence (smp_rmb()) is one too: it refuses the thread's
+    // promises not kept yet, so the stores that keep them must be able to
+    // run before it.
+    bool orders_loads = o != MemOrder::relaxed && o != MemOrder::release;
+    if (o == MemOrder::seq_cst || (detail::g_promises && orders_loads)) rl::ctx().sched();
     Clocks th = running_clocks();
     {
         rl::preemption_disabler d(rl::ctx());
@@ -755,8 +784,7 @@ inline void fence(MemOrder o) {
             if (o == MemOrder::seq_cst) th.glob[t] = std::max(th.glob[t], th.acq_rel[t]);
         }
     if (detail::g_lkmm && o == MemOrder::seq_cst) th.glob[th.index] = std::max(th.glob[th.index], *th.own);
-    if (detail::g_promises && o != MemOrder::relaxed && o != MemOrder::release)
-        detail::order_after_loads(th.index, true);
+    if (detail::g_promises && orders_loads) detail::order_after_loads(th.index, true);
     if (o == MemOrder::seq_cst && detail::g_promises) {
         int me = th.index;
         for (int t = 0; t < kMaxSimThreads; t++)
