@@ -33,9 +33,27 @@ struct SrcLoc {
 // the events logged from now on carry (Event::src_file). A call made from
 // inside the vocabulary or the litmus interpreter keeps the model's line:
 // the location shown is the model's call, not the layer's.
+// Whether a file is the vocabulary's or the litmus interpreter's. A file
+// name comes from __builtin_FILE, a string literal, so one pointer stands
+// for one file: the answer is kept per pointer in a small direct-mapped
+// table (a collision only recomputes it).
+inline bool layer_file(const char* file) {
+    struct Slot {
+        const char* file;
+        bool layer;
+    };
+    static Slot slots[64];
+    Slot& s = slots[((uintptr_t)file >> 4) & 63];
+    if (s.file != file) {
+        s.file = file;
+        s.layer = std::strstr(file, "checker/kernel/") || std::strstr(file, "checker/litmus/");
+    }
+    return s.layer;
+}
+
 inline void here(const SrcLoc& at) {
     Runtime& r = rt();
-    if (!r.in_thread || !at.file || std::strstr(at.file, "checker/kernel/") || std::strstr(at.file, "checker/litmus/")) return;
+    if (!r.in_thread || !at.file || layer_file(at.file)) return;
     int t = this_thread();
     if (t < 0 || t >= kMaxThreads) return;
     r.src_file[t] = at.file;
