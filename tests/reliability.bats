@@ -158,9 +158,13 @@ import sys
 d = sys.argv[1]
 # 15 ifs inside one another (the 16th level is the assignment), each
 # condition and the assigned value an expression tree 48 deep whose deepest
-# leaf is a load (the interpreter's deepest recursion).
-deep = 'READ_ONCE(*x)' + ' + 0' * 46
-body = ' ' + ''.join(f'if ({"READ_ONCE(*x)" + " + 0" * 45} == 0) ' for _ in range(15)) + 'r0 = ' + deep + ';'
+# leaf is a load (the interpreter's deepest recursion). The loads are
+# acquires: an acquire makes no load-buffering promise, so the test has 17
+# executions. With READ_ONCE() each of the 16 loads of x may also promise
+# x = 1, and the search would walk 3^16 branches, nearly all of them ended
+# by a later load of x that breaks the promise.
+deep = 'smp_load_acquire(x)' + ' + 0' * 46
+body = ' ' + ''.join(f'if ({"smp_load_acquire(x)" + " + 0" * 45} == 0) ' for _ in range(15)) + 'r0 = ' + deep + ';'
 cond = 'exists (' + ' /\\ '.join(['0:r0=0'] * 48) + ')'
 open(f'{d}/limits.litmus', 'w').write('C limits\n{}\nP0(int *x)\n{\n int r0;\n' + body + '\n}\nP1(int *x)\n{\n WRITE_ONCE(*x, 1);\n}\n' + cond + '\n')
 EOF
