@@ -185,28 +185,34 @@ private:
                 Val b = eval(*e.args[1]);
                 Val r;
                 r.from = a.from | b.from;
-                const std::string& op = e.op;
                 long x = a.v, y = b.v;
-                if (op == "+") r.v = x + y;
-                else if (op == "-") r.v = x - y;
-                else if (op == "*") r.v = x * y;
-                else if (op == "/" || op == "%") {
-                    if (y == 0) throw InvalidPath();
-                    r.v = op == "/" ? x / y : x % y;
-                } else if (op == "==") r.v = x == y;
-                else if (op == "!=") r.v = x != y;
-                else if (op == "<") r.v = x < y;
-                else if (op == "<=") r.v = x <= y;
-                else if (op == ">") r.v = x > y;
-                else if (op == ">=") r.v = x >= y;
-                else if (op == "&&") r.v = x && y;
-                else if (op == "||") r.v = x || y;
-                else if (op == "&") r.v = x & y;
-                else if (op == "|") r.v = x | y;
-                else if (op == "^") r.v = x ^ y;
-                else if (op == "<<") r.v = (y < 0 || y > 62) ? 0 : x << y;
-                else if (op == ">>") r.v = (y < 0 || y > 62) ? 0 : x >> y;
-                else throw Unknown{op, e.line};
+                // The operator by its one or two characters (paths are
+                // enumerated by the hundred thousand: no string compares).
+                const std::string& op = e.op;
+                int c = op.size() == 1 ? op[0] : op.size() == 2 ? op[0] * 256 + op[1] : 0;
+                switch (c) {
+                    case '+': r.v = x + y; break;
+                    case '-': r.v = x - y; break;
+                    case '*': r.v = x * y; break;
+                    case '/': case '%':
+                        if (y == 0) throw InvalidPath();
+                        r.v = c == '/' ? x / y : x % y;
+                        break;
+                    case '=' * 256 + '=': r.v = x == y; break;
+                    case '!' * 256 + '=': r.v = x != y; break;
+                    case '<': r.v = x < y; break;
+                    case '<' * 256 + '=': r.v = x <= y; break;
+                    case '>': r.v = x > y; break;
+                    case '>' * 256 + '=': r.v = x >= y; break;
+                    case '&' * 256 + '&': r.v = x && y; break;
+                    case '|' * 256 + '|': r.v = x || y; break;
+                    case '&': r.v = x & y; break;
+                    case '|': r.v = x | y; break;
+                    case '^': r.v = x ^ y; break;
+                    case '<' * 256 + '<': r.v = (y < 0 || y > 62) ? 0 : x << y; break;
+                    case '>' * 256 + '>': r.v = (y < 0 || y > 62) ? 0 : x >> y; break;
+                    default: throw Unknown{op, e.line};
+                }
                 return r;
             }
             case Expr::Call: return call(e);
