@@ -329,13 +329,20 @@ Observation MP+poonceonces Sometimes 1 3'
   [ "$rc" -eq 0 ] && [[ $(tail -1 <<<"$out") == *" agree, 0 differ, 0 unsupported" ]] || { echo "got exit $rc: $(tail -3 <<<"$out") $err"; return 1; }
 }
 
-@test "litmus --check on the generated set: the kernel model's figures against the oracle, no false alarm" {
-  # docs/memory-model.md gives these figures and names the misses' class.
+@test "litmus --check on every 8th test of the generated set: no false alarm, misses only of the IRIW lock class" {
+  # The whole set (6,996 tests, about a minute on two cores) is the long
+  # test litmus-generated (tests/litmus_generated.bats), with the figures
+  # docs/memory-model.md gives. Here every 8th file in sorted order: 874
+  # tests over every shape, four of them the IRIW misses.
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
-  vf litmus --check -j2 "$tmp/gen"
-  # The 22 misses are IRIW with two critical sections of one lock.
-  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "6974 agree, 22 differ (22 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] &&
+  local f d
+  find "$tmp/gen" -name '*.litmus' | LC_ALL=C sort | awk 'NR % 8 == 0' | while read -r f; do
+    d=$tmp/sample/$(basename "$(dirname "$f")")
+    mkdir -p "$d" && cp "$f" "$d/"
+  done
+  vf litmus --check -j2 "$tmp/sample"
+  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "870 agree, 4 differ (4 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] &&
     ! grep '^FAIL' <<<"$out" | grep -qv '/IRIW/IRIW+[a-z+]*lock+[a-z+]*lock' || {
     echo "got exit $rc: $(grep -v '^agree' <<<"$out" | grep -v '/IRIW/IRIW+[a-z+]*lock+[a-z+]*lock' | head) $err"; return 1; }
 }
