@@ -407,8 +407,9 @@ class atomic {
         unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
         for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
         *gdep = gbuf;
-        for (unsigned k = 0; k < 64; k++) {
-            if (!(m >> k & 1) || base + k >= done) continue;
+        for (uint64_t bits = m; bits; bits &= bits - 1) {  // the set bits, lowest first
+            unsigned k = (unsigned)__builtin_ctzll(bits);
+            if (base + k >= done) break;                     // not made yet, nor any after it
             if (base + k + kDepReads < done) return all();  // no longer kept
             detail::order_after_loads(me, false, base + k);
             const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
