@@ -405,8 +405,8 @@ public:
         uint32_t old_tag = tag_of(cur);
         if (w && a == Acc::AtomicRmwFull) note_read_fence();  // a successful value-returning atomic is a full barrier
         bool spin = lock == LockClass::Spinlock || lock == LockClass::Lockref;
-        if (w && spin && a == Acc::LockRelease) sim::spin_unlocked();
-        if (w && spin && a == Acc::LockAcquire) sim::spin_locked();
+        if (w && spin && a == Acc::LockRelease) sim::spin_unlocked(&cell_);
+        if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_);
         if (w) {
             int64_t before = shadow_;
             shadow_ = (int64_t)nv;

@@ -139,6 +139,7 @@ struct ReadMsg {
     rl::timestamp_t c[kMaxSimThreads];
     rl::timestamp_t g[kMaxSimThreads];       // the part of c that reached every thread (Clocks::glob)
     rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
+    int from;                                // the thread whose store it read (-1: a promise not kept yet)
 };
 inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
 inline unsigned g_nreads[kMaxSimThreads];
@@ -212,14 +213,43 @@ inline bool apply_kept(int me, rl::timestamp_t* acq_fence, rl::timestamp_t* glob
 }  // namespace detail
 // The LKMM's po-unlock-lock-po (lock.cat): a spinlock taken after a
 // spinlock's release, by the same thread (po) or by reading the release
-// (rf), orders for every thread the taker's later stores after everything
-// before that release, as a release fence at the unlock would
-// (linux-kernel.cat's cumul-fence).
+// (rf), orders for every thread the taker's later stores after the
+// releasing thread's own stores before that release, as a release fence at
+// the unlock would for them (linux-kernel.cat's cumul-fence), and after
+// what was so ordered before those (its rel_fence: an earlier handover to
+// it, its smp_wmb()s). It is not A-cumulative: what the releasing thread
+// had only read is not ordered so (the IRIW shapes with two critical
+// sections of one lock), but what had reached every thread (`glob`) stays
+// so. The releasing thread's own part is
+// the clock of its last store before the unlock, not its clock at the
+// unlock: a thread that knows a later point of it would be taken to know
+// what it had read there (atomic::may_pass's read-read coherence).
 namespace detail {
-inline rl::timestamp_t g_unlock_view[kMaxSimThreads][kMaxSimThreads];
+// Each thread's last two stores' clocks (the unlock's own store is the last).
+inline rl::timestamp_t g_store_stamp[kMaxSimThreads][2];
+struct UnlockView {
+    const void* lock;  // the lock word released
+    rl::timestamp_t view[kMaxSimThreads];
+};
+// Each thread's last unlock (the po case), and its last kUnlocks unlocks
+// by lock word (the rf case: the taker reads the releaser's).
+inline constexpr int kUnlocks = 4;
+inline UnlockView g_unlock_last[kMaxSimThreads];
+inline UnlockView g_unlock_by_lock[kMaxSimThreads][kUnlocks];
+inline unsigned g_nunlocks[kMaxSimThreads];
+inline void note_store_stamp(int me, rl::timestamp_t stamp) {
+    g_store_stamp[me][0] = g_store_stamp[me][1];
+    g_store_stamp[me][1] = stamp;
 }
-inline void note_unlock(rl::timestamp_t* acq_rel, int me, int n) {
-    for (int t = 0; t < n; t++) detail::g_unlock_view[me][t] = acq_rel[t];
+}  // namespace detail
+inline void note_unlock(const Clocks& c, const void* lock) {
+    detail::UnlockView& v = detail::g_unlock_last[c.index];
+    v.lock = lock;
+    for (int t = 0; t < c.nthreads; t++) {
+        v.view[t] = std::max(c.rel_fence[t], std::max(c.glob[t], c.glob_pend[t]));
+        if (t == c.index) v.view[t] = std::max(v.view[t], detail::g_store_stamp[c.index][0]);
+    }
+    detail::g_unlock_by_lock[c.index][detail::g_nunlocks[c.index]++ % detail::kUnlocks] = v;
 }
 
 // The running thread's clocks (with what promises it made that were kept
@@ -230,22 +260,35 @@ inline Clocks running_clocks() {
     return c;
 }
 
-// A spinlock released, and one taken (po-unlock-lock-po, above).
-inline void spin_unlocked() {
+// A spinlock released (its release store just made), and one taken (its
+// acquire just made, its load the thread's latest): po-unlock-lock-po,
+// above. `lock`: the lock word.
+inline void spin_unlocked(const void* lock) {
     if (!detail::g_lkmm) return;
-    Clocks c = running_clocks();
-    note_unlock(c.acq_rel, c.index, c.nthreads);
+    note_unlock(running_clocks(), lock);
 }
-// Called right after the acquire that took the lock, whose load is the
-// thread's latest: what the release it read published.
-inline void spin_locked() {
+inline void spin_locked(const void* lock) {
     if (!detail::g_lkmm) return;
     Clocks c = running_clocks();
     unsigned nr = detail::g_nreads[c.index];
     const detail::ReadMsg* taken = nr ? &detail::g_read_msg[c.index][(nr - 1) % kDepReads] : nullptr;
+    // The releasing thread's unlock of this lock word: the latest one it
+    // made (the lock word's latest store, which the acquire read). Not
+    // among its last kUnlocks: everything the release published, as
+    // A-cumulative (more ordering: misses, never false alarms).
+    const rl::timestamp_t* rf_view = nullptr;
+    if (taken && taken->from >= 0 && taken->from != c.index) {
+        int q = taken->from;
+        unsigned n = detail::g_nunlocks[q];
+        for (unsigned k = 0; k < (unsigned)detail::kUnlocks && k < n && !rf_view; k++) {
+            const detail::UnlockView& v = detail::g_unlock_by_lock[q][(n - 1 - k) % detail::kUnlocks];
+            if (v.lock == lock) rf_view = v.view;
+        }
+        if (!rf_view) rf_view = taken->c;
+    }
     for (int t = 0; t < c.nthreads; t++) {
-        c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_view[c.index][t]);
-        if (taken) c.rel_fence[t] = std::max(c.rel_fence[t], taken->c[t]);
+        c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_last[c.index].view[t]);
+        if (rf_view) c.rel_fence[t] = std::max(c.rel_fence[t], rf_view[t]);
     }
 }
 
@@ -270,8 +313,11 @@ inline void begin_execution_deps() {
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
     detail::g_promises = false;
-    for (auto& v : detail::g_unlock_view)
-        for (auto& x : v) x = 0;
+    for (int t = 0; t < kMaxSimThreads; t++) {
+        detail::g_unlock_last[t] = {};
+        detail::g_nunlocks[t] = 0;
+        detail::g_store_stamp[t][0] = detail::g_store_stamp[t][1] = 0;
+    }
     for (int t = 0; t < kMaxSimThreads; t++) detail::g_kept_pending[t] = false;
     for (int t = 0; t < kMaxSimThreads; t++)
         for (int u = 0; u < kMaxSimThreads; u++) detail::g_glob[t][u] = detail::g_glob_pend[t][u] = 0;
@@ -465,6 +511,7 @@ class atomic {
         if (pick) {
             *th.own += 1;
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = msg.g[t] = 0;
+            msg.from = -1;
             detail::Promise& p = detail::g_promise[detail::g_npromises++];
             p = {this, (uint64_t)domain_[pick - 1], domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false};
             value = domain_[pick - 1];
@@ -472,6 +519,7 @@ class atomic {
             Rec& r = hist_[load_index(th, mo, rmw, dep) % kHistory];
             value = r.value;
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = r.released[t];
+            msg.from = r.thread;
             *th.own += 1;
             if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
@@ -588,6 +636,7 @@ class atomic {
                 detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
                 detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
             }
+            detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
             detail::g_kept_pending[p.reader] = true;
             if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
             any = true;
@@ -643,6 +692,7 @@ class atomic {
         r.setup = detail::g_setup;
         *th.own += 1;
         r.stamp = *th.own;
+        detail::note_store_stamp(th.index, r.stamp);
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
