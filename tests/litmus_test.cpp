@@ -449,7 +449,11 @@ TEST_CASE("dpor and the exhaustive search count the same executions on every tes
         std::stringstream ss;
         ss << in.rdbuf();
         Test t = parse(de.path().string(), ss.str());
-        if (t.procs.size() > 4) continue;  // the exhaustive search is slow there
+        // The exhaustive search is slow on five threads, and on four when
+        // some take a spinlock (the two IRIW tests through a lock handover:
+        // minutes each, where dpor takes 16 and 21 executions).
+        if (t.procs.size() > 4) continue;
+        if (t.procs.size() == 4 && ss.str().find("spin_lock(") != std::string::npos) continue;
         Options ex;
         ex.search.strategy = Strategy::exhaustive;
         Outcome a = run(t, ss.str(), Options()), b = run(t, ss.str(), ex);
