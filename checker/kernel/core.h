@@ -29,10 +29,6 @@ struct SrcLoc {
     SrcLoc(const char* f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
 };
 
-// Records `at` as the running thread's current model source line, which
-// the events logged from now on carry (Event::src_file). A call made from
-// inside the vocabulary or the litmus interpreter keeps the model's line:
-// the location shown is the model's call, not the layer's.
 // Whether a file is the vocabulary's or the litmus interpreter's. A file
 // name comes from __builtin_FILE, a string literal, so one pointer stands
 // for one file: the answer is kept per pointer in a small direct-mapped
@@ -51,6 +47,10 @@ inline bool layer_file(const char* file) {
     return s.layer;
 }
 
+// Records `at` as the running thread's current model source line, which
+// the events logged from now on carry (Event::src_file). A call made from
+// inside the vocabulary or the litmus interpreter keeps the model's line:
+// the location shown is the model's call, not the layer's.
 inline void here(const SrcLoc& at) {
     Runtime& r = rt();
     if (!r.in_thread || !at.file || layer_file(at.file)) return;

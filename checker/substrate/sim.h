@@ -220,10 +220,10 @@ inline bool apply_kept(int me, rl::timestamp_t* acq_fence, rl::timestamp_t* glob
 // it, its smp_wmb()s). It is not A-cumulative: what the releasing thread
 // had only read is not ordered so (the IRIW shapes with two critical
 // sections of one lock), but what had reached every thread (`glob`) stays
-// so. The releasing thread's own part is
-// the clock of its last store before the unlock, not its clock at the
-// unlock: a thread that knows a later point of it would be taken to know
-// what it had read there (atomic::may_pass's read-read coherence).
+// so. The releasing thread's own part is the clock of its last store
+// before the unlock, not its clock at the unlock: a thread that knows a
+// later point of it would be taken to know what it had read there
+// (atomic::may_pass's read-read coherence).
 namespace detail {
 // Each thread's last two stores' clocks (the unlock's own store is the last).
 inline rl::timestamp_t g_store_stamp[kMaxSimThreads][2];
