@@ -302,8 +302,15 @@ CheckResult check_one(const std::string& file, const Options& opt) {
         j = none ? Judgement::Agree : Judgement::Other;
         c.ours = none ? "DEADLOCK" : answer_name(o.answer);
     }
+    // herd7's `Flag data-race` is part of the answer: a `Result: ...
+    // DATARACE` line expects it, any other line its absence.
+    bool race = o.data_race, want_race = lkmm::expects_data_race(text);
+    if (j == Judgement::Agree && race != want_race) j = race ? Judgement::FalseAlarm : Judgement::Miss;
+    if (race) c.ours += " DATARACE";
+    if (want_race) c.lkmm += " DATARACE";
     c.kind = judgement_name(j);
-    std::string line = printable(file, kMaxShownFile) + ": " + c.ours + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) + ")";
+    std::string line = printable(file, kMaxShownFile) + ": " + c.ours + " (LKMM " + (t.result_text.empty() ? "-" : t.result_text) +
+                       (want_race ? " DATARACE" : "") + ")";
     bool declared = t.vfsmc_answer != Answer::None;
     c.cls = declared ? t.vfsmc_class : "";
     if (j == Judgement::NoResult) {

@@ -189,12 +189,13 @@ public:
     void check_final() override {
         int32_t key[kMaxObserved];
         for (size_t i = 0; i < t_.observed.size(); i++) key[i] = (int32_t)observed(t_.observed[i].proc, t_.observed[i].index);
+        // A load returned a value no store wrote after it: not an
+        // execution, and neither are its data races.
+        if (!promises_kept()) return;
         for (int i = 0; i < rt().nunjudged; i++) {
             if (std::strcmp(rt().unjudged[i], "data-race") == 0) g_tally.race = true;
             if (std::strcmp(rt().unjudged[i], "lock-misuse") == 0) g_tally.misuse = true;
         }
-        // A load returned a value no store wrote after it: not an execution.
-        if (!promises_kept()) return;
         if (t_.filter && !holds(*t_.filter)) return;
         bool sat = holds(*t_.cond);
         if (g_tally.first_time(execution_hash(key))) g_tally.add(key, sat);
