@@ -217,7 +217,8 @@ void fence(Acc a, const char* name) {
     int t = this_thread();
     search_observer().before_access(t, 0, false);
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
-    sim::fence(mo_for(a));
+    if (a == Acc::FenceRmb && mo_for(a) == MemOrder::acquire) sim::read_fence();
+    else sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
     if (mo_for(a) == MemOrder::seq_cst) note_access(kKeyScFence, true);

@@ -90,7 +90,7 @@ class kfield {
         auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
             for (int i = 0; i < n; i++) {
                 if (i == me || ts[i] == 0) continue;
-                if (sim::acquired_clock(i) < ts[i]) {
+                if ((store ? sim::acquired_clock(i) : sim::load_clock(i)) < ts[i]) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)

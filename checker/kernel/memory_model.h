@@ -73,7 +73,7 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::LockAcquire, "lock acquire", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the lock word"},
     {Acc::LockRelease, "lock release", MemOrder::release, MemOrder::seq_cst, "RELEASE of the lock word"},
     {Acc::FenceMb, "smp_mb", MemOrder::seq_cst, MemOrder::seq_cst, "full fence"},
-    {Acc::FenceRmb, "smp_rmb", MemOrder::acquire, MemOrder::seq_cst, "approximated by an acquire fence"},
+    {Acc::FenceRmb, "smp_rmb", MemOrder::acquire, MemOrder::seq_cst, "orders earlier loads before later loads, and before what depends on those (not later stores)"},
     {Acc::FenceWmb, "smp_wmb", MemOrder::release, MemOrder::seq_cst, "approximated by a release fence"},
     {Acc::AtomicRmwRelaxed, "_relaxed atomics", MemOrder::relaxed, MemOrder::seq_cst, "value-returning, unordered"},
     {Acc::AtomicRmwAcquire, "_acquire atomics", MemOrder::acquire, MemOrder::seq_cst, "ACQUIRE of the read"},

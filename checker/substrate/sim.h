@@ -77,6 +77,15 @@ struct Clocks {
 namespace detail {
 inline rl::timestamp_t g_glob[kMaxSimThreads][kMaxSimThreads];
 inline rl::timestamp_t g_glob_pend[kMaxSimThreads][kMaxSimThreads];
+// Under the LKMM, what smp_rmb() orders the thread's later loads after
+// (its earlier loads' acq_fence at the barrier), and the part of it that
+// reached every thread (glob_pend): the LKMM's rmb orders loads only, so
+// this joins no clock a store reads (read_fence()).
+inline rl::timestamp_t g_rd[kMaxSimThreads][kMaxSimThreads];
+inline rl::timestamp_t g_rd_glob[kMaxSimThreads][kMaxSimThreads];
+// How many loads the thread had made at its last smp_rmb(): its later
+// loads are ordered after loads number 0 to g_rd_loads - 1.
+inline unsigned g_rd_loads[kMaxSimThreads];
 template <int N>
 Clocks clocks_of(rl::thread_info_base* b) {
     auto* t = static_cast<rl::thread_info<N>*>(b);
@@ -195,6 +204,17 @@ inline void order_after_loads(int me, bool all, unsigned number = 0) {
         // Whether the promise is kept now depends on the order of this
         // step and the store that would keep it: for dpor, the step reads
         // the location.
+        p.touched = true;
+        note_access(p.key, false);
+    }
+}
+// Thread `me` makes a load after an smp_rmb() (read_fence()): the load is
+// ordered after the loads before the barrier, so their promises not kept
+// by now can no longer be kept (as order_after_loads()).
+inline void order_after_read_fence(int me) {
+    for (int i = 0; i < g_npromises; i++) {
+        Promise& p = g_promise[i];
+        if (p.reader != me || p.kept || p.touched || p.number >= g_rd_loads[me]) continue;
         p.touched = true;
         note_access(p.key, false);
     }
@@ -319,8 +339,10 @@ inline void begin_execution_deps() {
         detail::g_store_stamp[t][0] = detail::g_store_stamp[t][1] = 0;
     }
     for (int t = 0; t < kMaxSimThreads; t++) detail::g_kept_pending[t] = false;
+    for (int t = 0; t < kMaxSimThreads; t++) detail::g_rd_loads[t] = 0;
     for (int t = 0; t < kMaxSimThreads; t++)
-        for (int u = 0; u < kMaxSimThreads; u++) detail::g_glob[t][u] = detail::g_glob_pend[t][u] = 0;
+        for (int u = 0; u < kMaxSimThreads; u++)
+            detail::g_glob[t][u] = detail::g_glob_pend[t][u] = detail::g_rd[t][u] = detail::g_rd_glob[t][u] = 0;
 }
 // The trace event of the load that just made a promise, and its
 // location's dependency key.
@@ -409,8 +431,12 @@ class atomic {
     // happens after one that has), not by the reader's last cpu_relax().
     // May a load that has come back to store `index` read an older one?
     // `dep`: what the access is ordered after by its dependencies (or null).
-    static rl::timestamp_t known(const Clocks& th, const rl::timestamp_t* dep, int t) {
-        return dep ? std::max(th.acq_rel[t], dep[t]) : th.acq_rel[t];
+    // What the running access is ordered after, of thread t's clock: what
+    // happens before it, what its dependencies order it after, and for a
+    // load, what an smp_rmb() before it orders it after.
+    static rl::timestamp_t known(const Clocks& th, const rl::timestamp_t* dep, int t, bool load) {
+        rl::timestamp_t k = dep ? std::max(th.acq_rel[t], dep[t]) : th.acq_rel[t];
+        return load ? std::max(k, detail::g_rd[th.index][t]) : k;
     }
     bool may_pass(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
@@ -418,9 +444,9 @@ class atomic {
         const Rec* prev = rec(index - 1);
         if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (known(th, dep, r->thread) >= r->stamp) return false;
+        if (known(th, dep, r->thread, true) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (known(th, dep, t) >= r->first_seen[t]) return false;
+            if (known(th, dep, t, true) >= r->first_seen[t]) return false;
         return true;
     }
     // What the running access depends on (depend_on), into `buf`: null
@@ -481,6 +507,24 @@ class atomic {
         if (!rec(index)) uninitialized();
         return index;
     }
+    // A load that reads another thread's store `index`, after the running
+    // thread's earlier loads read older stores of other threads (still
+    // kept): each of those loads is from-read before that store, which
+    // the new load reads from (linux-kernel.cat: prop's fre then rfe,
+    // within one thread, is hb). So what is ordered after the new load is
+    // ordered after those loads too, and after what their stores
+    // published: joined into `rel` and `glob`.
+    void earlier_reads(const Clocks& th, unsigned index, rl::timestamp_t* rel, rl::timestamp_t* glob) const {
+        for (unsigned k = index - 1; k >= 1 && index - k < kHistory; k--) {
+            const Rec* e = rec(k);
+            if (!e) break;
+            if (e->thread == th.index || e->first_seen[th.index] == (rl::timestamp_t)-1) continue;
+            for (int t = 0; t < th.nthreads; t++) {
+                rel[t] = std::max(rel[t], e->released[t]);
+                glob[t] = std::max(glob[t], e->glob[t]);
+            }
+        }
+    }
     // The load's effect on the reader's clocks.
     // The running thread touches this location: its promises on it can
     // no longer be kept.
@@ -494,6 +538,7 @@ class atomic {
     T do_load(const Clocks& th, MemOrder mo, bool rmw) {
         rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
+        if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index);
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
         if (promising()) touch(th.index);
@@ -516,21 +561,34 @@ class atomic {
             p = {this, (uint64_t)domain_[pick - 1], domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false};
             value = domain_[pick - 1];
         } else {
-            Rec& r = hist_[load_index(th, mo, rmw, dep) % kHistory];
+            unsigned index = load_index(th, mo, rmw, dep);
+            Rec& r = hist_[index % kHistory];
             value = r.value;
-            for (int t = 0; t < th.nthreads; t++) msg.c[t] = r.released[t];
+            // What the load is ordered after: what its store published,
+            // and under the LKMM what the thread's earlier loads of the
+            // location read, when it reads another thread's store after
+            // theirs (earlier_reads()).
+            rl::timestamp_t rel[kMaxSimThreads], glob[kMaxSimThreads];
+            for (int t = 0; t < th.nthreads; t++) {
+                rel[t] = r.released[t];
+                glob[t] = r.glob[t];
+            }
+            if (detail::g_lkmm && r.thread != th.index) earlier_reads(th, index, rel, glob);
+            // An access ordered after this load is ordered after what it
+            // read, and after what an smp_rmb() ordered the load after.
+            for (int t = 0; t < th.nthreads; t++) msg.c[t] = std::max(rel[t], detail::g_rd[th.index][t]);
             msg.from = r.thread;
             *th.own += 1;
             if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
-            for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], r.released[t]);
+            for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], rel[t]);
             if (detail::g_lkmm) {
                 // What reached every thread stays so; an access ordered
                 // after this load (and what it depends on) is after it.
                 rl::timestamp_t* ginto = acquires(mo) ? th.glob : th.glob_pend;
                 for (int t = 0; t < th.nthreads; t++) {
-                    msg.g[t] = gdep ? std::max(r.glob[t], gdep[t]) : r.glob[t];
-                    ginto[t] = std::max(ginto[t], r.glob[t]);
+                    msg.g[t] = std::max(gdep ? std::max(glob[t], gdep[t]) : glob[t], detail::g_rd_glob[th.index][t]);
+                    ginto[t] = std::max(ginto[t], glob[t]);
                 }
             }
             if (causes)
@@ -559,9 +617,9 @@ class atomic {
         const Rec* r = rec(index);
         if (!r || index < 2 || r->rmw || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (known(th, dep, r->thread) >= r->stamp) return false;
+        if (known(th, dep, r->thread, false) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (known(th, dep, t) >= r->first_seen[t]) return false;
+            if (known(th, dep, t, false) >= r->first_seen[t]) return false;
         return true;
     }
     // Where a new plain store goes in the modification order: last, or
@@ -630,6 +688,14 @@ class atomic {
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
             p.kept = true;
             first_seen[p.reader] = p.at;
+            // The reader's loads since an smp_rmb() after the promised
+            // load are none yet (order_after_read_fence); those to come
+            // are ordered after what this store published.
+            if (p.number < detail::g_rd_loads[p.reader])
+                for (int t = 0; t < th.nthreads; t++) {
+                    detail::g_rd[p.reader][t] = std::max(detail::g_rd[p.reader][t], pub[t]);
+                    detail::g_rd_glob[p.reader][t] = std::max(detail::g_rd_glob[p.reader][t], gpub[t]);
+                }
             for (int t = 0; t < th.nthreads; t++) {
                 detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
                 detail::g_kept_gjoin[p.reader][t] = std::max(detail::g_kept_gjoin[p.reader][t], gpub[t]);
@@ -841,6 +907,34 @@ inline void fence(MemOrder o) {
         for (int t = 0; t < kMaxSimThreads; t++)
             detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], detail::g_cause_all[me][t]);
     }
+}
+
+// smp_rmb(). Under C++ an acquire fence (fence()). Under the LKMM it
+// orders the thread's earlier loads before its later loads only
+// (linux-kernel.cat's rmb, R to R): a later load, and an access that
+// depends on one, is ordered after what the earlier loads read (g_rd,
+// known()); a later store is not, so it may still take a coherence place
+// before a store those loads only observed, and it publishes nothing more.
+inline void read_fence() {
+    if (!detail::g_lkmm) {
+        fence(MemOrder::acquire);
+        return;
+    }
+    Clocks th = running_clocks();
+    for (int t = 0; t < th.nthreads; t++) {
+        detail::g_rd[th.index][t] = std::max(detail::g_rd[th.index][t], th.acq_fence[t]);
+        detail::g_rd_glob[th.index][t] = std::max(detail::g_rd_glob[th.index][t], th.glob_pend[t]);
+    }
+    // A promise of an earlier load may still be kept until the thread's
+    // next load (order_after_read_fence, keep_promises).
+    detail::g_rd_loads[th.index] = detail::g_nreads[th.index];
+}
+// What the running thread's next load is ordered after, of thread i's
+// clock: what it acquired, and what an smp_rmb() orders its loads after
+// (the LKMM race check of a load).
+inline rl::timestamp_t load_clock(int i) {
+    rl::thread_info_base& th = *rl::ctx().threadx_;
+    return std::max(th.acq_rel_order_[i], detail::g_rd[th.index_][i]);
 }
 
 // The running simulated thread.
