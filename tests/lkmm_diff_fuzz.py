@@ -21,9 +21,9 @@ vfsmc never reaches (a miss), or one vfsmc reaches and the LKMM forbids (a
 false alarm); so does a decided answer that differs. An `inconclusive` answer (the 60 s limit, or the value bound)
 is counted and printed; more than 3% of them fails the test too.
 
---max-miss-tests N lets up to N tests miss outcomes (the class
-docs/memory-model.md documents: an RMW always goes last in its location's
-coherence order); a false alarm
+--max-miss-tests N lets up to N tests miss outcomes (the classes
+docs/memory-model.md documents: a conditional RMW reads the latest store,
+and an RMW's load makes no promise); a false alarm
 always fails. --mutation NAME runs the operational model with a layer
 mutation (`vfsmc list --mutations`), and --expect-false-alarm inverts the
 verdict: the test then passes only when some outcome is a false alarm,

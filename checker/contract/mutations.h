@@ -56,6 +56,7 @@ inline constexpr MutationInfo kMutations[] = {
     {"smp-load-acquire-relaxed", "layer", "smp_load_acquire() is a READ_ONCE (no acquire)"},
     {"smp-store-release-relaxed", "layer", "smp_store_release() is a WRITE_ONCE (no release)"},
     {"refcount-inc-not-zero-no-zero-test", "layer", "refcount_inc_not_zero: the zero test (it takes a reference from 0)"},
+    {"rmw-reads-latest", "layer", "an unconditional RMW (xchg, atomic add) under kernel always reads the latest store and goes last in its coherence order"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

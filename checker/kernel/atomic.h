@@ -31,8 +31,8 @@ inline void atomic_set(atomic_t& a, int v, SrcLoc at = SrcLoc()) { here(at); a.c
 // atomic_inc, atomic_dec: blind adds (no return value; kfield::blind_add).
 inline void atomic_inc(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.blind_add(Acc::AtomicRmwVoid, "atomic_inc", 1); }
 inline void atomic_dec(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); a.counter.blind_add(Acc::AtomicRmwVoid, "atomic_dec", -1); }
-inline int atomic_inc_return(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }) + 1; }
-inline bool atomic_dec_and_test(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }) == 1; }
+inline int atomic_inc_return(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_inc_return", [](int& v) { v++; return true; }, nullptr, LockClass::None, false, true) + 1; }
+inline bool atomic_dec_and_test(atomic_t& a, SrcLoc at = SrcLoc()) { here(at); return a.counter.rmw(Acc::AtomicRmwFull, "atomic_dec_and_test", [](int& v) { v--; return true; }, nullptr, LockClass::None, false, true) == 1; }
 // atomic_add_unless(v, a, u): add a unless the value is u; true if added.
 inline bool atomic_add_unless(atomic_t& at, int a, int u, SrcLoc loc = SrcLoc()) {
     here(loc);

@@ -426,7 +426,7 @@ void layer_thread_exit(int t) {
 // ACQUIRE as well when it returns true.
 void refcount_inc(refcount_t& r, SrcLoc at) {
     here(at);
-    int old = r.refs.rmw(Acc::RefcountInc, "refcount_inc", [](int& v) { v++; return true; });
+    int old = r.refs.rmw(Acc::RefcountInc, "refcount_inc", [](int& v) { v++; return true; }, nullptr, LockClass::None, false, true);
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_inc on %s.%s = %d: addition on 0; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
 }
@@ -439,7 +439,7 @@ bool refcount_inc_not_zero(refcount_t& r, SrcLoc at) {
 }
 bool refcount_dec_and_test(refcount_t& r, SrcLoc at) {
     here(at);
-    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec_and_test", [](int& v) { v--; return true; });
+    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec_and_test", [](int& v) { v--; return true; }, nullptr, LockClass::None, false, true);
     KWARN_ON(old <= 0, r.underflow_inv, "refcount_dec_and_test on %s.%s = %d: underflow; use-after-free",
              object_name(r.refs.owner()), r.refs.name(), old);
     if (old == 1) {
@@ -451,7 +451,7 @@ bool refcount_dec_and_test(refcount_t& r, SrcLoc at) {
 }
 void refcount_dec(refcount_t& r, SrcLoc at) {
     here(at);
-    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec", [](int& v) { v--; return true; });
+    int old = r.refs.rmw(Acc::RefcountDec, "refcount_dec", [](int& v) { v--; return true; }, nullptr, LockClass::None, false, true);
     KWARN_ON(old <= 1, r.underflow_inv, "refcount_dec on %s.%s = %d: decrement hit 0; leaking memory",
              object_name(r.refs.owner()), r.refs.name(), old);
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kernel/slab.h"
+#include "contract/mutations.h"
 
 namespace vfsmc {
 
@@ -332,8 +333,12 @@ public:
     // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
     // names the kind of lock in `lock` for the trace.
     // `blind`: an unconditional add whose old value nobody uses (blind_add()).
+    // `unconditional`: f writes whatever the old value is (an xchg, an
+    // add); under `kernel` such an RMW may read an older store and take
+    // its coherence place right after it (sim::atomic::rmw_placed()).
     template <class F>
-    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None, bool blind = false) {
+    T rmw(Acc a, const char* action, F f, bool* wrote = nullptr, LockClass lock = LockClass::None, bool blind = false,
+          bool unconditional = false) {
         int t = this_thread();
         search_observer().before_access(t, key_, a == Acc::LockAcquire);
         note_next_access(t, made_at_setup(owner_));
@@ -384,7 +389,19 @@ public:
         T nv{};
         bool w = false;
         uint32_t tag = 0;
-        for (;;) {
+        // Not a word whose blind adds commute (they read the latest:
+        // search/commute.h, condition 2), nor a lock word.
+        bool placed = unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ && lock == LockClass::None &&
+                      !MUTATION("rmw-reads-latest");
+        bool went_last = true;
+        uint64_t next = 0;
+        if (placed) {
+            tag = (uint32_t)(rt().rec->nevents + 1);
+            cur = cell_.rmw_placed([&](uint64_t o) { T v = dec(o); f(v); nv = v; return enc(tag, v); }, mo_for(a), went_last);
+            if (!went_last) next = cell_.after_placed();
+            w = true;
+        }
+        while (!placed) {
             nv = dec(cur);
             w = f(nv);
             if (!w) {
@@ -409,8 +426,10 @@ public:
         if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_);
         if (w) {
             int64_t before = shadow_;
-            shadow_ = (int64_t)nv;
-            shadow_tag_ = tag;
+            if (went_last) {
+                shadow_ = (int64_t)nv;
+                shadow_tag_ = tag;
+            }
             bool fresh = deps().enabled && (a == Acc::LockAcquire || a == Acc::LockRelease) && !step_touches(key_);
             note_read(t, (int64_t)old);
             note_write(t, before);
@@ -446,6 +465,10 @@ public:
             if (!w && old_tag != shadow_tag_) {
                 e->stale = 1;
                 e->latest = ev_of_tag(shadow_tag_);
+            }
+            if (!went_last) {  // read an older store, and went before the newer ones
+                e->stale = 1;
+                e->latest = ev_of_tag(tag_of(next));
             }
         }
         if (ev >= 0) access_logged(w ? Ev::Rmw : Ev::Read);

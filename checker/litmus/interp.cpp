@@ -291,10 +291,11 @@ private:
             }
             if (write) {
                 // co: each write goes last, or just before the write it was
-                // placed before (free coherence order, sim.h).
+                // placed before (free coherence order, and an unconditional
+                // RMW that read an older store, sim.h).
                 int v = objvar_[e.obj];
                 int at = conum_[v];
-                if (e.kind == Ev::Write && e.stale && e.latest >= 0)
+                if ((e.kind == Ev::Write || e.kind == Ev::Rmw) && e.stale && e.latest >= 0)
                     for (int k = 0; k < conum_[v]; k++)
                         if (coev_[v][k] == e.latest) at = k;
                 if (conum_[v] < kMaxCo) {
@@ -582,7 +583,7 @@ private:
                         }
                         v = (int)nv;
                         return true;
-                    });
+                    }, nullptr, LockClass::None, false, true);  // unconditional (an overflow ends the execution as bad)
                 });
                 if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, op == ArithOp::Sub ? "-" : "+");
                 long nv = apply(old);
@@ -605,7 +606,10 @@ private:
             case Fn::Xchg: {
                 kfield<int>& f = at(0);
                 int nv = (int)arg(1);
-                return update([&] { return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; }); });
+                return update([&] {
+                    return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; }, nullptr, LockClass::None,
+                                       false, true);
+                });
             }
             case Fn::Cmpxchg: {
                 kfield<int>& f = at(0);

@@ -175,6 +175,13 @@ TraceLine line_of_event(const TraceView& v, const RunResult& r, const ExecRecord
                           value_text(rec, e, e.after).c_str()));
             L.rf = ref(e.rf);
             L.rf_line = v.line_of(e.rf);
+            if (e.stale) {
+                // An RMW that read an older store and went right after it.
+                L.latest = ref(e.latest);
+                L.latest_line = v.line_of(e.latest);
+                add(" COHERENCE: read an older value, ordered before ");
+                add(L.latest, L.latest_line);
+            }
             break;
         case Ev::Lock: case Ev::Unlock:
             add(std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : ""));

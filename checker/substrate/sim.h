@@ -411,6 +411,10 @@ class atomic {
     Rec hist_[kHistory];
     unsigned cur_ = 0;
     bool initialized_ = false;
+    // An unconditional RMW under the LKMM (rmw_placed()): its load may
+    // read an older store, and its store then goes right after that one.
+    bool place_rmw_ = false;
+    unsigned rmw_read_ = 0;   // the store the running RMW's load read
 
     static bool acquires(MemOrder o) { return o == MemOrder::acquire || o == MemOrder::acq_rel || o == MemOrder::seq_cst || o == MemOrder::consume; }
     static bool releases(MemOrder o) { return o == MemOrder::release || o == MemOrder::acq_rel || o == MemOrder::seq_cst; }
@@ -493,8 +497,17 @@ class atomic {
         }
         return buf;
     }
-    unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) const {
+    unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) {
         unsigned index = cur_;
+        if (rmw && place_rmw_) {
+            // Past each newer store the load may pass and the RMW's store
+            // may precede (never an RMW's: no store comes between an RMW
+            // and the store it read), one choice at a time.
+            while (index > 1 && cur_ - index + 2 < kHistory && may_pass(th, mo, index, dep) &&
+                   may_precede(th, mo, index, dep) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
+                index--;
+            rmw_read_ = index;
+        }
         if (!rmw) {
             unsigned limit = detail::g_load_window;
             unsigned i = 0;
@@ -728,9 +741,15 @@ class atomic {
         bool kept = false;
         if (promising()) {
             touch(th.index);
-            kept = (!rmw || rmw_writes) && keep_promises(th, v, cause, pub, gpub, seen);
+            bool placed = rmw && place_rmw_ && rmw_read_ != cur_;  // not last: it keeps no promise
+            kept = (!rmw || rmw_writes) && !placed && keep_promises(th, v, cause, pub, gpub, seen);
         }
         unsigned n = cur_ + 1;
+        if (rmw && place_rmw_ && rmw_read_ != cur_) {
+            // Right after the store its load read (rmw_placed()).
+            n = rmw_read_ + 1;
+            for (unsigned i = cur_ + 1; i > n; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
+        }
         // A store that keeps a promise goes last: the load that read it
         // must not see it behind a store it knew of.
         if (free && !rmw && detail::g_lkmm && !kept) {
@@ -856,6 +875,28 @@ public:
         do_store(th, (T)(prev + v), o, true, false, v != 0);
         return prev;
     }
+    // An RMW that writes f(old) whatever old is (an xchg, an add): under
+    // the LKMM its load may read a store older than the latest, one it is
+    // not ordered after, and its store then takes its coherence place
+    // right after that store, before the newer stores (plain ones: never
+    // between an RMW and the store it read). `last`: it went last, and
+    // is the location's latest value. Under C++ it reads the latest.
+    template <class F>
+    T rmw_placed(F f, MemOrder o, bool& last) {
+        rl::ctx().sched();
+        if (!initialized_) uninitialized();
+        Clocks th = running_clocks();
+        RmwDeps d(th.index);
+        place_rmw_ = detail::g_lkmm;
+        T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
+        d.restore();
+        unsigned n = do_store(th, f(prev), o, true, false, true);
+        place_rmw_ = false;
+        last = n == cur_;
+        return prev;
+    }
+    // The value of the store after the latest RMW's (when it did not go last).
+    T after_placed() const { return hist_[(rmw_read_ + 2) % kHistory].value; }
     bool compare_exchange_strong(T& expected, T desired, MemOrder o) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
