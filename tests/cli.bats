@@ -270,6 +270,16 @@ Observation MP+poonceonces Sometimes 1 3'
   [ "$rc" -eq 0 ] && ! grep -q 'Flag' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
 }
 
+@test "litmus --check: the corpus catches the layer mutations no scenario can (rmw-reads-latest)" {
+  # An unconditional RMW that always reads the latest store misses the
+  # outcome where it reads an older one (docs/memory-model.md).
+  vf litmus --check --mutation rmw-reads-latest litmus/MP+poonceonces+rmb-xchgrelaxed.litmus litmus/MP+wmbonceonce+rmb-xchgrelaxed.litmus
+  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "1 agree, 1 differ (1 miss, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] || {
+    echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --check litmus/MP+poonceonces+rmb-xchgrelaxed.litmus litmus/MP+wmbonceonce+rmb-xchgrelaxed.litmus
+  [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
+}
+
 @test "litmus --check --oracle: every corpus agrees with its Result: lines" {
   vf litmus --check --oracle litmus litmus-lkmm litmus-oracle
   # Two one-thread chains of twenty RMWs have more paths than the oracle
