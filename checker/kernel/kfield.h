@@ -329,7 +329,8 @@ public:
     }
 
     // An atomic read-modify-write: new = f(old), or no write when f returns
-    // false. Returns the old value. Always reads the latest value.
+    // false. Returns the old value: the latest, except for an unconditional
+    // RMW under `kernel` (below).
     // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
     // names the kind of lock in `lock` for the trace.
     // `blind`: an unconditional add whose old value nobody uses (blind_add()).
@@ -356,8 +357,9 @@ public:
         // not (a later relaxed load could still read a stale value). One
         // that fails (a cmpxchg that does not match, an inc_not_zero of 0)
         // is a read with no ordering at all (memory-barriers.txt; the LKMM's
-        // failed RMW is a plain R). Such an atomic reads the latest value,
-        // so whether it writes is known before it runs.
+        // failed RMW is a plain R). A conditional one reads the latest
+        // value and an unconditional one always writes, so whether it
+        // writes is known before it runs.
         bool full_mb = false;
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
             T probe = (T)shadow_;

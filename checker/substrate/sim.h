@@ -739,13 +739,15 @@ class atomic {
         rl::timestamp_t seen[kMaxSimThreads];
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
         bool kept = false;
+        // An RMW placed before newer stores (rmw_placed()): not last, so it
+        // keeps no promise.
+        bool placed = rmw && place_rmw_ && rmw_read_ != cur_;
         if (promising()) {
             touch(th.index);
-            bool placed = rmw && place_rmw_ && rmw_read_ != cur_;  // not last: it keeps no promise
             kept = (!rmw || rmw_writes) && !placed && keep_promises(th, v, cause, pub, gpub, seen);
         }
         unsigned n = cur_ + 1;
-        if (rmw && place_rmw_ && rmw_read_ != cur_) {
+        if (placed) {
             // Right after the store its load read (rmw_placed()).
             n = rmw_read_ + 1;
             for (unsigned i = cur_ + 1; i > n; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
@@ -878,9 +880,10 @@ public:
     // An RMW that writes f(old) whatever old is (an xchg, an add): under
     // the LKMM its load may read a store older than the latest, one it is
     // not ordered after, and its store then takes its coherence place
-    // right after that store, before the newer stores (plain ones: never
-    // between an RMW and the store it read). `last`: it went last, and
-    // is the location's latest value. Under C++ it reads the latest.
+    // right after that store, before the newer ones (which must be plain
+    // stores: no store comes between an RMW and the store it read).
+    // `last`: it went last, and is the location's latest value. Under
+    // C++ it reads the latest.
     template <class F>
     T rmw_placed(F f, MemOrder o, bool& last) {
         rl::ctx().sched();
