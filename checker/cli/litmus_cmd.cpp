@@ -108,8 +108,9 @@ std::string search_flags(const LitmusFlags& f) {
 // Always is inconclusive (Options::no_load_buffering).
 Options for_test(Options o, const Test& t) {
     std::string error;
-    if (!lkmm::value_domains(t, o.domains, error)) {
+    if (!lkmm::value_domains(t, o.domains, error, &o.written)) {
         o.domains.clear();
+        o.written.clear();
         if (error.compare(0, t.file.size() + 2, t.file + ": ") == 0) error.erase(0, t.file.size() + 2);
         // One thread reads only its own stores: nothing to buffer.
         if (t.procs.size() > 1) o.no_load_buffering = error;

@@ -385,6 +385,7 @@ static void unpark_all() {
 }
 void layer_thread_exit(int t) {
     Runtime& r = rt();
+    sim::thread_done(t);
     if (r.pruned) {
         // The execution is abandoned: parked threads wake to unwind.
         r.tstate[t] = TState::Done;

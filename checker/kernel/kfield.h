@@ -196,7 +196,10 @@ public:
     // load buffering (allow_load_buffering); `values` must outlive the
     // execution.
     static uint64_t promise_value(T v) { return enc(kPromiseTag, v); }
-    void promisable(const uint64_t* values, unsigned n) { cell_.set_promisable(values, n, 0xffffffffULL); }
+    // The values thread t's loads may promise (those the other threads' stores may write).
+    void promisable(int t, const uint64_t* values, const uint32_t* writers, unsigned n) {
+        cell_.set_promisable(t, values, writers, n, 0xffffffffULL);
+    }
     // This field is a lockref word (count * 2 + locked): the trace prints
     // "count 1, locked", and its count is a reference count.
     kfield& lockref_word() {
@@ -450,9 +453,10 @@ public:
             note_read(t, (int64_t)old);
         }
         int ev = log_access(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old, (int64_t)(w ? nv : old));
+        if (old_tag == kPromiseTag) sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
         const int* kept;
         for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++)
-            if (Event* r = event_at(kept[i])) r->rf = ev;  // a load's promise this RMW's store kept
+            if (Event* r = event_at(kept[i])) r->rf = ev;  // a promise this RMW's store kept
         if (Event* e = event_at(ev)) {
             e->marked = 1;
             e->word = word_;

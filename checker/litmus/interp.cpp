@@ -134,11 +134,13 @@ struct LitLock : kobj {
 // Witness mode: what the witness must show.
 enum class Want { Nothing, Satisfies, Violates };
 
-// The values each location may hold, encoded for kfield::promisable.
-constexpr int kMaxDomain = 64;
+// By thread and location, the values a load's promise may name: those
+// another thread's stores may write, encoded for kfield::promisable.
+constexpr int kMaxDomain = (int)sim::kMaxDomain;
 struct Promisable {
-    uint64_t values[kMaxVars][kMaxDomain];
-    unsigned n[kMaxVars] = {};
+    uint64_t values[kMaxThreads][kMaxVars][kMaxDomain];
+    uint32_t writers[kMaxThreads][kMaxVars][kMaxDomain];  // the threads that may write each
+    unsigned n[kMaxThreads][kMaxVars] = {};
     bool any = false;
 };
 
@@ -173,7 +175,8 @@ public:
         if (dom.any) {
             allow_load_buffering();
             for (int i = 0; i < nvars_; i++)
-                if (vars_[i] && dom.n[i]) vars_[i]->w.promisable(dom.values[i], dom.n[i]);
+                for (int th = 0; th < (int)t.procs.size() && th < kMaxThreads; th++)
+                    if (vars_[i] && dom.n[th][i]) vars_[i]->w.promisable(th, dom.values[th][i], dom.writers[th][i], dom.n[th][i]);
         }
         for (size_t p = 0; p < t.procs.size(); p++) {
             const Proc& P = t.procs[p];
@@ -625,14 +628,28 @@ private:
 
 class LitmusModel : public Model {
 public:
-    LitmusModel(const Test& t, Want w, const std::vector<std::vector<long>>& domains) : t_(t), want_(w) {
-        for (size_t v = 0; v < domains.size() && v < (size_t)kMaxVars; v++) {
-            for (long x : domains[v]) {
-                if (dom_->n[v] == (unsigned)kMaxDomain || x < INT32_MIN || x > INT32_MAX) continue;
-                dom_->values[v][dom_->n[v]++] = kfield<int>::promise_value((int)x);
-                dom_->any = true;
+    // `written`: by thread and variable, the values its stores may write
+    // (Options::written); a thread's promises name those of the others.
+    LitmusModel(const Test& t, Want w, const std::vector<std::vector<std::vector<long>>>& written) : t_(t), want_(w) {
+        for (size_t th = 0; th < written.size() && th < (size_t)kMaxThreads; th++)
+            for (size_t other = 0; other < written.size(); other++) {
+                if (other == th) continue;
+                for (size_t v = 0; v < written[other].size() && v < (size_t)kMaxVars; v++)
+                    for (long x : written[other][v]) {
+                        unsigned& n = dom_->n[th][v];
+                        uint64_t* vals = dom_->values[th][v];
+                        if (x < INT32_MIN || x > INT32_MAX) continue;
+                        uint64_t e = kfield<int>::promise_value((int)x);
+                        uint64_t* at = std::find(vals, vals + n, e);
+                        if (at == vals + n) {
+                            if (n == (unsigned)kMaxDomain) continue;
+                            vals[n] = e;
+                            dom_->writers[th][v][n++] = 0;
+                        }
+                        dom_->writers[th][v][at - vals] |= 1u << other;
+                        dom_->any = true;
+                    }
             }
-        }
         spec_.name = "litmus";
         spec_.doc = "a herd7 C litmus test, interpreted on the kernel-vocabulary layer";
         spec_.follows = "tools/memory-model (the LKMM's litmus format)";
@@ -732,7 +749,7 @@ std::string bad_text(const Test& t) {
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
     Outcome out;
-    LitmusModel counting(t, Want::Nothing, opt.domains);
+    LitmusModel counting(t, Want::Nothing, opt.written);
     register_runtime_model(&counting);
     out.scenario = scenario_of(t, text, false, opt.search);
     g_tally.reset((int)t.observed.size());
@@ -785,7 +802,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         Want w = t.quant == Quant::Forall ? Want::Violates : Want::Satisfies;
         bool exists = w == Want::Satisfies ? out.positive > 0 : out.negative > 0;
         if (exists) {
-            LitmusModel wm(t, w, opt.domains);
+            LitmusModel wm(t, w, opt.written);
             register_runtime_model(&wm);
             Scenario ws = witness_scenario(t, text, opt);
             g_tally.reset((int)t.observed.size());
@@ -807,7 +824,7 @@ Scenario witness_scenario(const Test& t, const std::string& text, const Options&
 
 RunResult replay_witness(const Test& t, const std::string& text, const Options& o, const std::string& token) {
     check_limits(t);
-    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies, o.domains);
+    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies, o.written);
     register_runtime_model(&wm);
     Scenario ws = witness_scenario(t, text, o);
     g_tally.reset((int)t.observed.size());

@@ -55,6 +55,10 @@ struct Options {
     // kernel/kfield.h allow_load_buffering). Empty: loads read only stores
     // that ran before them.
     std::vector<std::vector<long>> domains;
+    // By thread and variable, the values that thread's stores may write
+    // (lkmm::value_domains): a load's promise names a value another
+    // thread may write.
+    std::vector<std::vector<std::vector<long>>> written;
     // Non-empty: why the test's values could not be bounded, so that its
     // loads read only earlier stores. An answer that rests on no execution
     // reaching an outcome (Never, Always) is then inconclusive, with this

@@ -516,19 +516,37 @@ std::string oracle_report(const Test& t, const OracleOutcome& o, bool stable) {
     return s;
 }
 
-bool value_domains(const Test& t, std::vector<std::vector<long>>& dom, std::string& error) {
+bool value_domains(const Test& t, std::vector<std::vector<long>>& dom, std::string& error,
+                   std::vector<std::vector<std::vector<long>>>* written) {
     Domains d;
     std::vector<std::vector<Run>> runs;
     OracleOutcome out;
     dom.clear();
+    if (written) written->clear();
     if (!grow_domains(t, d, runs, out)) {
         error = out.error;
         return false;
     }
+    auto as_stored = [](long x) { return is_address(x) ? x - kAddressBase + 1 : x; };
     for (auto& vals : d) {
         std::vector<long> v;
-        for (long x : vals) v.push_back(is_address(x) ? x - kAddressBase + 1 : x);
+        for (long x : vals) v.push_back(as_stored(x));
         dom.push_back(std::move(v));
+    }
+    // The runs of the last round were made with the final domains, so
+    // they hold every write each thread may make.
+    if (written) {
+        written->assign(t.procs.size(), std::vector<std::vector<long>>(d.size()));
+        for (size_t p = 0; p < runs.size(); p++)
+            for (const Run& r : runs[p]) {
+                if (!r.valid) continue;
+                for (const Event& e : r.events) {
+                    if (e.kind != Kind::W || e.lock != LockOp::None) continue;
+                    auto& w = (*written)[p][e.loc];
+                    long x = as_stored(e.value);
+                    if (std::find(w.begin(), w.end(), x) == w.end()) w.push_back(x);
+                }
+            }
     }
     return true;
 }

@@ -48,8 +48,10 @@ OracleOutcome oracle_run(const litmus::Test& t, const OracleOptions& o = OracleO
 // The values each location of the test may hold, by variable index, as
 // the oracle finds them (every value a write computes from values of the
 // locations, to a fixed point; a pointer to variable i is i + 1). False,
-// with `error`, past the oracle's limits.
-bool value_domains(const litmus::Test& t, std::vector<std::vector<long>>& dom, std::string& error);
+// with `error`, past the oracle's limits. `written`, when given, gets by
+// thread and variable the values that thread's writes may store.
+bool value_domains(const litmus::Test& t, std::vector<std::vector<long>>& dom, std::string& error,
+                   std::vector<std::vector<std::vector<long>>>* written = nullptr);
 
 // herd7's lines: Test, States, Ok/No, Witnesses, Positive/Negative, Flag
 // lines, Condition, Observation, and Time unless stable.

@@ -165,7 +165,13 @@ inline bool g_dep_told[kMaxSimThreads];
 // ordered after are tracked as clocks of load times, `cause`), and the
 // reading thread must not have touched the location since. An execution
 // that ends with a promise not kept is not one the memory model allows.
+// An unconditional RMW's load may promise too (atomic::rmw_placed()): its
+// store goes last at once, and the store that keeps the promise takes its
+// coherence place right before it, so that nothing comes between the RMW
+// and the store it read.
 inline constexpr int kMaxPromises = 32;
+// The most values a location's promises may name.
+inline constexpr unsigned kMaxDomain = 64;
 namespace detail {
 struct Promise {
     const void* loc;
@@ -178,8 +184,13 @@ struct Promise {
     Key key;              // the location's dependency key (substrate/deps.h)
     bool touched;         // the reader accessed the location, or ordered something after the load, since
     bool kept;
+    bool rmw;                   // an RMW's load made it
+    rl::timestamp_t rmw_stamp;  // and the stamp of the RMW's store
 };
 inline bool g_promises = false;
+// The threads that have ended: they write nothing more, so no promise
+// names a value only they could write.
+inline uint32_t g_done_mask = 0;
 inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
 inline bool g_promise_overflow = false;
@@ -312,6 +323,8 @@ inline void spin_locked(const void* lock) {
     }
 }
 
+// Thread t has ended (its function returned).
+inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
 // Whether loads may make promises, for the execution under way (off at
 // the start of each; a front end whose locations have domains turns it on
 // before its threads run).
@@ -330,6 +343,7 @@ inline void begin_execution_deps() {
         detail::g_dep_told[t] = false;
     }
     detail::g_npromises = 0;
+    detail::g_done_mask = 0;
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
     detail::g_promises = false;
@@ -402,8 +416,11 @@ class atomic {
         rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
     };
     // The values a promise may name (set_promisable), compared under the mask.
-    const T* domain_ = nullptr;
-    unsigned ndomain_ = 0;
+    // By reading thread, each value with the threads that may write it.
+    const T* domain_[kMaxSimThreads] = {};
+    const uint32_t* writers_[kMaxSimThreads] = {};
+    unsigned ndomain_[kMaxSimThreads] = {};
+    bool any_domain_ = false;
     uint64_t domain_mask_ = ~0ULL;
     // Store number n (1, 2, ...) is hist_[n % kHistory] while it is one of
     // the last kHistory; 0 is the state before the first store, which no
@@ -415,6 +432,7 @@ class atomic {
     // read an older store, and its store then goes right after that one.
     bool place_rmw_ = false;
     unsigned rmw_read_ = 0;   // the store the running RMW's load read
+    bool rmw_promised_ = false;  // the running RMW's load made a promise
 
     static bool acquires(MemOrder o) { return o == MemOrder::acquire || o == MemOrder::acq_rel || o == MemOrder::seq_cst || o == MemOrder::consume; }
     static bool releases(MemOrder o) { return o == MemOrder::release || o == MemOrder::acq_rel || o == MemOrder::seq_cst; }
@@ -541,13 +559,15 @@ class atomic {
     // The load's effect on the reader's clocks.
     // The running thread touches this location: its promises on it can
     // no longer be kept.
+    // An RMW's promise is not: the RMW's store fixes the place of the
+    // thread's later accesses to the location after the store that keeps it.
     void touch(int me) const {
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
-            if (p.loc == this && p.reader == me) p.touched = true;
+            if (p.loc == this && p.reader == me && !p.rmw) p.touched = true;
         }
     }
-    bool promising() const { return detail::g_promises && ndomain_ > 0; }
+    bool promising() const { return detail::g_promises && any_domain_; }
     T do_load(const Clocks& th, MemOrder mo, bool rmw) {
         rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
@@ -561,18 +581,25 @@ class atomic {
         // A promise: a relaxed load returns a value of the location's
         // domain that a later store must write.
         unsigned pick = 0;
+        unsigned eligible[kMaxDomain];
         T value;
-        if (!rmw && !acquires(mo) && promising()) {
-            if (detail::g_npromises < kMaxPromises) pick = rl::ctx().rand(ndomain_ + 1, rl::sched_type_atomic_load);
-            else detail::g_reads_cut++;  // a choice the search did not explore
+        if ((!rmw || place_rmw_) && !acquires(mo) && promising()) {
+            // The values a thread that has not ended may still write.
+            unsigned nd = 0;
+            for (unsigned k = 0; k < ndomain_[th.index]; k++)
+                if (writers_[th.index][k] & ~detail::g_done_mask) eligible[nd++] = k;
+            if (nd && detail::g_npromises < kMaxPromises) pick = rl::ctx().rand(nd + 1, rl::sched_type_atomic_load);
+            else if (nd) detail::g_reads_cut++;  // a choice the search did not explore
         }
         if (pick) {
             *th.own += 1;
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = msg.g[t] = 0;
             msg.from = -1;
             detail::Promise& p = detail::g_promise[detail::g_npromises++];
-            p = {this, (uint64_t)domain_[pick - 1], domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false};
-            value = domain_[pick - 1];
+            T promised = domain_[th.index][eligible[pick - 1]];
+            p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, rmw, 0};
+            value = promised;
+            rmw_promised_ = rmw;
         } else {
             unsigned index = load_index(th, mo, rmw, dep);
             Rec& r = hist_[index % kHistory];
@@ -608,7 +635,12 @@ class atomic {
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
         if (causes) {
-            cause[th.index] = std::max(cause[th.index], *th.own);
+            // A promise: what is ordered after this load is after it. A
+            // load that read a store adds nothing of its own thread's: the
+            // loads each access is ordered after matter only as promises,
+            // and an acquire orders what follows it after itself, not
+            // after the earlier loads of its thread.
+            if (pick) cause[th.index] = std::max(cause[th.index], *th.own);
             int me = th.index;
             for (int t = 0; t < th.nthreads; t++) {
                 msg.cause[t] = cause[t];
@@ -625,14 +657,51 @@ class atomic {
     // not before the location's first store (its initial value) or a store
     // of the model's setup, nor before
     // a seq_cst store when it is one too, nor between an RMW and the store
-    // the RMW read.
+    // the RMW read. An RMW whose load promised a value read no store yet
+    // (awaiting()): a store may go before it, and the one that keeps the
+    // promise will come between.
     bool may_precede(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
-        if (!r || index < 2 || r->rmw || r->setup) return false;
+        if (!r || index < 2 || (r->rmw && !awaiting(index)) || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
         if (known(th, dep, r->thread, false) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
             if (known(th, dep, t, false) >= r->first_seen[t]) return false;
+        return true;
+    }
+    // The promise of the RMW whose store is store `index`, when its load
+    // promised a value that no store has written yet (load buffering
+    // through an RMW); null otherwise.
+    detail::Promise* awaiting(unsigned index) const {
+        const Rec* r = rec(index);
+        if (!r || !r->rmw || !promising()) return nullptr;
+        for (int i = 0; i < detail::g_npromises; i++) {
+            detail::Promise& p = detail::g_promise[i];
+            if (p.loc == this && p.rmw && p.rmw_stamp == r->stamp && p.reader == r->thread && !p.kept && !p.touched) return &p;
+        }
+        return nullptr;
+    }
+    // May a store of the running thread with the value `v` keep promise
+    // `p` of the RMW whose store is store `k`, taking its place right before
+    // it? Its value is the one promised, it may precede store k and every
+    // store after it, and no thread but the RMW's has read store k or a
+    // later one (what they read would then carry what the new store
+    // publishes through the RMW). A store ordered after the RMW's load is
+    // not one: whatever orders it so, a fence, an acquire or a dependency
+    // in the RMW's thread, refused the promise when it ran (`touched`).
+    bool may_keep_rmw(const Clocks& th, MemOrder mo, T v, const detail::Promise& p, unsigned k,
+                      const rl::timestamp_t* dep) const {
+        if (p.reader == th.index || ((uint64_t)v & p.mask) != (p.value & p.mask)) return false;
+        if (cur_ - k + 2 >= kHistory) return false;
+        for (unsigned j = k; j <= cur_; j++) {
+            const Rec* r = rec(j);
+            if (!r || r->setup || (mo == MemOrder::seq_cst && r->seq_cst)) return false;
+            if (known(th, dep, r->thread, false) >= r->stamp) return false;
+            for (int t = 0; t < th.nthreads; t++) {
+                if (known(th, dep, t, false) >= r->first_seen[t]) return false;
+                if (t != p.reader && t != r->thread && r->first_seen[t] != (rl::timestamp_t)-1) return false;
+            }
+        }
         return true;
     }
     // Where a new plain store goes in the modification order: last, or
@@ -695,12 +764,20 @@ class atomic {
         bool any = false;
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
-            if (p.kept || p.loc != this || p.reader == th.index || p.touched) continue;
+            if (p.kept || p.loc != this || p.reader == th.index || p.touched || p.rmw) continue;
             if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
             if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
             p.kept = true;
             first_seen[p.reader] = p.at;
+            kept_by(th, p, pub, gpub);
+            any = true;
+        }
+        return any;
+    }
+    // Promise `p` is kept by a store that published `pub` (`gpub`).
+    static void kept_by(const Clocks& th, detail::Promise& p, const rl::timestamp_t* pub, const rl::timestamp_t* gpub) {
+        {
             // The reader's loads since an smp_rmb() after the promised
             // load are none yet (order_after_read_fence); those to come
             // are ordered after what this store published.
@@ -718,9 +795,7 @@ class atomic {
             detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
             detail::g_kept_pending[p.reader] = true;
             if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
-            any = true;
         }
-        return any;
     }
     // `rmw_writes`: an RMW that changes the value (a fetch_add(0) stands
     // for a failed conditional RMW, which writes nothing in the LKMM and
@@ -740,21 +815,50 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
         bool kept = false;
         // An RMW placed before newer stores (rmw_placed()): not last, so it
-        // keeps no promise.
-        bool placed = rmw && place_rmw_ && rmw_read_ != cur_;
+        // keeps no load's promise. An RMW whose load made a promise goes
+        // last and keeps none.
+        bool placed = rmw && place_rmw_ && !rmw_promised_ && rmw_read_ != cur_;
+        // An RMW's promise this store keeps, by taking its place right
+        // before the RMW's store (store `keep_at`).
+        detail::Promise* rmw_keep = nullptr;
+        unsigned keep_at = 0;
         if (promising()) {
             touch(th.index);
-            kept = (!rmw || rmw_writes) && !placed && keep_promises(th, v, cause, pub, gpub, seen);
+            if (placed) {
+                // Right before an RMW that promised: this store is the one it reads.
+                detail::Promise* p = awaiting(rmw_read_ + 1);
+                if (p && may_keep_rmw(th, mo, v, *p, rmw_read_ + 1, dep) &&
+                    rl::ctx().rand(2, rl::sched_type_atomic_load) == 1) {
+                    rmw_keep = p;
+                    keep_at = rmw_read_ + 1;
+                }
+            } else if (!rmw) {
+                for (unsigned k = cur_; k >= 2 && cur_ - k + 2 < kHistory && !rmw_keep; k--) {
+                    detail::Promise* p = awaiting(k);
+                    if (p && may_keep_rmw(th, mo, v, *p, k, dep) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1) {
+                        rmw_keep = p;
+                        keep_at = k;
+                    }
+                }
+            }
+            if (rmw_keep) {
+                rmw_keep->kept = true;
+                seen[rmw_keep->reader] = rmw_keep->at;
+                kept_by(th, *rmw_keep, pub, gpub);
+            } else {
+                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ && keep_promises(th, v, cause, pub, gpub, seen);
+            }
         }
         unsigned n = cur_ + 1;
-        if (placed) {
-            // Right after the store its load read (rmw_placed()).
-            n = rmw_read_ + 1;
+        if (placed || rmw_keep) {
+            // Right after the store its load read (rmw_placed()), or right
+            // before the RMW whose promise it keeps.
+            n = placed ? rmw_read_ + 1 : keep_at;
             for (unsigned i = cur_ + 1; i > n; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
         }
         // A store that keeps a promise goes last: the load that read it
         // must not see it behind a store it knew of.
-        if (free && !rmw && detail::g_lkmm && !kept) {
+        if (free && !rmw && detail::g_lkmm && !kept && !rmw_keep) {
             // A release store is ordered after every earlier load of its
             // thread, and so after what the stores they read published.
             rl::timestamp_t after[kMaxSimThreads];
@@ -766,7 +870,7 @@ class atomic {
         const Rec* prev = rec(n - 1);
         Rec& r = hist_[n % kHistory];
         rl::timestamp_t carried[kMaxSimThreads] = {}, gcarried[kMaxSimThreads] = {};
-        bool preserve = prev && (rmw || prev->thread == th.index);
+        bool preserve = prev && ((rmw && !rmw_promised_) || prev->thread == th.index);
         if (preserve)
             for (int t = 0; t < th.nthreads; t++) {
                 carried[t] = prev->released[t];
@@ -787,6 +891,16 @@ class atomic {
             r.released[t] = preserve ? std::max(carried[t], pub[t]) : pub[t];
             r.glob[t] = preserve ? std::max(gcarried[t], gpub[t]) : gpub[t];
         }
+        if (rmw_keep) {
+            // The RMW reads this store, and its store carries on what this
+            // one published (rmw-sequence).
+            Rec& m = hist_[(n + 1) % kHistory];
+            for (int t = 0; t < th.nthreads; t++) {
+                m.released[t] = std::max(m.released[t], pub[t]);
+                m.glob[t] = std::max(m.glob[t], gpub[t]);
+            }
+        }
+        if (rmw_promised_) detail::g_promise[detail::g_npromises - 1].rmw_stamp = r.stamp;
         initialized_ = true;
         return n;
     }
@@ -821,11 +935,16 @@ class atomic {
 public:
     atomic() = default;
     atomic(const atomic&) = delete;
-    // The values the location may hold, which a load may promise (load
-    // buffering; see set_promises); `values` must outlive the execution.
-    void set_promisable(const T* values, unsigned n, uint64_t mask) {
-        domain_ = values;
-        ndomain_ = n;
+    // The values thread t's loads may promise (load buffering; see
+    // set_promises): those another thread's stores may write, each with
+    // the mask of the threads that may write it. At most kMaxDomain; the
+    // arrays must outlive the execution.
+    void set_promisable(int t, const T* values, const uint32_t* writers, unsigned n, uint64_t mask) {
+        if (t < 0 || t >= kMaxSimThreads || n > kMaxDomain) return;
+        domain_[t] = values;
+        writers_[t] = writers;
+        ndomain_[t] = n;
+        any_domain_ = any_domain_ || n > 0;
         domain_mask_ = mask;
     }
     // Would an RMW of the running thread with order `o`, now, take no
@@ -891,10 +1010,12 @@ public:
         Clocks th = running_clocks();
         RmwDeps d(th.index);
         place_rmw_ = detail::g_lkmm;
+        rmw_promised_ = false;
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         d.restore();
         unsigned n = do_store(th, f(prev), o, true, false, true);
         place_rmw_ = false;
+        rmw_promised_ = false;
         last = n == cur_;
         return prev;
     }
