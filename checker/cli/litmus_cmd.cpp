@@ -108,9 +108,8 @@ std::string search_flags(const LitmusFlags& f) {
 // Always is inconclusive (Options::no_load_buffering).
 Options for_test(Options o, const Test& t) {
     std::string error;
-    if (!lkmm::value_domains(t, o.domains, error, &o.written)) {
-        o.domains.clear();
-        o.written.clear();
+    std::vector<std::vector<long>> domains;
+    if (!lkmm::value_domains(t, domains, error, &o.written)) {
         if (error.compare(0, t.file.size() + 2, t.file + ": ") == 0) error.erase(0, t.file.size() + 2);
         // One thread reads only its own stores: nothing to buffer.
         if (t.procs.size() > 1) o.no_load_buffering = error;

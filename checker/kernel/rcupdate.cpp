@@ -68,9 +68,10 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1) {
     search_observer().before_access(this_thread(), 0, false);
     if (a != Acc::RcuGp) {
         int t = reader >= 0 ? reader : this_thread();
-        // The word's RMW depends on no load: rcu_read_lock() orders no
-        // earlier access of its thread (with load buffering, an earlier
-        // load's promise stays open past it).
+        // The word's RMW depends on no load: a section's start orders
+        // nothing before it, and its end orders what it orders as a
+        // release (so with load buffering an earlier load's promise stays
+        // open past rcu_read_lock()).
         sim::depend_on(0);
         g_ls.gp[d][t]->fetch_add(0, mo_for(a));
         if (keys) note_access(rcu_gp_key(d, t), true);

@@ -49,15 +49,12 @@ struct Options {
     bool minimize = true;           // the shortest witness
     SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
-    // The values each location may hold, by variable index, as the
-    // interpreter's locations hold them (a pointer to variable i is i + 1):
-    // a load may then return one a later store writes (load buffering,
+    // By thread and variable, the values that thread's stores may write
+    // (lkmm::value_domains), as the interpreter's locations hold them (a
+    // pointer to variable i is i + 1): a load may then return one that a
+    // later store of another thread writes (load buffering,
     // kernel/kfield.h allow_load_buffering). Empty: loads read only stores
     // that ran before them.
-    std::vector<std::vector<long>> domains;
-    // By thread and variable, the values that thread's stores may write
-    // (lkmm::value_domains): a load's promise names a value another
-    // thread may write.
     std::vector<std::vector<std::vector<long>>> written;
     // Non-empty: why the test's values could not be bounded, so that its
     // loads read only earlier stores. An answer that rests on no execution

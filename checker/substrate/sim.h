@@ -519,8 +519,9 @@ class atomic {
         unsigned index = cur_;
         if (rmw && place_rmw_) {
             // Past each newer store the load may pass and the RMW's store
-            // may precede (never an RMW's: no store comes between an RMW
-            // and the store it read), one choice at a time.
+            // may precede (may_precede: not an RMW that read a store, as
+            // nothing comes between an RMW and the store it read), one
+            // choice at a time.
             while (index > 1 && cur_ - index + 2 < kHistory && may_pass(th, mo, index, dep) &&
                    may_precede(th, mo, index, dep) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
                 index--;
@@ -768,34 +769,35 @@ class atomic {
             if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
             if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
-            p.kept = true;
-            first_seen[p.reader] = p.at;
-            kept_by(th, p, pub, gpub);
+            keep(th, p, pub, gpub, first_seen);
             any = true;
         }
         return any;
     }
-    // Promise `p` is kept by a store that published `pub` (`gpub`).
-    static void kept_by(const Clocks& th, detail::Promise& p, const rl::timestamp_t* pub, const rl::timestamp_t* gpub) {
-        {
-            // The reader's loads since an smp_rmb() after the promised
-            // load are none yet (order_after_read_fence); those to come
-            // are ordered after what this store published.
-            if (p.number < detail::g_rd_loads[p.reader])
-                for (int t = 0; t < th.nthreads; t++) {
-                    detail::g_rd[p.reader][t] = std::max(detail::g_rd[p.reader][t], pub[t]);
-                    detail::g_rd_glob[p.reader][t] = std::max(detail::g_rd_glob[p.reader][t], gpub[t]);
-                }
+    // Promise `p` is kept by the running thread's new store, which
+    // published `pub` (`gpub`): the reader is the first to have seen it
+    // (`first_seen`, the store's), at its load, and has what it published.
+    static void keep(const Clocks& th, detail::Promise& p, const rl::timestamp_t* pub, const rl::timestamp_t* gpub,
+                     rl::timestamp_t* first_seen) {
+        p.kept = true;
+        first_seen[p.reader] = p.at;
+        // The reader's loads since an smp_rmb() after the promised load
+        // are none yet (order_after_read_fence); those to come are ordered
+        // after what this store published.
+        if (p.number < detail::g_rd_loads[p.reader])
             for (int t = 0; t < th.nthreads; t++) {
-                detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
-                detail::g_kept_gjoin[p.reader][t] = std::max(detail::g_kept_gjoin[p.reader][t], gpub[t]);
-                detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
-                detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
+                detail::g_rd[p.reader][t] = std::max(detail::g_rd[p.reader][t], pub[t]);
+                detail::g_rd_glob[p.reader][t] = std::max(detail::g_rd_glob[p.reader][t], gpub[t]);
             }
-            detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
-            detail::g_kept_pending[p.reader] = true;
-            if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
+        for (int t = 0; t < th.nthreads; t++) {
+            detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
+            detail::g_kept_gjoin[p.reader][t] = std::max(detail::g_kept_gjoin[p.reader][t], gpub[t]);
+            detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
+            detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
         }
+        detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
+        detail::g_kept_pending[p.reader] = true;
+        if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
     }
     // `rmw_writes`: an RMW that changes the value (a fetch_add(0) stands
     // for a failed conditional RMW, which writes nothing in the LKMM and
@@ -842,9 +844,7 @@ class atomic {
                 }
             }
             if (rmw_keep) {
-                rmw_keep->kept = true;
-                seen[rmw_keep->reader] = rmw_keep->at;
-                kept_by(th, *rmw_keep, pub, gpub);
+                keep(th, *rmw_keep, pub, gpub, seen);
             } else {
                 kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ && keep_promises(th, v, cause, pub, gpub, seen);
             }
@@ -856,8 +856,9 @@ class atomic {
             n = placed ? rmw_read_ + 1 : keep_at;
             for (unsigned i = cur_ + 1; i > n; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
         }
-        // A store that keeps a promise goes last: the load that read it
-        // must not see it behind a store it knew of.
+        // A store that keeps a load's promise goes last: the load that
+        // read it must not see it behind a store it knew of. One that
+        // keeps an RMW's goes right before the RMW (above).
         if (free && !rmw && detail::g_lkmm && !kept && !rmw_keep) {
             // A release store is ordered after every earlier load of its
             // thread, and so after what the stores they read published.
@@ -940,7 +941,8 @@ public:
     // the mask of the threads that may write it. At most kMaxDomain; the
     // arrays must outlive the execution.
     void set_promisable(int t, const T* values, const uint32_t* writers, unsigned n, uint64_t mask) {
-        if (t < 0 || t >= kMaxSimThreads || n > kMaxDomain) return;
+        if (t < 0 || t >= kMaxSimThreads || n > kMaxDomain)
+            throw std::logic_error("set_promisable: a thread index or a value count past the tables");
         domain_[t] = values;
         writers_[t] = writers;
         ndomain_[t] = n;
@@ -999,10 +1001,11 @@ public:
     // An RMW that writes f(old) whatever old is (an xchg, an add): under
     // the LKMM its load may read a store older than the latest, one it is
     // not ordered after, and its store then takes its coherence place
-    // right after that store, before the newer ones (which must be plain
-    // stores: no store comes between an RMW and the store it read).
-    // `last`: it went last, and is the location's latest value. Under
-    // C++ it reads the latest.
+    // right after that store, before the newer ones it may precede
+    // (may_precede()). Or its load promises a value (load buffering) and
+    // its store goes last, waiting for the store that keeps the promise
+    // (awaiting()). `last`: it went last, and is the location's latest
+    // value. Under C++ it reads the latest.
     template <class F>
     T rmw_placed(F f, MemOrder o, bool& last) {
         rl::ctx().sched();
