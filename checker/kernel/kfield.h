@@ -30,9 +30,10 @@ void note_read_fence();
 // (substrate/sim.h). Without that, the layer finds address dependencies
 // itself: an access of a field of an object whose pointer a load of the
 // thread returned depends on that load; and a store depends on every
-// earlier load of its thread.
+// earlier load of its thread. `ctrl`: loads the access depends on by
+// control only, which order an RMW's store and not its load.
 unsigned loads_done();
-void access_depends_on(uint64_t loads);
+void access_depends_on(uint64_t loads, uint64_t ctrl = 0);
 void note_pointer_load(int t, int64_t obj);
 void describe_dependency(int t, int obj);
 // Load buffering, for a front end that knows the values each location may
@@ -332,8 +333,9 @@ public:
     }
 
     // An atomic read-modify-write: new = f(old), or no write when f returns
-    // false. Returns the old value: the latest, except for an unconditional
-    // RMW under `kernel` (below).
+    // false (f must be a function of its argument: it is asked of several
+    // values). Returns the old value: the latest, except under `kernel`
+    // (below), where it may be an older one.
     // A lock word's acquire (Acc::LockAcquire) or release (Acc::LockRelease)
     // names the kind of lock in `lock` for the trace.
     // `blind`: an unconditional add whose old value nobody uses (blind_add()).
@@ -360,9 +362,11 @@ public:
         // not (a later relaxed load could still read a stale value). One
         // that fails (a cmpxchg that does not match, an inc_not_zero of 0)
         // is a read with no ordering at all (memory-barriers.txt; the LKMM's
-        // failed RMW is a plain R). A conditional one reads the latest
-        // value and an unconditional one always writes, so whether it
-        // writes is known before it runs.
+        // failed RMW is a plain R). An unconditional one always writes; a
+        // conditional one takes the smp_mb() when the latest value passes
+        // its condition. It may then still read an older value that fails
+        // (rmw_cond() below), keeping a barrier the LKMM would not have:
+        // stronger, never weaker.
         bool full_mb = false;
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
             T probe = (T)shadow_;
@@ -398,15 +402,34 @@ public:
         // search/commute.h, condition 2), nor a lock word.
         bool placed = unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ && lock == LockClass::None &&
                       !MUTATION("rmw-reads-latest");
+        // A conditional RMW under `kernel` may read an older store too
+        // (sim::atomic::rmw_cond()); a passing one older than the latest
+        // only when the smp_mb() of a fully ordered one was taken above.
+        bool cond = !unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ &&
+                    lock == LockClass::None && !MUTATION("cond-rmw-reads-latest");
         bool went_last = true;
         uint64_t next = 0;
+        if (cond) {
+            tag = (uint32_t)(rt().rec->nevents + 1);
+            cur = cell_.rmw_cond([&](uint64_t o, uint64_t& n) {
+                T v = dec(o);
+                bool ok = f(v);
+                n = enc(tag, v);
+                return ok;
+            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last);
+            if (w) {
+                nv = dec(cur);
+                f(nv);
+            }
+            if (!went_last) next = cell_.after_placed();
+        }
         if (placed) {
             tag = (uint32_t)(rt().rec->nevents + 1);
             cur = cell_.rmw_placed([&](uint64_t o) { T v = dec(o); f(v); nv = v; return enc(tag, v); }, mo_for(a), went_last);
             if (!went_last) next = cell_.after_placed();
             w = true;
         }
-        while (!placed) {
+        while (!placed && !cond) {
             nv = dec(cur);
             w = f(nv);
             if (!w) {

@@ -403,8 +403,8 @@ private:
     // One access of the layer, told what it depends on; `d` collects the
     // loads it made (what its result is computed from).
     template <class Op>
-    long access(uint64_t deps, uint64_t& d, Op op) {
-        access_depends_on(deps);
+    long access(uint64_t deps, uint64_t& d, Op op, uint64_t ctrl = 0) {
+        access_depends_on(deps, ctrl);
         unsigned n0 = loads_done();
         long v = op();
         d |= loads_since(n0);
@@ -517,7 +517,7 @@ private:
         // A load depends on its address; a store (and an RMW) on its
         // address, its value and the branches it is in.
         auto load = [&](kfield<int>& f, auto op) { return access(ad, d, [&] { return (long)op(f); }); };
-        auto update = [&](auto op) { return access(ad | ctrl_[t], d, op); };
+        auto update = [&](auto op) { return access(ad, d, op, ctrl_[t]); };
         switch (e.fn) {
             case Fn::ReadOnce: return load(at(0), [](kfield<int>& f) { return READ_ONCE(f); });
             case Fn::WriteOnce: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { WRITE_ONCE(f, v); return 0L; }); }

@@ -155,6 +155,7 @@ inline unsigned g_nreads[kMaxSimThreads];
 inline uint64_t g_dep_mask[kMaxSimThreads];   // bit k: load number g_dep_base + k
 inline unsigned g_dep_base[kMaxSimThreads];
 inline bool g_dep_told[kMaxSimThreads];
+inline uint64_t g_dep_ctrl[kMaxSimThreads];   // of g_dep_mask, the bits an RMW's load does not depend on
 }  // namespace detail
 // Load buffering: a load may return a value a store will write later (a
 // promise), when its location has a set of values it may hold
@@ -384,10 +385,13 @@ inline unsigned loads_done() { return detail::g_nreads[rl::ctx().threadx_->index
 // The running thread's next access depends on the loads whose numbers are
 // the set bits of `mask` (bit k: load number base + k; no bit: it depends
 // on nothing). Loads more than kDepReads back are no longer kept: an
-// access that depends on one depends on every earlier load.
-inline void depend_on(uint64_t mask, unsigned base = 0) {
+// access that depends on one depends on every earlier load. `ctrl`: the
+// bits of `mask` that are control dependencies only, which order an RMW's
+// store but not its load (linux-kernel.cat: rwdep, ctrl to a write).
+inline void depend_on(uint64_t mask, unsigned base = 0, uint64_t ctrl = 0) {
     int t = (int)rl::ctx().threadx_->index_;
     detail::g_dep_mask[t] = mask;
+    detail::g_dep_ctrl[t] = ctrl & mask;
     detail::g_dep_base[t] = base;
     detail::g_dep_told[t] = true;
 }
@@ -433,6 +437,18 @@ class atomic {
     bool place_rmw_ = false;
     unsigned rmw_read_ = 0;   // the store the running RMW's load read
     bool rmw_promised_ = false;  // the running RMW's load made a promise
+    // A conditional RMW under the LKMM (rmw_cond()): bit d of cond_pass_
+    // says whether store cur_ - d passes its condition; cond_older_pass_
+    // whether a passing store older than the latest may be read;
+    // cond_passed_ whether the store its load read passes.
+    bool cond_ = false;
+    bool cond_older_pass_ = false;
+    bool cond_passed_ = false;
+    uint64_t cond_pass_ = 0;
+    // What the running RMW's store depends on (rmw_store_dep()), for where
+    // it may go: its load may depend on less (a control dependency).
+    const rl::timestamp_t* place_dep_ = nullptr;
+    rl::timestamp_t place_dep_buf_[kMaxSimThreads];
 
     static bool acquires(MemOrder o) { return o == MemOrder::acquire || o == MemOrder::acq_rel || o == MemOrder::seq_cst || o == MemOrder::consume; }
     static bool releases(MemOrder o) { return o == MemOrder::release || o == MemOrder::acq_rel || o == MemOrder::seq_cst; }
@@ -523,10 +539,11 @@ class atomic {
             // nothing comes between an RMW and the store it read), one
             // choice at a time.
             while (index > 1 && cur_ - index + 2 < kHistory && may_pass(th, mo, index, dep) &&
-                   may_precede(th, mo, index, dep) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
+                   may_precede(th, mo, index, place_dep_) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
                 index--;
             rmw_read_ = index;
         }
+        if (cond_) return cond_index(th, mo, dep);
         if (!rmw) {
             unsigned limit = detail::g_load_window;
             unsigned i = 0;
@@ -537,6 +554,36 @@ class atomic {
             if (i == limit && limit == kHistory - 1 && index > 1 && may_pass(th, mo, index, dep)) detail::g_reads_cut++;
         }
         if (!rec(index)) uninitialized();
+        return index;
+    }
+    // Which store a conditional RMW's load reads (rmw_cond()): one a
+    // relaxed load may read when its value fails the condition (the RMW is
+    // then a read and nothing more); one whose value passes when the RMW's
+    // store may take its place right after it, before every newer store
+    // (may_pass and may_precede under the RMW's own order, as
+    // rmw_placed's), and it is the latest or cond_older_pass_ allows it.
+    // Each store it may read is one choice of one data node, the latest
+    // first. Sets rmw_read_ and cond_passed_.
+    unsigned cond_index(const Clocks& th, MemOrder mo, const rl::timestamp_t* dep) {
+        unsigned cand[kHistory];
+        unsigned nc = 0;
+        bool place = true;  // the RMW's store may go right after store k
+        unsigned k = cur_;
+        for (;;) {
+            bool passes = (cond_pass_ >> (cur_ - k)) & 1;
+            if (!passes || (place && (k == cur_ || cond_older_pass_))) cand[nc++] = k;
+            if (k <= 1 || cur_ - k + 2 >= kHistory) {
+                if (k > 1 && may_pass(th, MemOrder::relaxed, k, dep)) detail::g_reads_cut++;
+                break;
+            }
+            if (!may_pass(th, MemOrder::relaxed, k, dep)) break;
+            place = place && may_pass(th, mo, k, dep) && may_precede(th, mo, k, place_dep_);
+            k--;
+        }
+        unsigned index = cand[nc > 1 ? rl::ctx().rand(nc, rl::sched_type_atomic_load) : 0];
+        if (!rec(index)) uninitialized();
+        rmw_read_ = index;
+        cond_passed_ = (cond_pass_ >> (cur_ - index)) & 1;
         return index;
     }
     // A load that reads another thread's store `index`, after the running
@@ -603,6 +650,8 @@ class atomic {
             rmw_promised_ = rmw;
         } else {
             unsigned index = load_index(th, mo, rmw, dep);
+            // A conditional RMW that fails is a relaxed read (rmw_cond()).
+            if (cond_ && !cond_passed_) mo = MemOrder::relaxed;
             Rec& r = hist_[index % kHistory];
             value = r.value;
             // What the load is ordered after: what its store published,
@@ -915,16 +964,34 @@ class atomic {
         }
     }
 
+    // What the running RMW's store will depend on (dependency(), as
+    // do_store() finds it), into place_dep_: computed before its load,
+    // leaving what the thread was told as it was.
+    void rmw_store_dep(const Clocks& th) {
+        int me = th.index;
+        bool told = detail::g_dep_told[me];
+        rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads];
+        const rl::timestamp_t* gdep;
+        const rl::timestamp_t* dep = dependency(th, true, buf, gbuf, &gdep);
+        detail::g_dep_told[me] = told;
+        place_dep_ = nullptr;
+        if (!dep) return;
+        for (int t = 0; t < th.nthreads; t++) place_dep_buf_[t] = dep[t];
+        place_dep_ = place_dep_buf_;
+    }
     // An RMW's store depends on what its load depends on (depend_on, told
-    // once for the access): the load takes the description, and the store
-    // is given it again.
+    // once for the access), but for the control dependencies, which order
+    // the store only: the load takes the description without them, and the
+    // store is given it again whole.
     struct RmwDeps {
         int me;
         bool told;
         uint64_t mask;
         unsigned base;
         explicit RmwDeps(int t)
-            : me(t), told(detail::g_dep_told[t]), mask(detail::g_dep_mask[t]), base(detail::g_dep_base[t]) {}
+            : me(t), told(detail::g_dep_told[t]), mask(detail::g_dep_mask[t]), base(detail::g_dep_base[t]) {
+            if (told) detail::g_dep_mask[t] &= ~detail::g_dep_ctrl[t];
+        }
         void restore() const {
             if (!told) return;
             detail::g_dep_told[me] = true;
@@ -1011,6 +1078,7 @@ public:
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
+        rmw_store_dep(th);
         RmwDeps d(th.index);
         place_rmw_ = detail::g_lkmm;
         rmw_promised_ = false;
@@ -1020,6 +1088,47 @@ public:
         place_rmw_ = false;
         rmw_promised_ = false;
         last = n == cur_;
+        return prev;
+    }
+    // A conditional RMW under the LKMM (a cmpxchg, an inc_not_zero):
+    // `f(old, nv)` says whether it writes, and sets what. Its load may read
+    // an older store than the latest (cond_index()). When that store's
+    // value fails the condition, the RMW is a relaxed read of it; of the
+    // latest, as under C++, a fetch_add(0) (an RMW that writes nothing new
+    // and keeps no promise). When it passes, the RMW's store goes right
+    // after that store, before the newer ones (`last`: it went last).
+    // `older_pass`: a passing store older than the latest may be read
+    // (false for a fully ordered RMW whose smp_mb() before it the caller
+    // did not take, because the latest fails: its write would lack it).
+    // Its load makes no promise.
+    template <class F>
+    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last) {
+        rl::ctx().sched();
+        if (!initialized_) uninitialized();
+        Clocks th = running_clocks();
+        cond_pass_ = 0;
+        for (unsigned d = 0; d < kHistory && d < cur_; d++) {
+            T nv{};
+            if (f(hist_[(cur_ - d) % kHistory].value, nv)) cond_pass_ |= 1ull << d;
+        }
+        cond_ = true;
+        cond_older_pass_ = older_pass;
+        rmw_store_dep(th);
+        RmwDeps d(th.index);
+        T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
+        cond_ = false;
+        d.restore();
+        last = true;
+        T nv = prev;
+        wrote = cond_passed_ && f(prev, nv);
+        if (wrote) {
+            place_rmw_ = true;
+            rmw_promised_ = false;
+            last = do_store(th, nv, o, true, false, true) == cur_;
+            place_rmw_ = false;
+        } else if (rmw_read_ == cur_) {
+            do_store(th, prev, MemOrder::relaxed, true, false, false);
+        }
         return prev;
     }
     // The value of the store after the latest RMW's (when it did not go last).
