@@ -409,6 +409,15 @@ public:
                     lock == LockClass::None && !MUTATION("cond-rmw-reads-latest");
         bool went_last = true;
         uint64_t next = 0;
+        // Whether the value it writes is computed from the one it read (a
+        // data dependency in the LKMM: an add, not an xchg or a cmpxchg),
+        // by two probes of f.
+        bool data = false;
+        if (placed || cond) {
+            T a = (T)1, b = (T)2;
+            bool pa = f(a), pb = f(b);
+            data = pa && pb && a != b;
+        }
         if (cond) {
             tag = (uint32_t)(rt().rec->nevents + 1);
             cur = cell_.rmw_cond([&](uint64_t o, uint64_t& n) {
@@ -416,7 +425,7 @@ public:
                 bool ok = f(v);
                 n = enc(tag, v);
                 return ok;
-            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last);
+            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last, data);
             if (w) {
                 nv = dec(cur);
                 f(nv);
@@ -425,7 +434,8 @@ public:
         }
         if (placed) {
             tag = (uint32_t)(rt().rec->nevents + 1);
-            cur = cell_.rmw_placed([&](uint64_t o) { T v = dec(o); f(v); nv = v; return enc(tag, v); }, mo_for(a), went_last);
+            cur = cell_.rmw_placed([&](uint64_t o) { T v = dec(o); f(v); nv = v; return enc(tag, v); }, mo_for(a), went_last,
+                                   data);
             if (!went_last) next = cell_.after_placed();
             w = true;
         }
@@ -491,7 +501,7 @@ public:
                 e->sync = Sync::RefChange;
             }
             e->rf = ev_of_tag(old_tag);
-            if (!w && old_tag != shadow_tag_) {
+            if (!w && old_tag != shadow_tag_ && old_tag != kPromiseTag) {
                 e->stale = 1;
                 e->latest = ev_of_tag(shadow_tag_);
             }

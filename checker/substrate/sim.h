@@ -187,6 +187,7 @@ struct Promise {
     bool kept;
     bool rmw;                   // an RMW's load made it
     rl::timestamp_t rmw_stamp;  // and the stamp of the RMW's store
+    rl::timestamp_t kept_cause[kMaxSimThreads];  // kept: the loads the keeping store is ordered after
 };
 inline bool g_promises = false;
 // The threads that have ended: they write nothing more, so no promise
@@ -194,6 +195,23 @@ inline bool g_promises = false;
 inline uint32_t g_done_mask = 0;
 inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
+// What is ordered after the loads in `cause` (each thread's latest, by
+// its clock) is also ordered after what the stores that kept their
+// promises were ordered after, and so on: `cause` grows to that closure.
+inline void close_causes(rl::timestamp_t* cause, int nthreads) {
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int i = 0; i < g_npromises; i++) {
+            const Promise& p = g_promise[i];
+            if (!p.kept || cause[p.reader] < p.at) continue;
+            for (int t = 0; t < nthreads; t++)
+                if (p.kept_cause[t] > cause[t]) {
+                    cause[t] = p.kept_cause[t];
+                    grew = true;
+                }
+        }
+    }
+}
 inline bool g_promise_overflow = false;
 // Per thread: the loads everything after the current point is ordered
 // after (acquires, full fences), and all its loads so far.
@@ -437,6 +455,7 @@ class atomic {
     bool place_rmw_ = false;
     unsigned rmw_read_ = 0;   // the store the running RMW's load read
     bool rmw_promised_ = false;  // the running RMW's load made a promise
+    bool rmw_data_ = false;      // the running RMW's write is computed from what it read
     // A conditional RMW under the LKMM (rmw_cond()): bit d of cond_pass_
     // says whether store cur_ - d passes its condition; cond_older_pass_
     // whether a passing store older than the latest may be read;
@@ -445,6 +464,7 @@ class atomic {
     bool cond_older_pass_ = false;
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
+    uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
     // What the running RMW's store depends on (rmw_store_dep()), for where
     // it may go: its load may depend on less (a control dependency).
     const rl::timestamp_t* place_dep_ = nullptr;
@@ -616,13 +636,20 @@ class atomic {
         }
     }
     bool promising() const { return detail::g_promises && any_domain_; }
+    // Thread `me` has a load's promise on this location not kept yet.
+    bool pending(int me) const {
+        for (int i = 0; i < detail::g_npromises; i++) {
+            const detail::Promise& p = detail::g_promise[i];
+            if (p.loc == this && p.reader == me && !p.rmw && !p.kept && !p.touched) return true;
+        }
+        return false;
+    }
     T do_load(const Clocks& th, MemOrder mo, bool rmw) {
         rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
         if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index);
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
-        if (promising()) touch(th.index);
         unsigned& nr = detail::g_nreads[th.index];
         detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
         nr++;
@@ -630,24 +657,45 @@ class atomic {
         // domain that a later store must write.
         unsigned pick = 0;
         unsigned eligible[kMaxDomain];
+        unsigned nd = 0;
         T value;
-        if ((!rmw || place_rmw_) && !acquires(mo) && promising()) {
+        bool may_promise = (!rmw || place_rmw_ || cond_) && !acquires(mo) && promising();
+        if (may_promise) {
             // The values a thread that has not ended may still write.
-            unsigned nd = 0;
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
                 if (writers_[th.index][k] & ~detail::g_done_mask) eligible[nd++] = k;
-            if (nd && detail::g_npromises < kMaxPromises) pick = rl::ctx().rand(nd + 1, rl::sched_type_atomic_load);
-            else if (nd) detail::g_reads_cut++;  // a choice the search did not explore
+            if (nd && detail::g_npromises >= kMaxPromises) {
+                detail::g_reads_cut++;  // a choice the search did not explore
+                nd = 0;
+            }
         }
+        // A load after a promise of its thread on this location that is not
+        // kept yet may not read a store there is: the store that keeps the
+        // earlier promise will come after it in coherence order (CoRR). A
+        // plain or marked load then promises too (kept no earlier than the
+        // earlier one: keep_promises()); anything else refuses the earlier
+        // promise (touch()).
+        bool follow = nd && !rmw && pending(th.index);
+        if (promising() && !follow) touch(th.index);
+        if (follow) pick = nd > 1 ? 1 + rl::ctx().rand(nd, rl::sched_type_atomic_load) : 1;
+        else if (nd) pick = rl::ctx().rand(nd + 1, rl::sched_type_atomic_load);
         if (pick) {
             *th.own += 1;
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = msg.g[t] = 0;
             msg.from = -1;
             detail::Promise& p = detail::g_promise[detail::g_npromises++];
             T promised = domain_[th.index][eligible[pick - 1]];
-            p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, rmw, 0};
+            // A conditional RMW whose promised value fails its condition
+            // is a load's promise: it writes nothing (rmw_cond()).
+            bool writes = rmw;
+            if (cond_) {
+                cond_passed_ = (cond_dom_pass_ >> eligible[pick - 1]) & 1;
+                writes = cond_passed_;
+                rmw_read_ = 0;
+            }
+            p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
             value = promised;
-            rmw_promised_ = rmw;
+            rmw_promised_ = writes;
         } else {
             unsigned index = load_index(th, mo, rmw, dep);
             // A conditional RMW that fails is a relaxed read (rmw_cond()).
@@ -736,12 +784,17 @@ class atomic {
     // it? Its value is the one promised, it may precede store k and every
     // store after it, and no thread but the RMW's has read store k or a
     // later one (what they read would then carry what the new store
-    // publishes through the RMW). A store ordered after the RMW's load is
-    // not one: whatever orders it so, a fence, an acquire or a dependency
-    // in the RMW's thread, refused the promise when it ran (`touched`).
+    // publishes through the RMW). Nor a store ordered after the RMW's load
+    // (`cause`, as keep_promises() asks): a fence, an acquire or a
+    // dependency in the RMW's thread refused the promise when it ran
+    // (`touched`), but a load of that thread that read the RMW's own store
+    // is ordered after the RMW's load when the RMW's write is computed
+    // from what it read (rmw_data_), and what is ordered after that load
+    // is too.
     bool may_keep_rmw(const Clocks& th, MemOrder mo, T v, const detail::Promise& p, unsigned k,
-                      const rl::timestamp_t* dep) const {
+                      const rl::timestamp_t* dep, const rl::timestamp_t* cause) const {
         if (p.reader == th.index || ((uint64_t)v & p.mask) != (p.value & p.mask)) return false;
+        if (cause && cause[p.reader] >= p.at) return false;
         if (cur_ - k + 2 >= kHistory) return false;
         for (unsigned j = k; j <= cur_; j++) {
             const Rec* r = rec(j);
@@ -817,19 +870,34 @@ class atomic {
             if (p.kept || p.loc != this || p.reader == th.index || p.touched || p.rmw) continue;
             if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
             if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
+            if (earlier_unkept(i)) continue;  // a later load may not read an earlier store (CoRR)
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
-            keep(th, p, pub, gpub, first_seen);
+            keep(th, p, pub, gpub, first_seen, cause);
             any = true;
         }
         return any;
     }
+    // Promise i's thread made an earlier load's promise on this location
+    // that is not kept (here or by an earlier store).
+    bool earlier_unkept(int i) const {
+        const detail::Promise& p = detail::g_promise[i];
+        for (int j = 0; j < i; j++) {
+            const detail::Promise& q = detail::g_promise[j];
+            if (q.loc == this && q.reader == p.reader && !q.rmw && !q.kept) return true;
+        }
+        return false;
+    }
     // Promise `p` is kept by the running thread's new store, which
     // published `pub` (`gpub`): the reader is the first to have seen it
     // (`first_seen`, the store's), at its load, and has what it published.
+    // What the store is ordered after (`cause`: the loads, with their
+    // promises) the load now is too, and what depends on it: a promise
+    // kept by a store that depends on it is thin air (keep_promises(),
+    // may_keep_rmw()).
     static void keep(const Clocks& th, detail::Promise& p, const rl::timestamp_t* pub, const rl::timestamp_t* gpub,
-                     rl::timestamp_t* first_seen) {
+                     rl::timestamp_t* first_seen, const rl::timestamp_t* cause) {
         p.kept = true;
-        first_seen[p.reader] = p.at;
+        first_seen[p.reader] = std::min(first_seen[p.reader], p.at);
         // The reader's loads since an smp_rmb() after the promised load
         // are none yet (order_after_read_fence); those to come are ordered
         // after what this store published.
@@ -845,6 +913,12 @@ class atomic {
             detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
         }
         detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
+        for (int t = 0; t < th.nthreads; t++) p.kept_cause[t] = cause ? cause[t] : 0;
+        for (int t = 0; cause && t < th.nthreads; t++) {
+            rl::timestamp_t& c = detail::g_read_msg[p.reader][p.number % kDepReads].cause[t];
+            c = std::max(c, cause[t]);
+            detail::g_cause_all[p.reader][t] = std::max(detail::g_cause_all[p.reader][t], cause[t]);
+        }
         detail::g_kept_pending[p.reader] = true;
         if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
     }
@@ -859,6 +933,18 @@ class atomic {
         if (causes && releases(mo)) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
+        }
+        if (causes) {
+            // An RMW that writes a value computed from the one it read (an
+            // add, not an xchg or a cmpxchg) has a data dependency from its
+            // read to its write: the store is ordered after what the read
+            // was, and its promise, and so is a load of the thread that
+            // reads it (linux-kernel.cat's to-r: dep ; rfi).
+            if (rmw && rmw_data_) {
+                const detail::ReadMsg& own = detail::g_read_msg[th.index][(detail::g_nreads[th.index] - 1) % kDepReads];
+                for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], own.cause[t]);
+            }
+            detail::close_causes(cause, th.nthreads);
         }
         rl::timestamp_t pub[kMaxSimThreads], gpub[kMaxSimThreads];
         publish(th, mo, rmw, dep, gdep, pub, gpub);
@@ -878,7 +964,7 @@ class atomic {
             if (placed) {
                 // Right before an RMW that promised: this store is the one it reads.
                 detail::Promise* p = awaiting(rmw_read_ + 1);
-                if (p && may_keep_rmw(th, mo, v, *p, rmw_read_ + 1, dep) &&
+                if (p && may_keep_rmw(th, mo, v, *p, rmw_read_ + 1, dep, causes ? cause : nullptr) &&
                     rl::ctx().rand(2, rl::sched_type_atomic_load) == 1) {
                     rmw_keep = p;
                     keep_at = rmw_read_ + 1;
@@ -886,14 +972,14 @@ class atomic {
             } else if (!rmw) {
                 for (unsigned k = cur_; k >= 2 && cur_ - k + 2 < kHistory && !rmw_keep; k--) {
                     detail::Promise* p = awaiting(k);
-                    if (p && may_keep_rmw(th, mo, v, *p, k, dep) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1) {
+                    if (p && may_keep_rmw(th, mo, v, *p, k, dep, causes ? cause : nullptr) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1) {
                         rmw_keep = p;
                         keep_at = k;
                     }
                 }
             }
             if (rmw_keep) {
-                keep(th, *rmw_keep, pub, gpub, seen);
+                keep(th, *rmw_keep, pub, gpub, seen, causes ? cause : nullptr);
             } else {
                 kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ && keep_promises(th, v, cause, pub, gpub, seen);
             }
@@ -937,6 +1023,11 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
+        // A failed conditional RMW's fetch_add(0) is no write in the LKMM:
+        // who reads it reads the store before it, and is ordered after
+        // what that store was.
+        if (causes && rmw && !rmw_writes && prev)
+            for (int t = 0; t < th.nthreads; t++) r.cause[t] = std::max(r.cause[t], prev->cause[t]);
         for (int t = 0; t < th.nthreads; t++) {
             r.released[t] = preserve ? std::max(carried[t], pub[t]) : pub[t];
             r.glob[t] = preserve ? std::max(gcarried[t], gpub[t]) : gpub[t];
@@ -1074,7 +1165,7 @@ public:
     // (awaiting()). `last`: it went last, and is the location's latest
     // value. Under C++ it reads the latest.
     template <class F>
-    T rmw_placed(F f, MemOrder o, bool& last) {
+    T rmw_placed(F f, MemOrder o, bool& last, bool data = false) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
@@ -1082,11 +1173,13 @@ public:
         RmwDeps d(th.index);
         place_rmw_ = detail::g_lkmm;
         rmw_promised_ = false;
+        rmw_data_ = data;
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         d.restore();
         unsigned n = do_store(th, f(prev), o, true, false, true);
         place_rmw_ = false;
         rmw_promised_ = false;
+        rmw_data_ = false;
         last = n == cur_;
         return prev;
     }
@@ -1100,9 +1193,11 @@ public:
     // `older_pass`: a passing store older than the latest may be read
     // (false for a fully ordered RMW whose smp_mb() before it the caller
     // did not take, because the latest fails: its write would lack it).
-    // Its load makes no promise.
+    // Its load may promise a value, as a relaxed load does, when it is not
+    // an acquire: a value that passes makes the RMW's store go last and
+    // wait, as rmw_placed()'s; one that fails is a load's promise.
     template <class F>
-    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last) {
+    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last, bool data = false) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
@@ -1111,8 +1206,14 @@ public:
             T nv{};
             if (f(hist_[(cur_ - d) % kHistory].value, nv)) cond_pass_ |= 1ull << d;
         }
+        cond_dom_pass_ = 0;
+        for (unsigned k = 0; promising() && k < ndomain_[th.index]; k++) {
+            T nv{};
+            if (f(domain_[th.index][k], nv)) cond_dom_pass_ |= 1ull << k;
+        }
         cond_ = true;
         cond_older_pass_ = older_pass;
+        rmw_promised_ = false;
         rmw_store_dep(th);
         RmwDeps d(th.index);
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
@@ -1123,12 +1224,14 @@ public:
         wrote = cond_passed_ && f(prev, nv);
         if (wrote) {
             place_rmw_ = true;
-            rmw_promised_ = false;
+            rmw_data_ = data;
             last = do_store(th, nv, o, true, false, true) == cur_;
             place_rmw_ = false;
+            rmw_data_ = false;
         } else if (rmw_read_ == cur_) {
             do_store(th, prev, MemOrder::relaxed, true, false, false);
         }
+        rmw_promised_ = false;
         return prev;
     }
     // The value of the store after the latest RMW's (when it did not go last).
