@@ -410,13 +410,20 @@ public:
         bool went_last = true;
         uint64_t next = 0;
         // Whether the value it writes is computed from the one it read (a
-        // data dependency in the LKMM: an add, not an xchg or a cmpxchg),
-        // by two probes of f.
+        // data dependency in the LKMM: an add, not an xchg or a cmpxchg):
+        // two old values that f lets write give two new values. Four probes,
+        // so that a condition refusing one value (atomic_add_unless) still
+        // leaves two.
         bool data = false;
         if (placed || cond) {
-            T a = (T)1, b = (T)2;
-            bool pa = f(a), pb = f(b);
-            data = pa && pb && a != b;
+            bool have = false;
+            T first{};
+            for (int k = 1; k <= 4 && !data; k++) {
+                T v = (T)k;
+                if (!f(v)) continue;
+                if (have && v != first) data = true;
+                if (!have) first = v, have = true;
+            }
         }
         if (cond) {
             tag = (uint32_t)(rt().rec->nevents + 1);
