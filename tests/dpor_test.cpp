@@ -628,12 +628,17 @@ TEST_CASE("dpor reaches the final states of the plain search with RCU readers an
     // A reader that reads y inside its section, beside a writer that waits
     // for a grace period between two stores to y: which of y's values each
     // reader saw is in the final state, so a missed order shows up here.
+    for (const Threads& th : std::vector<Threads>{{{"rcu_read_y"}, {"sync_rcu"}}, {{"rcu_read_y", "rcu_read_y"}, {"sync_rcu"}}})
+        toy_same_as_plain(th, "kernel", Verdict::holds, 2000000);
+}
+
+TEST_CASE("dpor reaches the final states of the plain search with two RCU readers and a grace period (kernel)", "[.long][plain]") {
+    // As above, with three threads: the plain search takes millions of
+    // executions (each rcu_read_lock() is a scheduling point).
     for (const Threads& th : std::vector<Threads>{
-             {{"rcu_read_y"}, {"sync_rcu"}},
-             {{"rcu_read_y", "rcu_read_y"}, {"sync_rcu"}},
              {{"rcu_read_y"}, {"rcu_read_y"}, {"sync_rcu"}},
              {{"rcu_read_y", "rcu_reader"}, {"rcu_reader", "rcu_read_y"}, {"sync_rcu"}}})
-        toy_same_as_plain(th, "kernel", Verdict::holds, 2000000);
+        toy_same_as_plain(th, "kernel", Verdict::holds, 100000000);
 }
 
 TEST_CASE("dpor reaches the verdicts and final states of the plain search with call_rcu and readers", "[dpor]") {
@@ -649,9 +654,7 @@ TEST_CASE("dpor reaches the verdicts and final states of the plain search with c
         for (const Threads& th : std::vector<Threads>{
                  {{"rcu_use_ptr"}, {"call_rcu_unpublish"}},
                  {{"rcu_use_ptr", "rcu_use_ptr"}, {"call_rcu_unpublish"}},
-                 {{"rcu_reader", "rcu_use_ptr"}, {"rcu_reader", "call_rcu_unpublish"}},
-                 {{"rcu_use_ptr"}, {"rcu_use_ptr"}, {"call_rcu_unpublish"}},
-                 {{"rcu_reader", "rcu_use_ptr"}, {"rcu_use_ptr", "rcu_reader"}, {"rcu_reader", "call_rcu_unpublish"}}})
+                 {{"rcu_reader", "rcu_use_ptr"}, {"rcu_reader", "call_rcu_unpublish"}}})
             toy_same_as_plain(th, mm, Verdict::holds, 3000000);
         for (const Threads& th : std::vector<Threads>{
                  {{"rcu_use_after_unlock"}, {"call_rcu_unpublish"}},
@@ -659,6 +662,16 @@ TEST_CASE("dpor reaches the verdicts and final states of the plain search with c
                  {{"rcu_use_ptr"}, {"rcu_use_after_unlock"}, {"call_rcu_unpublish"}}})
             toy_same_as_plain(th, mm, Verdict::violated, 3000000);
     }
+}
+
+TEST_CASE("dpor reaches the final states of the plain search with call_rcu and two readers", "[.long][plain]") {
+    // As above, with three threads that all hold: the plain search takes
+    // millions of executions (each rcu_read_lock() is a scheduling point).
+    for (const char* mm : {"sc", "kernel"})
+        for (const Threads& th : std::vector<Threads>{
+                 {{"rcu_use_ptr"}, {"rcu_use_ptr"}, {"call_rcu_unpublish"}},
+                 {{"rcu_reader", "rcu_use_ptr"}, {"rcu_use_ptr", "rcu_reader"}, {"rcu_reader", "call_rcu_unpublish"}}})
+            toy_same_as_plain(th, mm, Verdict::holds, 100000000);
 }
 
 TEST_CASE("dpor reaches the verdicts and final states of the plain search on small scenarios", "[dpor]") {
@@ -670,7 +683,7 @@ TEST_CASE("dpor reaches the verdicts and final states of the plain search on sma
         same_as_plain_search(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json", 200000);
 }
 
-TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusive-two-creates (issue 10: rwsem wait queue)", "[dpor]") {
+TEST_CASE("dpor reaches the plain search's final states on mainline-exclusive-two-creates (rwsem wait queue)", "[.long][plain]") {
     // The rwsem's arrival order and writer tickets were layer state outside
     // every key: a down_write queued behind another writer parked on
     // nothing and was never woken (the plain search reported a deadlock
@@ -678,8 +691,9 @@ TEST_CASE("dpor reaches the final states of the plain search on mainline-exclusi
     // now the semaphore's wait-queue key: both searches hold, with the same
     // final states.
     Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/dcache/mainline-exclusive-two-creates.json");
-    RunResult full = run_as(s, Strategy::exhaustive, 2000000);
-    RunResult dp = run_as(s, Strategy::dpor, 2000000);
+    // The plain search takes about 5 million executions.
+    RunResult full = run_as(s, Strategy::exhaustive, 20000000);
+    RunResult dp = run_as(s, Strategy::dpor, 20000000);
     INFO("plain " << full.verdict << " " << full.invariant << " in " << full.executions << ", dpor " << dp.verdict << " in "
                   << dp.executions);
     REQUIRE(full.verdict == Verdict::holds);

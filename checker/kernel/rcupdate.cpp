@@ -44,8 +44,9 @@ static void rcu_process(int t) {
 // A grace period orders every update made before call_rcu()/
 // synchronize_rcu() before every read-side section that the grace period
 // does not wait for, and every section it waits for before what follows
-// it. Modelled by RMWs of grace-period words (kernel.h), with no
-// scheduling point of their own and no fence in the read side.
+// it. Modelled by RMWs of grace-period words (kernel.h), with no fence in
+// the read side. The outermost lock is a scheduling point (section_enter);
+// the outermost unlock is one under load buffering (section_leave).
 //
 // Each reader has a word of its own: its rcu_read_lock() is an acquire RMW
 // and its rcu_read_unlock() a release RMW of that word, and a grace period
@@ -108,6 +109,11 @@ void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
 // srcu_down_read: the section is the opener's until srcu_up_read ends it).
 static void section_enter(int d, const char* what) {
     int t = this_thread();
+    // The outermost lock starts the section in a step of its own: another
+    // thread may run between the access before it and the section's start
+    // (a grace period that begins after that thread saw the access, and
+    // ends before the section, orders the section after it).
+    if (g_ls.rcu_nest[d][t] == 0) sched_point();
     if (g_ls.rcu_nest[d][t]++ == 0) {
         write_global(domain_key(d, t));
         gp_rmw(Acc::RcuLock, d);
