@@ -555,12 +555,20 @@ class atomic {
         unsigned index = cur_;
         if (rmw && place_rmw_) {
             // Past each newer store the load may pass and the RMW's store
-            // may precede (may_precede: not an RMW that read a store, as
-            // nothing comes between an RMW and the store it read), one
-            // choice at a time.
-            while (index > 1 && cur_ - index + 2 < kHistory && may_pass(th, mo, index, dep) &&
-                   may_precede(th, mo, index, place_dep_) && rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
-                index--;
+            // may precede, one choice at a time; past an RMW chain whole
+            // (precede_past: nothing comes between an RMW and the store
+            // it read).
+            for (;;) {
+                unsigned k = index;
+                while (k > 1 && cur_ - k + 2 < kHistory && may_pass(th, mo, k, dep) &&
+                       may_precede(th, mo, k, place_dep_, true) && glued(k))
+                    k--;
+                if (!(k > 1 && cur_ - k + 2 < kHistory && may_pass(th, mo, k, dep) &&
+                      may_precede(th, mo, k, place_dep_)) ||
+                    rl::ctx().rand(2, rl::sched_type_atomic_load) == 0)
+                    break;
+                index = k - 1;
+            }
             rmw_read_ = index;
         }
         if (cond_) return cond_index(th, mo, dep);
@@ -587,17 +595,21 @@ class atomic {
     unsigned cond_index(const Clocks& th, MemOrder mo, const rl::timestamp_t* dep) {
         unsigned cand[kHistory];
         unsigned nc = 0;
-        bool place = true;  // the RMW's store may go right after store k
+        // The RMW's store may go before every store newer than k (past
+        // an RMW chain whole: nothing comes between an RMW and the store
+        // it read), so right after store k when store k + 1 is not glued.
+        bool place = true;
         unsigned k = cur_;
         for (;;) {
             bool passes = (cond_pass_ >> (cur_ - k)) & 1;
-            if (!passes || (place && (k == cur_ || cond_older_pass_))) cand[nc++] = k;
+            bool here = place && (k == cur_ || (cond_older_pass_ && !glued(k + 1)));
+            if (!passes || here) cand[nc++] = k;
             if (k <= 1 || cur_ - k + 2 >= kHistory) {
                 if (k > 1 && may_pass(th, MemOrder::relaxed, k, dep)) detail::g_reads_cut++;
                 break;
             }
             if (!may_pass(th, MemOrder::relaxed, k, dep)) break;
-            place = place && may_pass(th, mo, k, dep) && may_precede(th, mo, k, place_dep_);
+            place = place && may_pass(th, mo, k, dep) && may_precede(th, mo, k, place_dep_, true);
             k--;
         }
         unsigned index = cand[nc > 1 ? rl::ctx().rand(nc, rl::sched_type_atomic_load) : 0];
@@ -758,14 +770,36 @@ class atomic {
     // the RMW read. An RMW whose load promised a value read no store yet
     // (awaiting()): a store may go before it, and the one that keeps the
     // promise will come between.
-    bool may_precede(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
+    // `past`: the new store is to go before the store this one read too,
+    // when it is an RMW that read a store (glued()).
+    bool may_precede(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep,
+                     bool past = false) const {
         const Rec* r = rec(index);
-        if (!r || index < 2 || (r->rmw && !awaiting(index)) || r->setup) return false;
+        if (!r || index < 2 || (!past && glued(index)) || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
         if (known(th, dep, r->thread, false) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
             if (known(th, dep, t, false) >= r->first_seen[t]) return false;
         return true;
+    }
+    // Store `index` is an RMW's that read store index - 1 (not a promise):
+    // nothing comes between the two, so a store that goes before it goes
+    // before index - 1 too, and an RMW that reads index - 1 cannot write
+    // right after it.
+    bool glued(unsigned index) const {
+        const Rec* r = rec(index);
+        return r && r->rmw && !awaiting(index);
+    }
+    // The store a new store may go before, past store `index` and the
+    // stores glued to it (an RMW chain: each RMW read the store before it),
+    // when it may precede each of them (may_precede): its index, or 0.
+    unsigned precede_past(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
+        unsigned n = cur_ + 1;
+        for (unsigned k = index; k + kHistory > n; k--) {
+            if (!may_precede(th, mo, k, dep, true)) return 0;
+            if (!glued(k)) return k;
+        }
+        return 0;
     }
     // The promise of the RMW whose store is store `index`, when its load
     // promised a value that no store has written yet (load buffering
@@ -814,9 +848,9 @@ class atomic {
     unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after) {
         unsigned n = cur_ + 1;
         unsigned at = n;
-        while (at - 1 + kHistory > n && may_precede(th, mo, at - 1, after) &&
-               rl::ctx().rand(2, rl::sched_type_atomic_load) == 1)
-            at--;
+        for (unsigned k; (k = precede_past(th, mo, at - 1, after)) != 0 &&
+                         rl::ctx().rand(2, rl::sched_type_atomic_load) == 1;)
+            at = k;
         for (unsigned i = n; i > at; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
         return at;
     }
