@@ -60,6 +60,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no scenario's counter has a store its RMWs are not ordered after (each is set before it is published), so no scenario's RMW reads an older store; litmus/MP+poonceonces+rmb-xchgrelaxed catches it (vfsmc litmus --check --mutation rmw-reads-latest)"},
     {"cond-rmw-reads-latest", "layer", "a conditional RMW (cmpxchg, inc_not_zero) under kernel always reads the latest store and, when it writes, goes last in its coherence order",
      "no scenario's verdict depends on a conditional RMW reading an older store: the models' cmpxchg loops retry on a failure and succeed on the latest value; litmus/MP+poacquireonce+cmpxchgrelaxed-older and -fail catch it (vfsmc litmus --check --mutation cond-rmw-reads-latest)"},
+    {"full-cond-rmw-older-needs-latest", "layer", "a fully ordered conditional RMW (cmpxchg(), atomic_add_unless()) under kernel writes on an older store only when the latest passes its condition too",
+     "no scenario's fully ordered conditional RMW could read an older store that passes behind a latest one that fails (the choice is never offered: no count moves with it); litmus/MP+poonceonces+cmpxchg-older and -addunless-older catch it (vfsmc litmus --check --mutation full-cond-rmw-older-needs-latest)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

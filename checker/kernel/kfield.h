@@ -366,11 +366,23 @@ public:
         // conditional one takes the smp_mb() when the latest value passes
         // its condition. It may then still read an older value that fails
         // (rmw_cond() below), keeping a barrier the LKMM would not have:
-        // stronger, never weaker.
-        bool full_mb = false;
+        // stronger, never weaker. When the latest fails and an older store
+        // passes, the RMW may read that one and write: a choice made here,
+        // before the barrier it then takes, and the RMW reads only a
+        // passing store.
+        // A conditional RMW under `kernel` may read an older store (below):
+        // not lockref's loop, a word whose blind adds commute (they read
+        // the latest: search/commute.h, condition 2), nor a lock word.
+        bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
+        bool cond = !unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ &&
+                    lock == LockClass::None && !MUTATION("cond-rmw-reads-latest");
+        bool full_mb = false, older_mb = false;
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
             T probe = (T)shadow_;
             full_mb = f(probe);
+            if (!full_mb && cond && !MUTATION("full-cond-rmw-older-needs-latest") &&
+                cell_.older_passes(mo_for(a), [&](uint64_t o) { T v = dec(o); return f(v); }) && sim::choose_read(2) == 1)
+                full_mb = older_mb = true;
         }
         if (full_mb) {
             sim::fence(MemOrder::seq_cst);
@@ -384,7 +396,6 @@ public:
         // which is the shadow: the compare-exchange then succeeds at once,
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
-        bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         // A stale start: the search decides before the compare-exchange
         // (search/stale_cut.h), and hears of the read once it is logged.
@@ -402,11 +413,9 @@ public:
         // search/commute.h, condition 2), nor a lock word.
         bool placed = unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ && lock == LockClass::None &&
                       !MUTATION("rmw-reads-latest");
-        // A conditional RMW under `kernel` may read an older store too
-        // (sim::atomic::rmw_cond()); a passing one older than the latest
-        // only when the smp_mb() of a fully ordered one was taken above.
-        bool cond = !unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ &&
-                    lock == LockClass::None && !MUTATION("cond-rmw-reads-latest");
+        // A conditional RMW (sim::atomic::rmw_cond()) reads a passing
+        // store older than the latest only when the smp_mb() of a fully
+        // ordered one was taken above.
         bool went_last = true;
         uint64_t next = 0;
         // Whether the value it writes is computed from the one it read (a
@@ -432,7 +441,7 @@ public:
                 bool ok = f(v);
                 n = enc(tag, v);
                 return ok;
-            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last, data);
+            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last, data, older_mb);
             if (w) {
                 nv = dec(cur);
                 f(nv);

@@ -462,6 +462,7 @@ class atomic {
     // cond_passed_ whether the store its load read passes.
     bool cond_ = false;
     bool cond_older_pass_ = false;
+    bool cond_only_pass_ = false;
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
     uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
@@ -603,7 +604,7 @@ class atomic {
         for (;;) {
             bool passes = (cond_pass_ >> (cur_ - k)) & 1;
             bool here = place && (k == cur_ || (cond_older_pass_ && !glued(k + 1)));
-            if (!passes || here) cand[nc++] = k;
+            if (cond_only_pass_ ? passes && here : !passes || here) cand[nc++] = k;
             if (k <= 1 || cur_ - k + 2 >= kHistory) {
                 if (k > 1 && may_pass(th, MemOrder::relaxed, k, dep)) detail::g_reads_cut++;
                 break;
@@ -612,6 +613,11 @@ class atomic {
             place = place && may_pass(th, mo, k, dep) && may_precede(th, mo, k, place_dep_, true);
             k--;
         }
+        // Only passing stores, and none can be read (the barrier taken
+        // for it ordered the load after them): the latest, which fails,
+        // as without the barrier, which the RMW keeps (stronger, never
+        // weaker).
+        if (nc == 0) cand[nc++] = cur_;
         unsigned index = cand[nc > 1 ? rl::ctx().rand(nc, rl::sched_type_atomic_load) : 0];
         if (!rec(index)) uninitialized();
         rmw_read_ = index;
@@ -1230,8 +1236,10 @@ public:
     // Its load may promise a value, as a relaxed load does, when it is not
     // an acquire: a value that passes makes the RMW's store go last and
     // wait, as rmw_placed()'s; one that fails is a load's promise.
+    // `only_pass`: it reads a passing store older than the latest
+    // (older_passes(), and the caller chose to take the barrier for it).
     template <class F>
-    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last, bool data = false) {
+    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last, bool data = false, bool only_pass = false) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
@@ -1247,11 +1255,13 @@ public:
         }
         cond_ = true;
         cond_older_pass_ = older_pass;
+        cond_only_pass_ = only_pass;
         rmw_promised_ = false;
         rmw_store_dep(th);
         RmwDeps d(th.index);
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         cond_ = false;
+        cond_only_pass_ = false;
         d.restore();
         last = true;
         T nv = prev;
@@ -1267,6 +1277,19 @@ public:
         }
         rmw_promised_ = false;
         return prev;
+    }
+    // Whether a conditional RMW of order `mo` run now could read a kept
+    // store older than the latest whose value `pass` accepts, and write
+    // right after it (cond_index()'s test, without the RMW's
+    // dependencies, which only order it after more).
+    template <class P>
+    bool older_passes(MemOrder mo, P pass) const {
+        Clocks th = running_clocks();
+        for (unsigned k = cur_; k > 1 && cur_ - k + 2 < kHistory; k--) {
+            if (!may_pass(th, mo, k, nullptr) || !may_precede(th, mo, k, nullptr, true)) return false;
+            if (!glued(k) && pass(hist_[(k - 1) % kHistory].value)) return true;
+        }
+        return false;
     }
     // The value of the store after the latest RMW's (when it did not go last).
     T after_placed() const { return hist_[(rmw_read_ + 2) % kHistory].value; }
@@ -1357,6 +1380,8 @@ inline int thread_index() { return (int)rl::ctx().threadx_->index_; }
 inline void sched() { rl::ctx().sched(); }
 // Every value in [0, n) is explored.
 inline unsigned choose(unsigned n) { return rl::ctx().rand(n, rl::sched_type_user); }
+// A choice of which store a load reads, made before the load runs.
+inline unsigned choose_read(unsigned n) { return rl::ctx().rand(n, rl::sched_type_atomic_load); }
 
 // No scheduling point while it lives.
 class no_preempt {
