@@ -559,17 +559,9 @@ class atomic {
             // may precede, one choice at a time; past an RMW chain whole
             // (precede_past: nothing comes between an RMW and the store
             // it read).
-            for (;;) {
-                unsigned k = index;
-                while (k > 1 && cur_ - k + 2 < kHistory && may_pass(th, mo, k, dep) &&
-                       may_precede(th, mo, k, place_dep_, true) && glued(k))
-                    k--;
-                if (!(k > 1 && cur_ - k + 2 < kHistory && may_pass(th, mo, k, dep) &&
-                      may_precede(th, mo, k, place_dep_)) ||
-                    rl::ctx().rand(2, rl::sched_type_atomic_load) == 0)
-                    break;
+            for (unsigned k; (k = precede_past(th, mo, index, place_dep_, true, dep)) != 0 &&
+                             rl::ctx().rand(2, rl::sched_type_atomic_load) == 1;)
                 index = k - 1;
-            }
             rmw_read_ = index;
         }
         if (cond_) return cond_index(th, mo, dep);
@@ -798,10 +790,14 @@ class atomic {
     }
     // The store a new store may go before, past store `index` and the
     // stores glued to it (an RMW chain: each RMW read the store before it),
-    // when it may precede each of them (may_precede): its index, or 0.
-    unsigned precede_past(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
-        unsigned n = cur_ + 1;
-        for (unsigned k = index; k + kHistory > n; k--) {
+    // when it may precede each of them (may_precede, under `dep`): its
+    // index, or 0. `rmw`: the new store is an RMW's, whose load must pass
+    // each of them too (may_pass, under `load_dep`) and read the store
+    // before the one returned, which the history must still hold.
+    unsigned precede_past(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep,
+                          bool rmw = false, const rl::timestamp_t* load_dep = nullptr) const {
+        for (unsigned k = index; k + kHistory > cur_ + 1 + rmw; k--) {
+            if (rmw && (k <= 1 || !may_pass(th, mo, k, load_dep))) return 0;
             if (!may_precede(th, mo, k, dep, true)) return 0;
             if (!glued(k)) return k;
         }
@@ -1285,10 +1281,8 @@ public:
     template <class P>
     bool older_passes(MemOrder mo, P pass) const {
         Clocks th = running_clocks();
-        for (unsigned k = cur_; k > 1 && cur_ - k + 2 < kHistory; k--) {
-            if (!may_pass(th, mo, k, nullptr) || !may_precede(th, mo, k, nullptr, true)) return false;
-            if (!glued(k) && pass(hist_[(k - 1) % kHistory].value)) return true;
-        }
+        for (unsigned k = cur_ + 1; (k = precede_past(th, mo, k - 1, nullptr, true)) != 0;)
+            if (pass(hist_[(k - 1) % kHistory].value)) return true;
         return false;
     }
     // The value of the store after the latest RMW's (when it did not go last).
