@@ -62,6 +62,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no scenario's verdict depends on a conditional RMW reading an older store: the models' cmpxchg loops retry on a failure and succeed on the latest value; litmus/MP+poacquireonce+cmpxchgrelaxed-older and -fail catch it (vfsmc litmus --check --mutation cond-rmw-reads-latest)"},
     {"full-cond-rmw-older-needs-latest", "layer", "a fully ordered conditional RMW (cmpxchg(), atomic_add_unless()) under kernel writes on an older store only when the latest passes its condition too",
      "no scenario's fully ordered conditional RMW could read an older store that passes behind a latest one that fails (the choice is never offered: no count moves with it); litmus/MP+poonceonces+cmpxchg-older and -addunless-older catch it (vfsmc litmus --check --mutation full-cond-rmw-older-needs-latest)"},
+    {"full-cond-rmw-fail-needs-latest", "layer", "a fully ordered conditional RMW (cmpxchg(), atomic_add_unless()) under kernel fails without its smp_mb() only where the latest store fails its condition, and then never promises a value",
+     "the model choices this deletes are a failing read that no scenario's verdict depends on (the models' cmpxchg loops retry on a failure, and their atomic_add_unless() words are read only by RMWs); litmus/LB+cmpxchg-fail+poacquireonce and the MP and SB -fail-older tests catch it (vfsmc litmus --check --mutation full-cond-rmw-fail-needs-latest)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

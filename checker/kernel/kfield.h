@@ -362,27 +362,36 @@ public:
         // not (a later relaxed load could still read a stale value). One
         // that fails (a cmpxchg that does not match, an inc_not_zero of 0)
         // is a read with no ordering at all (memory-barriers.txt; the LKMM's
-        // failed RMW is a plain R). An unconditional one always writes; a
-        // conditional one takes the smp_mb() when the latest value passes
-        // its condition. It may then still read an older value that fails
-        // (rmw_cond() below), keeping a barrier the LKMM would not have:
-        // stronger, never weaker. When the latest fails and an older store
-        // passes, the RMW may read that one and write: a choice made here,
-        // before the barrier it then takes, and the RMW reads only a
-        // passing store.
-        // A conditional RMW under `kernel` may read an older store (below):
+        // failed RMW is a plain R). An unconditional one always writes.
+        // A conditional one under `kernel` may read an older store (below):
         // not lockref's loop, a word whose blind adds commute (they read
         // the latest: search/commute.h, condition 2), nor a lock word.
+        // Whether it writes is then a choice made here, before the barrier
+        // the writing branch takes: it writes when it may read a store that
+        // passes its condition (the latest, or an older one: older_passes()),
+        // and reads only such a store; it fails when it may read a store
+        // that fails, or promise a value that fails (fails_readable()), and
+        // then takes no barrier and reads, relaxed, only such a value.
         bool latest = a != Acc::LockrefCas || rt().mm == MemModel::sc;
         bool cond = !unconditional && latest && rt().mm == MemModel::kernel && !adds_commute_ &&
                     lock == LockClass::None && !MUTATION("cond-rmw-reads-latest");
-        bool full_mb = false, older_mb = false;
+        bool full_mb = false, older_mb = false, only_fail = false;
         if (a == Acc::AtomicRmwFull && rt().mm == MemModel::kernel) {
             T probe = (T)shadow_;
             full_mb = f(probe);
-            if (!full_mb && cond && !MUTATION("full-cond-rmw-older-needs-latest") &&
-                cell_.older_passes(mo_for(a), [&](uint64_t o) { T v = dec(o); return f(v); }) && sim::choose_read(2) == 1)
-                full_mb = older_mb = true;
+            auto pass = [&](uint64_t o) { T v = dec(o); return f(v); };
+            if (cond && full_mb && !MUTATION("full-cond-rmw-fail-needs-latest")) {
+                // The latest passes: it may still fail on an older store,
+                // or on a promise.
+                older_mb = true;
+                if (cell_.fails_readable(pass) && sim::choose_read(2) == 1) full_mb = older_mb = false, only_fail = true;
+            } else if (cond && !full_mb) {
+                // The latest fails: it may still write on an older store.
+                only_fail = !MUTATION("full-cond-rmw-fail-needs-latest");
+                if (!MUTATION("full-cond-rmw-older-needs-latest") && cell_.older_passes(mo_for(a), pass) &&
+                    sim::choose_read(2) == 1)
+                    full_mb = older_mb = true, only_fail = false;
+            }
         }
         if (full_mb) {
             sim::fence(MemOrder::seq_cst);
@@ -441,7 +450,8 @@ public:
                 bool ok = f(v);
                 n = enc(tag, v);
                 return ok;
-            }, mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last, data, older_mb);
+            }, only_fail ? MemOrder::relaxed : mo_for(a), a != Acc::AtomicRmwFull || full_mb, w, went_last, data, older_mb,
+               only_fail);
             if (w) {
                 nv = dec(cur);
                 f(nv);

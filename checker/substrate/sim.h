@@ -463,6 +463,7 @@ class atomic {
     bool cond_ = false;
     bool cond_older_pass_ = false;
     bool cond_only_pass_ = false;
+    bool cond_only_fail_ = false;  // reads only a store, or promises only a value, that fails
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
     uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
@@ -596,7 +597,7 @@ class atomic {
         for (;;) {
             bool passes = (cond_pass_ >> (cur_ - k)) & 1;
             bool here = place && (k == cur_ || (cond_older_pass_ && !glued(k + 1)));
-            if (cond_only_pass_ ? passes && here : !passes || here) cand[nc++] = k;
+            if (cond_only_pass_ ? passes && here : cond_only_fail_ ? !passes : !passes || here) cand[nc++] = k;
             if (k <= 1 || cur_ - k + 2 >= kHistory) {
                 if (k > 1 && may_pass(th, MemOrder::relaxed, k, dep)) detail::g_reads_cut++;
                 break;
@@ -615,6 +616,18 @@ class atomic {
         rmw_read_ = index;
         cond_passed_ = (cond_pass_ >> (cur_ - index)) & 1;
         return index;
+    }
+    // Whether a store whose value fails the running conditional RMW's
+    // condition (cond_pass_) is one its load, as a relaxed read with the
+    // dependencies `dep`, may read: the latest, or an older one
+    // cond_index()'s walk reaches.
+    bool fail_store_readable(const Clocks& th, const rl::timestamp_t* dep) const {
+        if (!(cond_pass_ & 1)) return true;
+        for (unsigned k = cur_; k > 1 && cur_ - k + 2 < kHistory && may_pass(th, MemOrder::relaxed, k, dep);) {
+            k--;
+            if (!((cond_pass_ >> (cur_ - k)) & 1)) return true;
+        }
+        return false;
     }
     // A load that reads another thread's store `index`, after the running
     // thread's earlier loads read older stores of other threads (still
@@ -673,7 +686,8 @@ class atomic {
         if (may_promise) {
             // The values a thread that has not ended may still write.
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
-                if (writers_[th.index][k] & ~detail::g_done_mask) eligible[nd++] = k;
+                if ((writers_[th.index][k] & ~detail::g_done_mask) && !(cond_only_fail_ && ((cond_dom_pass_ >> k) & 1)))
+                    eligible[nd++] = k;
             if (nd && detail::g_npromises >= kMaxPromises) {
                 detail::g_reads_cut++;  // a choice the search did not explore
                 nd = 0;
@@ -687,7 +701,11 @@ class atomic {
         // promise (touch()).
         bool follow = nd && !rmw && pending(th.index);
         if (promising() && !follow) touch(th.index);
-        if (follow) pick = nd > 1 ? 1 + rl::ctx().rand(nd, rl::sched_type_atomic_load) : 1;
+        // A conditional RMW that must fail and can read no store that
+        // fails promises (fails_readable() made sure it can).
+        bool must = cond_only_fail_ && !fail_store_readable(th, dep);
+        if (must && !nd) throw std::logic_error("rmw_cond: a failing conditional RMW with nothing it may read");
+        if (follow || must) pick = nd > 1 ? 1 + rl::ctx().rand(nd, rl::sched_type_atomic_load) : 1;
         else if (nd) pick = rl::ctx().rand(nd + 1, rl::sched_type_atomic_load);
         if (pick) {
             *th.own += 1;
@@ -1235,7 +1253,8 @@ public:
     // `only_pass`: it reads a passing store older than the latest
     // (older_passes(), and the caller chose to take the barrier for it).
     template <class F>
-    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last, bool data = false, bool only_pass = false) {
+    T rmw_cond(F f, MemOrder o, bool older_pass, bool& wrote, bool& last, bool data = false, bool only_pass = false,
+               bool only_fail = false) {
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
@@ -1252,12 +1271,14 @@ public:
         cond_ = true;
         cond_older_pass_ = older_pass;
         cond_only_pass_ = only_pass;
+        cond_only_fail_ = only_fail;
         rmw_promised_ = false;
         rmw_store_dep(th);
         RmwDeps d(th.index);
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         cond_ = false;
         cond_only_pass_ = false;
+        cond_only_fail_ = false;
         d.restore();
         last = true;
         T nv = prev;
@@ -1283,6 +1304,42 @@ public:
         Clocks th = running_clocks();
         for (unsigned k = cur_ + 1; (k = precede_past(th, mo, k - 1, nullptr, true)) != 0;)
             if (pass(hist_[(k - 1) % kHistory].value)) return true;
+        return false;
+    }
+    // Whether a conditional RMW run now as a relaxed read could read a
+    // store whose value `pass` refuses, or promise such a value: the
+    // choices do_load() offers a failing one (rmw_cond() with only_fail),
+    // with the load's dependencies, as it will find them. Sets cond_pass_,
+    // which rmw_cond() sets again.
+    template <class P>
+    bool fails_readable(P pass) {
+        Clocks th = running_clocks();
+        cond_pass_ = 0;
+        for (unsigned d = 0; d < kHistory && d < cur_; d++)
+            if (pass(hist_[(cur_ - d) % kHistory].value)) cond_pass_ |= 1ull << d;
+        if (!(cond_pass_ & 1)) return true;
+        int me = th.index;
+        bool told = detail::g_dep_told[me];
+        uint64_t mask = detail::g_dep_mask[me];
+        unsigned base = detail::g_dep_base[me];
+        rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads];
+        const rl::timestamp_t* gdep;
+        const rl::timestamp_t* dep;
+        {
+            RmwDeps d(me);
+            dep = dependency(th, false, buf, gbuf, &gdep);
+        }
+        detail::g_dep_told[me] = told;
+        detail::g_dep_mask[me] = mask;
+        detail::g_dep_base[me] = base;
+        if (fail_store_readable(th, dep)) return true;
+        if (!promising()) return false;
+        for (unsigned k = 0; k < ndomain_[me]; k++)
+            if ((writers_[me][k] & ~detail::g_done_mask) && !pass(domain_[me][k])) {
+                if (detail::g_npromises < kMaxPromises) return true;
+                detail::g_reads_cut++;  // a choice the search did not explore
+                return false;
+            }
         return false;
     }
     // The value of the store after the latest RMW's (when it did not go last).
