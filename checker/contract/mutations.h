@@ -64,6 +64,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no scenario's fully ordered conditional RMW could read an older store that passes behind a latest one that fails (the choice is never offered: no count moves with it); litmus/MP+poonceonces+cmpxchg-older and -addunless-older catch it (vfsmc litmus --check --mutation full-cond-rmw-older-needs-latest)"},
     {"full-cond-rmw-fail-needs-latest", "layer", "a fully ordered conditional RMW (cmpxchg(), atomic_add_unless()) under kernel fails without its smp_mb() only where the latest store fails its condition, and then never promises a value",
      "the model choices this deletes are a failing read that no scenario's verdict depends on (the models' cmpxchg loops retry on a failure, and their atomic_add_unless() words are read only by RMWs); litmus/LB+cmpxchg-fail+poacquireonce and the MP and SB -fail-older tests catch it (vfsmc litmus --check --mutation full-cond-rmw-fail-needs-latest)"},
+    {"rmb-orders-noreturn", "layer", "smp_rmb() under kernel orders the load of a non-value-returning RMW (atomic_inc(), atomic_add()) as it orders a READ_ONCE()",
+     "no scenario has an smp_rmb() next to a non-value-returning atomic of a word another thread writes; litmus/MP+wmbonceonce+inc-rmb-once catches it (vfsmc litmus --check --mutation rmb-orders-noreturn)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

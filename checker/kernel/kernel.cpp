@@ -31,6 +31,7 @@ uint32_t g_generation = 0;
 PointerLoad g_pointer_load[kMaxThreads][kMaxObjects];
 uint64_t g_told_mask[kMaxThreads];
 uint64_t g_told_ctrl[kMaxThreads];
+uint64_t g_told_addr[kMaxThreads];
 bool g_told[kMaxThreads];
 }  // namespace
 
@@ -187,10 +188,11 @@ void allow_load_buffering() {
     if (rt().mm == MemModel::kernel) sim::set_promises(true);
 }
 bool promises_kept() { return sim::promises_broken() == 0; }
-void access_depends_on(uint64_t loads, uint64_t ctrl) {
+void access_depends_on(uint64_t loads, uint64_t ctrl, uint64_t addr) {
     int t = this_thread();
     g_told_mask[t] = loads | ctrl;
     g_told_ctrl[t] = ctrl & ~loads;
+    g_told_addr[t] = addr & loads;
     g_told[t] = true;
 }
 void note_pointer_load(int t, int64_t obj) {
@@ -200,7 +202,7 @@ void note_pointer_load(int t, int64_t obj) {
 void describe_dependency(int t, int obj) {
     if (g_told[t]) {
         g_told[t] = false;
-        sim::depend_on(g_told_mask[t], 0, g_told_ctrl[t]);
+        sim::depend_on(g_told_mask[t], 0, g_told_ctrl[t], g_told_addr[t]);
         return;
     }
     const PointerLoad& p = g_pointer_load[t][obj];

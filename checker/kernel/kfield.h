@@ -31,9 +31,12 @@ void note_read_fence();
 // itself: an access of a field of an object whose pointer a load of the
 // thread returned depends on that load; and a store depends on every
 // earlier load of its thread. `ctrl`: loads the access depends on by
-// control only, which order an RMW's store and not its load.
+// control only, which order an RMW's store and not its load. `addr`: of
+// `loads`, those its address was computed from (a plain access with an
+// address dependency on a marked load is bounded by it in the LKMM's
+// data-race check).
 unsigned loads_done();
-void access_depends_on(uint64_t loads, uint64_t ctrl = 0);
+void access_depends_on(uint64_t loads, uint64_t ctrl = 0, uint64_t addr = 0);
 void note_pointer_load(int t, int64_t obj);
 void describe_dependency(int t, int obj);
 // Load buffering, for a front end that knows the values each location may
@@ -86,13 +89,17 @@ class kfield {
     static constexpr uint32_t kPromiseTag = 0xffffffffu;
     static int ev_of_tag(uint32_t tag) { return tag == kPromiseTag ? -1 : (int)tag - 1; }
 
-    void race_check(bool store, bool marked) {
+    // `bound`: what the access is ordered after through its address
+    // dependencies on marked loads (sim::pre_bound()), or null.
+    void race_check(bool store, bool marked, const sim::timestamp_t* bound = nullptr) {
         int me = sim::thread_index();
         int n = rt().nthreads;
         auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
             for (int i = 0; i < n; i++) {
                 if (i == me || ts[i] == 0) continue;
-                if ((store ? sim::acquired_clock(i) : sim::load_clock(i)) < ts[i]) {
+                sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
+                if (bound) known = std::max(known, bound[i]);
+                if (known < ts[i]) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)
@@ -249,10 +256,13 @@ public:
         alive();
         sim::timestamp_t stamp = race_stamp();
         describe_dependency(t, owner_);
+        sim::timestamp_t bound[kMaxThreads];
+        bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads);
         uint64_t w = cell_.load(mo_for(a));
+        if (!marked(a)) sim::note_plain_load();
         if (word_ == Word::Pointer) note_pointer_load(t, (int64_t)dec(w));
         bool promised = tag_of(w) == kPromiseTag;
-        if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a));
+        if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a), bounded ? bound : nullptr);
         T v = dec(w);
         uint32_t tag = tag_of(w);
         int ev = log_access(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v);
@@ -297,7 +307,12 @@ public:
         }
         no_preempt np;
         alive();
-        race_check(true, marked(a));
+        describe_dependency(t, owner_);
+        {
+            sim::timestamp_t bound[kMaxThreads];
+            bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads);
+            race_check(true, marked(a), bounded ? bound : nullptr);
+        }
         int ev_idx = rt().rec->nevents;  // the event about to be logged
         uint32_t tag = (uint32_t)(ev_idx + 1);
         int64_t before = shadow_;
@@ -306,7 +321,6 @@ public:
         // order before stores it is not ordered after (sim.h); the
         // location's latest value is then unchanged.
         uint64_t next = 0;
-        describe_dependency(t, owner_);
         bool last = cell_.store_coherent(enc(tag, v), mo_for(a), next);
         if (last) {
             shadow_ = (int64_t)v;
@@ -405,6 +419,9 @@ public:
         // which is the shadow: the compare-exchange then succeeds at once,
         // one Relacy operation, and one that writes nothing is a
         // fetch_add(0), an RMW that reads the latest value.
+        // A non-value-returning one (atomic_inc()) is a Noreturn event to
+        // the LKMM: smp_rmb() does not order it.
+        cell_.set_noreturn(a == Acc::AtomicRmwVoid && !MUTATION("rmb-orders-noreturn"));
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         // A stale start: the search decides before the compare-exchange
         // (search/stale_cut.h), and hears of the read once it is logged.
@@ -478,6 +495,7 @@ public:
             if (cell_.compare_exchange_strong(expect, enc(tag, nv), mo_for(a))) break;
             cur = expect;
         }
+        cell_.set_noreturn(false);
         if (full_mb) {
             sim::fence(MemOrder::seq_cst);
             note_access(kKeyScFence, true);

@@ -403,8 +403,9 @@ private:
     // One access of the layer, told what it depends on; `d` collects the
     // loads it made (what its result is computed from).
     template <class Op>
-    long access(uint64_t deps, uint64_t& d, Op op, uint64_t ctrl = 0) {
-        access_depends_on(deps, ctrl);
+    // `addr`: of `deps`, the address's (a load's deps are its address's).
+    long access(uint64_t deps, uint64_t& d, Op op, uint64_t ctrl = 0, uint64_t addr = ~0ULL) {
+        access_depends_on(deps, ctrl, addr & deps);
         unsigned n0 = loads_done();
         long v = op();
         d |= loads_since(n0);
@@ -420,11 +421,11 @@ private:
                 break;
             }
             case Stmt::Store: {
-                uint64_t d = 0;
-                kfield<int>& f = loc(eval(*s.addr, t, d), t, s.line);
+                uint64_t da = 0, d = 0;
+                kfield<int>& f = loc(eval(*s.addr, t, da), t, s.line);
                 int v = (int)eval(*s.value, t, d);
                 uint64_t none = 0;
-                access(d | ctrl_[t], none, [&] { plain_store(f, v); return 0L; });
+                access(da | d | ctrl_[t], none, [&] { plain_store(f, v); return 0L; }, 0, da);
                 break;
             }
             case Stmt::Eval: eval(*s.value, t); break;

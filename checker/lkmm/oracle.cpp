@@ -351,9 +351,14 @@ bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& ru
         }
         if ((size_t)round >= writes) break;
         Domains grown = dom;
+        // An invalid run's events up to where it failed (a dereference
+        // of a value no location has, a division by zero) are a path's
+        // too: its writes grow the domains. A thread that reads back its
+        // own store of a pointer and dereferences it fails while the
+        // location's domain lacks the pointer, and only its own write can
+        // bring it in.
         for (const auto& rs : runs)
             for (const Run& r : rs) {
-                if (!r.valid) continue;
                 for (const Event& e : r.events) {
                     if (e.kind != Kind::W || e.lock != LockOp::None) continue;
                     auto& d = grown[e.loc];

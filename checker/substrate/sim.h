@@ -83,6 +83,12 @@ inline rl::timestamp_t g_glob_pend[kMaxSimThreads][kMaxSimThreads];
 // this joins no clock a store reads (read_fence()).
 inline rl::timestamp_t g_rd[kMaxSimThreads][kMaxSimThreads];
 inline rl::timestamp_t g_rd_glob[kMaxSimThreads][kMaxSimThreads];
+// What the thread's loads read (their acq_fence part, and the part that
+// reached every thread), but for the loads of non-value-returning RMWs
+// (atomic_inc(), atomic_add(): the LKMM's Noreturn events, which smp_rmb()
+// does not order): what the next smp_rmb() orders later loads after.
+inline rl::timestamp_t g_ld[kMaxSimThreads][kMaxSimThreads];
+inline rl::timestamp_t g_ld_glob[kMaxSimThreads][kMaxSimThreads];
 // How many loads the thread had made at its last smp_rmb(): its later
 // loads are ordered after loads number 0 to g_rd_loads - 1.
 inline unsigned g_rd_loads[kMaxSimThreads];
@@ -149,6 +155,7 @@ struct ReadMsg {
     rl::timestamp_t g[kMaxSimThreads];       // the part of c that reached every thread (Clocks::glob)
     rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
     int from;                                // the thread whose store it read (-1: a promise not kept yet)
+    bool plain;                              // a plain C load (note_plain_load()), not a marked one
 };
 inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
 inline unsigned g_nreads[kMaxSimThreads];
@@ -156,6 +163,7 @@ inline uint64_t g_dep_mask[kMaxSimThreads];   // bit k: load number g_dep_base +
 inline unsigned g_dep_base[kMaxSimThreads];
 inline bool g_dep_told[kMaxSimThreads];
 inline uint64_t g_dep_ctrl[kMaxSimThreads];   // of g_dep_mask, the bits an RMW's load does not depend on
+inline uint64_t g_dep_addr[kMaxSimThreads];   // of g_dep_mask, the address dependencies
 }  // namespace detail
 // Load buffering: a load may return a value a store will write later (a
 // promise), when its location has a set of values it may hold
@@ -257,6 +265,8 @@ inline bool apply_kept(int me, rl::timestamp_t* acq_fence, rl::timestamp_t* glob
     for (int t = 0; t < n; t++) {
         acq_fence[t] = std::max(acq_fence[t], g_kept_join[me][t]);
         glob_pend[t] = std::max(glob_pend[t], g_kept_gjoin[me][t]);
+        g_ld[me][t] = std::max(g_ld[me][t], g_kept_join[me][t]);
+        g_ld_glob[me][t] = std::max(g_ld_glob[me][t], g_kept_gjoin[me][t]);
     }
     return true;
 }
@@ -375,7 +385,8 @@ inline void begin_execution_deps() {
     for (int t = 0; t < kMaxSimThreads; t++) detail::g_rd_loads[t] = 0;
     for (int t = 0; t < kMaxSimThreads; t++)
         for (int u = 0; u < kMaxSimThreads; u++)
-            detail::g_glob[t][u] = detail::g_glob_pend[t][u] = detail::g_rd[t][u] = detail::g_rd_glob[t][u] = 0;
+            detail::g_glob[t][u] = detail::g_glob_pend[t][u] = detail::g_rd[t][u] = detail::g_rd_glob[t][u] =
+                detail::g_ld[t][u] = detail::g_ld_glob[t][u] = 0;
 }
 // The trace event of the load that just made a promise, and its
 // location's dependency key.
@@ -406,10 +417,12 @@ inline unsigned loads_done() { return detail::g_nreads[rl::ctx().threadx_->index
 // access that depends on one depends on every earlier load. `ctrl`: the
 // bits of `mask` that are control dependencies only, which order an RMW's
 // store but not its load (linux-kernel.cat: rwdep, ctrl to a write).
-inline void depend_on(uint64_t mask, unsigned base = 0, uint64_t ctrl = 0) {
+// `addr`: the bits of `mask` that are address dependencies (pre_bound()).
+inline void depend_on(uint64_t mask, unsigned base = 0, uint64_t ctrl = 0, uint64_t addr = 0) {
     int t = (int)rl::ctx().threadx_->index_;
     detail::g_dep_mask[t] = mask;
     detail::g_dep_ctrl[t] = ctrl & mask;
+    detail::g_dep_addr[t] = addr & mask;
     detail::g_dep_base[t] = base;
     detail::g_dep_told[t] = true;
 }
@@ -436,6 +449,13 @@ class atomic {
         rl::timestamp_t glob[kMaxSimThreads];       // the part of it that reached every thread (LKMM)
         rl::timestamp_t first_seen[kMaxSimThreads]; // each thread's clock when it first read it
         rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
+        // Under the LKMM, what the loads its value or address depends on
+        // are ordered after (and the part that reached every thread): a
+        // load of its own thread that reads it is ordered after those
+        // loads too (linux-kernel.cat's to-r: dep ; [Marked] ; rfi).
+        bool has_dep;
+        rl::timestamp_t dep_c[kMaxSimThreads];
+        rl::timestamp_t dep_g[kMaxSimThreads];
     };
     // The values a promise may name (set_promisable), compared under the mask.
     // By reading thread, each value with the threads that may write it.
@@ -464,6 +484,9 @@ class atomic {
     bool cond_older_pass_ = false;
     bool cond_only_pass_ = false;
     bool cond_only_fail_ = false;  // reads only a store, or promises only a value, that fails
+    // The running RMW returns no value (set_noreturn()): smp_rmb() orders
+    // its load neither after the loads before it nor before those after.
+    bool noreturn_ = false;
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
     uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
@@ -504,9 +527,9 @@ class atomic {
         const Rec* prev = rec(index - 1);
         if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (known(th, dep, r->thread, true) >= r->stamp) return false;
+        if (known(th, dep, r->thread, !noreturn_) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (known(th, dep, t, true) >= r->first_seen[t]) return false;
+            if (known(th, dep, t, !noreturn_) >= r->first_seen[t]) return false;
         return true;
     }
     // What the running access depends on (depend_on), into `buf`: null
@@ -552,6 +575,36 @@ class atomic {
             }
         }
         return buf;
+    }
+    // What the running access's address and data dependencies (the
+    // description's loads, without its control dependencies) order it
+    // after, into c and g (ReadMsg::c and ::g); false for none. Only an
+    // access the model described (the litmus interpreter): a protocol
+    // model's store depends on every earlier load by control.
+    static bool data_dependency(const Clocks& th, rl::timestamp_t* c, rl::timestamp_t* g) {
+        int me = th.index;
+        if (!detail::g_lkmm || !detail::g_dep_told[me]) return false;
+        uint64_t m = detail::g_dep_mask[me] & ~detail::g_dep_ctrl[me];
+        if (!m) return false;
+        unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
+        for (int t = 0; t < th.nthreads; t++) c[t] = g[t] = 0;
+        for (uint64_t bits = m; bits; bits &= bits - 1) {
+            unsigned k = (unsigned)__builtin_ctzll(bits);
+            if (base + k >= done) break;
+            if (base + k + kDepReads < done) {  // no longer kept: every earlier load
+                for (int t = 0; t < th.nthreads; t++) {
+                    c[t] = std::max(c[t], th.acq_fence[t]);
+                    g[t] = std::max(g[t], th.glob_pend[t]);
+                }
+                break;
+            }
+            const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
+            for (int t = 0; t < th.nthreads; t++) {
+                c[t] = std::max(c[t], msg.c[t]);
+                g[t] = std::max(g[t], msg.g[t]);
+            }
+        }
+        return true;
     }
     unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) {
         unsigned index = cur_;
@@ -676,6 +729,7 @@ class atomic {
         unsigned& nr = detail::g_nreads[th.index];
         detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
         nr++;
+        msg.plain = false;
         // A promise: a relaxed load returns a value of the location's
         // domain that a later store must write.
         unsigned pick = 0;
@@ -743,17 +797,28 @@ class atomic {
             // An access ordered after this load is ordered after what it
             // read, and after what an smp_rmb() ordered the load after.
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = std::max(rel[t], detail::g_rd[th.index][t]);
+            // A load of the thread's own store is ordered after the loads
+            // that store depends on (Rec::dep_c).
+            bool own_dep = detail::g_lkmm && r.thread == th.index && r.has_dep;
+            if (own_dep)
+                for (int t = 0; t < th.nthreads; t++) msg.c[t] = std::max(msg.c[t], r.dep_c[t]);
             msg.from = r.thread;
             *th.own += 1;
             if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
             for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], rel[t]);
+            if (!noreturn_)
+                for (int t = 0; t < th.nthreads; t++) {
+                    detail::g_ld[th.index][t] = std::max(detail::g_ld[th.index][t], rel[t]);
+                    detail::g_ld_glob[th.index][t] = std::max(detail::g_ld_glob[th.index][t], glob[t]);
+                }
             if (detail::g_lkmm) {
                 // What reached every thread stays so; an access ordered
                 // after this load (and what it depends on) is after it.
                 rl::timestamp_t* ginto = acquires(mo) ? th.glob : th.glob_pend;
                 for (int t = 0; t < th.nthreads; t++) {
                     msg.g[t] = std::max(gdep ? std::max(glob[t], gdep[t]) : glob[t], detail::g_rd_glob[th.index][t]);
+                    if (own_dep) msg.g[t] = std::max(msg.g[t], r.dep_g[t]);
                     ginto[t] = std::max(ginto[t], glob[t]);
                 }
             }
@@ -981,6 +1046,19 @@ class atomic {
     // keeps no promise).
     unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false, bool rmw_writes = false) {
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
+        rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads];
+        bool dd = (!rmw || rmw_writes) && data_dependency(th, ddc, ddg);
+        if (rmw && rmw_writes && rmw_data_ && detail::g_lkmm) {
+            // An add's write depends on its own read by data.
+            const detail::ReadMsg& own = detail::g_read_msg[th.index][(detail::g_nreads[th.index] - 1) % kDepReads];
+            if (!dd)
+                for (int t = 0; t < th.nthreads; t++) ddc[t] = ddg[t] = 0;
+            for (int t = 0; t < th.nthreads; t++) {
+                ddc[t] = std::max(ddc[t], own.c[t]);
+                ddg[t] = std::max(ddg[t], own.g[t]);
+            }
+            dd = true;
+        }
         bool causes = detail::g_promises;
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
@@ -1077,6 +1155,11 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
+        r.has_dep = dd;
+        for (int t = 0; t < th.nthreads; t++) {
+            r.dep_c[t] = dd ? ddc[t] : 0;
+            r.dep_g[t] = dd ? ddg[t] : 0;
+        }
         // A failed conditional RMW's fetch_add(0) is no write in the LKMM:
         // who reads it reads the store before it, and is ordered after
         // what that store was.
@@ -1306,6 +1389,9 @@ public:
             if (pass(hist_[(k - 1) % kHistory].value)) return true;
         return false;
     }
+    // The RMWs that follow, until set_noreturn(false), are the kernel's
+    // non-value-returning atomics (the LKMM's Noreturn events).
+    void set_noreturn(bool on) { noreturn_ = on; }
     // Whether a conditional RMW run now as a relaxed read could read a
     // store whose value `pass` refuses, or promise such a value: the
     // choices do_load() offers a failing one (rmw_cond() with only_fail),
@@ -1410,8 +1496,8 @@ inline void read_fence() {
     }
     Clocks th = running_clocks();
     for (int t = 0; t < th.nthreads; t++) {
-        detail::g_rd[th.index][t] = std::max(detail::g_rd[th.index][t], th.acq_fence[t]);
-        detail::g_rd_glob[th.index][t] = std::max(detail::g_rd_glob[th.index][t], th.glob_pend[t]);
+        detail::g_rd[th.index][t] = std::max(detail::g_rd[th.index][t], detail::g_ld[th.index][t]);
+        detail::g_rd_glob[th.index][t] = std::max(detail::g_rd_glob[th.index][t], detail::g_ld_glob[th.index][t]);
     }
     // A promise of an earlier load may still be kept until the thread's
     // next load (order_after_read_fence, keep_promises).
@@ -1423,6 +1509,37 @@ inline void read_fence() {
 inline rl::timestamp_t load_clock(int i) {
     rl::thread_info_base& th = *rl::ctx().threadx_;
     return std::max(th.acq_rel_order_[i], detail::g_rd[th.index_][i]);
+}
+
+// The running thread's last load was a plain C load: an access with an
+// address dependency on it is not bounded by it (pre_bound()).
+inline void note_plain_load() {
+    int me = (int)rl::ctx().threadx_->index_;
+    unsigned n = detail::g_nreads[me];
+    if (n) detail::g_read_msg[me][(n - 1) % kDepReads].plain = true;
+}
+// Under the LKMM, what the running thread's next access is ordered after
+// through its address dependencies on marked loads (the description of
+// depend_on, not consumed): a plain access so bounded is ordered after
+// what those loads are for the data-race check (linux-kernel.cat's
+// w-pre-bounded and r-pre-bounded: [Marked] ; addr). Into out[0..n); false
+// for nothing.
+inline bool pre_bound(rl::timestamp_t* out, int n) {
+    int me = (int)rl::ctx().threadx_->index_;
+    if (!detail::g_lkmm || !detail::g_dep_told[me] || !detail::g_dep_addr[me]) return false;
+    unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
+    bool any = false;
+    for (int t = 0; t < n; t++) out[t] = 0;
+    for (uint64_t bits = detail::g_dep_addr[me]; bits; bits &= bits - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(bits);
+        if (base + k >= done) break;
+        if (base + k + kDepReads < done) continue;  // no longer kept: bounded by nothing (stronger check)
+        const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
+        if (msg.plain) continue;
+        any = true;
+        for (int t = 0; t < n; t++) out[t] = std::max(out[t], msg.c[t]);
+    }
+    return any;
 }
 
 // The running simulated thread.
