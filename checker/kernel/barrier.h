@@ -26,20 +26,22 @@ inline void smp_mb(SrcLoc at = SrcLoc()) {
 inline void smp_rmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceRmb, "smp_rmb"); }
 inline void smp_wmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceWmb, "smp_wmb"); }
 // The LKMM's special-purpose full barriers, which order only in
-// combination with the access they name. The lock ones are full fences here
-// (stronger than the LKMM when no lock operation is next to them).
+// combination with the operation they name (linux-kernel.cat's mb).
 // smp_mb__before_atomic orders what precedes it only with the next atomic
 // RMW and what follows that RMW: its full fence is deferred to that RMW
-// (atomic_rmw_hook), and with none it orders nothing. smp_mb__after_atomic
-// is a full fence when the thread has done an atomic RMW before it, and
-// nothing otherwise.
+// (atomic_rmw_hook), and with none it orders nothing. The others are a
+// full fence when the thread has done the operation they name before them,
+// and nothing otherwise: smp_mb__after_atomic an atomic RMW,
+// smp_mb__after_spinlock a spin_lock(), smp_mb__after_unlock_lock a lock
+// taken after its thread released that lock (po-unlock-lock-po), and
+// smp_mb__after_srcu_read_unlock an srcu_read_unlock(). The fence then
+// also orders the accesses between that operation and the barrier, which
+// the LKMM leaves unordered: stronger, never weaker.
 void smp_mb__before_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_atomic(SrcLoc at = SrcLoc());
-inline void smp_mb__after_spinlock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_spinlock"); }
-inline void smp_mb__after_unlock_lock(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceMb, "smp_mb__after_unlock_lock"); }
-// A full barrier after srcu_read_unlock() (the LKMM's after-srcu-read-unlock
-// fence, strong): a full fence here.
-inline void smp_mb__after_srcu_read_unlock() { fence(Acc::FenceMb, "smp_mb__after_srcu_read_unlock"); }
+void smp_mb__after_spinlock(SrcLoc at = SrcLoc());
+void smp_mb__after_unlock_lock(SrcLoc at = SrcLoc());
+void smp_mb__after_srcu_read_unlock(SrcLoc at = SrcLoc());
 // smp_store_mb: WRITE_ONCE, then smp_mb().
 template <class T, class V> inline void smp_store_mb(kfield<T>& f, V v) {
     f.store((T)v, Acc::WriteOnce);

@@ -54,7 +54,10 @@ void layer_begin_execution() {
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
     blocking().begin_execution();
-    for (int t = 0; t < kMaxThreads; t++) g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
+    for (int t = 0; t < kMaxThreads; t++) {
+        g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
+        g_ls.did_lock[t] = g_ls.did_unlock[t] = g_ls.did_unlock_lock[t] = g_ls.did_srcu_unlock[t] = false;
+    }
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
         g_ls.gp[0][t]->store(0, MemOrder::relaxed);
@@ -245,6 +248,40 @@ void smp_mb__after_atomic(SrcLoc at) {
         return;
     }
     log_event(t, Ev::Fence, -1, "smp_mb__after_atomic", nullptr, 0, 0, "no atomic RMW before it: orders nothing");
+}
+// A special-purpose barrier: a full fence when the thread has done the
+// operation it names (barrier.h), else nothing.
+static void fence_after(bool did, const char* name, const char* none) {
+    if (did) {
+        fence(Acc::FenceMb, name);
+        return;
+    }
+    log_event(this_thread(), Ev::Fence, -1, name, nullptr, 0, 0, none);
+}
+void smp_mb__after_spinlock(SrcLoc at) {
+    here(at);
+    fence_after(g_ls.did_lock[this_thread()], "smp_mb__after_spinlock", "no spin_lock() before it: orders nothing");
+}
+void smp_mb__after_unlock_lock(SrcLoc at) {
+    here(at);
+    fence_after(g_ls.did_unlock_lock[this_thread()], "smp_mb__after_unlock_lock",
+                "no lock taken after its release before it: orders nothing");
+}
+void smp_mb__after_srcu_read_unlock(SrcLoc at) {
+    here(at);
+    fence_after(g_ls.did_srcu_unlock[this_thread()], "smp_mb__after_srcu_read_unlock",
+                "no srcu_read_unlock() before it: orders nothing");
+}
+void note_spinlock_op(int t, bool acquire, bool read_store) {
+    if (!acquire) {
+        g_ls.did_unlock[t] = true;
+        return;
+    }
+    g_ls.did_lock[t] = true;
+    // po-unlock-lock-po: an unlock, then this lock, in program order (any
+    // two locks) or by the lock reading the unlock (this lock's, by any
+    // thread): any store the acquire read other than the word's first.
+    if (g_ls.did_unlock[t] || read_store) g_ls.did_unlock_lock[t] = true;
 }
 void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 0, "a compiler barrier: orders no CPU access"); }
 

@@ -38,6 +38,10 @@ void note_read_fence();
 unsigned loads_done();
 void access_depends_on(uint64_t loads, uint64_t ctrl = 0, uint64_t addr = 0);
 void note_pointer_load(int t, int64_t obj);
+// Thread t took (acquire) or released a spinlock, for the barriers that
+// name a lock operation (smp_mb__after_spinlock, smp_mb__after_unlock_lock).
+// `read_store`: the acquire read a store of the word other than its first.
+void note_spinlock_op(int t, bool acquire, bool read_store);
 void describe_dependency(int t, int obj);
 // Load buffering, for a front end that knows the values each location may
 // hold (kfield::promisable): under `kernel`, a marked or plain load (not
@@ -506,6 +510,8 @@ public:
         bool spin = lock == LockClass::Spinlock || lock == LockClass::Lockref;
         if (w && spin && a == Acc::LockRelease) sim::spin_unlocked(&cell_);
         if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_);
+        if (w && spin && (a == Acc::LockAcquire || a == Acc::LockRelease))
+            note_spinlock_op(t, a == Acc::LockAcquire, old_tag != 0);
         if (w) {
             int64_t before = shadow_;
             if (went_last) {

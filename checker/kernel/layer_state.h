@@ -39,6 +39,10 @@ struct LayerState {
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
+    bool did_lock[kMaxThreads] = {};          // ... taken a spinlock
+    bool did_unlock[kMaxThreads] = {};        // ... released a spinlock
+    bool did_unlock_lock[kMaxThreads] = {};   // ... taken a spinlock after an unlock (po-unlock-lock-po)
+    bool did_srcu_unlock[kMaxThreads] = {};   // ... left an SRCU read-side section
     // The grace-period words (see gp_rmw below), one per domain and reader:
     // Relacy atomics, constructed and destroyed inside each execution (an
     // SRCU domain's by init_srcu_struct).

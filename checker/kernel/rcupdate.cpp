@@ -247,6 +247,7 @@ void srcu_read_unlock(int d) {
         return;
     }
     section_leave(d, t, "srcu_read_unlock");
+    g_ls.did_srcu_unlock[t] = true;
 }
 void srcu_down_read(int d) {
     srcu_domain_check(d);
@@ -268,6 +269,7 @@ void srcu_up_read(int d) {
     }
     g_ls.rcu_down[d][u]--;
     section_leave(d, u, "srcu_up_read");
+    g_ls.did_srcu_unlock[t] = true;
 }
 void synchronize_srcu(int d) {
     srcu_domain_check(d);
