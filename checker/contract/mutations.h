@@ -66,6 +66,8 @@ inline constexpr MutationInfo kMutations[] = {
      "the model choices this deletes are a failing read that no scenario's verdict depends on (the models' cmpxchg loops retry on a failure, and their atomic_add_unless() words are read only by RMWs); litmus/LB+cmpxchg-fail+poacquireonce and the MP and SB -fail-older tests catch it (vfsmc litmus --check --mutation full-cond-rmw-fail-needs-latest)"},
     {"rmb-orders-noreturn", "layer", "smp_rmb() under kernel orders the load of a non-value-returning RMW (atomic_inc(), atomic_add()) as it orders a READ_ONCE()",
      "no scenario has an smp_rmb() next to a non-value-returning atomic of a word another thread writes; litmus/MP+wmbonceonce+inc-rmb-once catches it (vfsmc litmus --check --mutation rmb-orders-noreturn)"},
+    {"srcu-unlock-ignores-index", "layer", "srcu_read_unlock ends the thread's latest open SRCU section, not the one its index names",
+     "no scenario uses SRCU; litmus/SRCU+overlap+sync catches it (vfsmc litmus --check --mutation srcu-unlock-ignores-index)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

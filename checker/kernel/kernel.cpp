@@ -46,6 +46,11 @@ void layer_begin_execution() {
         for (int& n : d) n = 0;
     for (auto& d : g_ls.rcu_gen)
         for (int& n : d) n = 0;
+    for (auto& d : g_ls.srcu_open)
+        for (unsigned& n : d) n = 0;
+    for (auto& d : g_ls.srcu_slot_gen)
+        for (auto& u : d)
+            for (int& n : u) n = 0;
     for (unsigned& n : g_ls.read_fences) n = 0;
     g_generation++;
     for (bool& b : g_told) b = false;

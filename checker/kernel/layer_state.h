@@ -29,6 +29,13 @@ struct LayerState {
     int rcu_down[kRcuDomains][kMaxThreads] = {};  // of rcu_nest: opened by srcu_down_read, not yet upped
     unsigned read_fences[kMaxThreads] = {};
     int rcu_gen[kRcuDomains][kMaxThreads] = {};   // bumped when a thread leaves its outermost section
+    // An SRCU domain's srcu_read_lock() sections, each in a slot of its
+    // thread's (bit k: slot k is open), and each slot's generation (bumped
+    // when its section ends): a grace period waits for the sections open
+    // when it starts, not for sections that overlap them later.
+    static constexpr int kSrcuSlots = 8;
+    unsigned srcu_open[kRcuDomains][kMaxThreads] = {};
+    int srcu_slot_gen[kRcuDomains][kMaxThreads][kSrcuSlots] = {};
     struct Pending {
         int id;
         int readers;  // bitmask of threads still inside a pre-existing read section

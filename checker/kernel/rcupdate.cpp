@@ -107,14 +107,17 @@ void rcu_gp_order(const char*) { gp_rmw(Acc::RcuGp); }
 
 // Enter a read section of domain d as thread t's (`reader`, for
 // srcu_down_read: the section is the opener's until srcu_up_read ends it).
-static void section_enter(int d, const char* what) {
+// `slotted`: an srcu_read_lock() section, a section of its own even inside
+// another (srcu_read_lock()).
+static void section_enter(int d, const char* what, bool slotted = false) {
     int t = this_thread();
     // The outermost lock starts the section in a step of its own: another
     // thread may run between the access before it and the section's start
     // (a grace period that begins after that thread saw the access, and
-    // ends before the section, orders the section after it).
-    if (g_ls.rcu_nest[d][t] == 0) sched_point();
-    if (g_ls.rcu_nest[d][t]++ == 0) {
+    // ends before the section, orders the section after it). So does every
+    // srcu_read_lock(), whose section a grace period may or may not wait for.
+    if (g_ls.rcu_nest[d][t] == 0 || slotted) sched_point();
+    if (g_ls.rcu_nest[d][t]++ == 0 || slotted) {
         write_global(domain_key(d, t));
         gp_rmw(Acc::RcuLock, d);
         int ev = log_access(t, Ev::Lock, -1, what, nullptr, 0, 0);
@@ -127,9 +130,10 @@ static void section_enter(int d, const char* what) {
 }
 // Leave reader u's section of domain d (this thread is u, or ends u's
 // srcu_down_read section).
-static void section_leave(int d, int u, const char* what, bool log = true) {
+// `slot`: the srcu_read_lock() section's slot, or -1.
+static void section_leave(int d, int u, const char* what, bool log = true, int slot = -1) {
     int t = this_thread();
-    if (g_ls.rcu_nest[d][u] == 1 && sim::promises_on()) {
+    if ((g_ls.rcu_nest[d][u] == 1 || slot >= 0) && sim::promises_on()) {
         // The outermost unlock orders the section's loads before what
         // follows it (it releases them to the grace periods), so a promise
         // a load of the section made can no longer be kept after it
@@ -137,10 +141,15 @@ static void section_leave(int d, int u, const char* what, bool log = true) {
         // that the stores that keep those promises may run before it.
         sched_point();
     }
-    if (--g_ls.rcu_nest[d][u] == 0) {
+    bool outer = --g_ls.rcu_nest[d][u] == 0;
+    if (slot >= 0) {
+        g_ls.srcu_open[d][u] &= ~(1u << slot);
+        g_ls.srcu_slot_gen[d][u][slot]++;
+    }
+    if (outer || slot >= 0) {
         write_global(domain_key(d, u));
         gp_rmw(Acc::RcuUnlock, d, u);
-        g_ls.rcu_gen[d][u]++;
+        if (outer) g_ls.rcu_gen[d][u]++;
         int ev = log ? log_access(t, Ev::Unlock, -1, what, nullptr, 0, 0) : -1;
         if (Event* e = event_at(ev)) {
             e->sync = Sync::Release;
@@ -214,13 +223,33 @@ static void grace_period(int d, const char* what) {
     log_event(t, Ev::Step, -1, what, nullptr, 0, 0, "waits for a grace period");
     if (d == 0 && MUTATION("synchronize-rcu-no-wait")) return;
     // Wait until every thread that was a reader when it started has left
-    // its section (a thread that entered a new section since is not waited for).
+    // its section (a thread that entered a new section since is not waited
+    // for). An SRCU reader's srcu_read_lock() sections are waited for one
+    // by one: those open at the start, not one that began since, even if
+    // it overlaps them (srcu_read_lock()); its srcu_down_read() sections by
+    // count, as RCU's.
     int gen[kMaxThreads];
-    for (int u = 0; u < kMaxThreads; u++) gen[u] = g_ls.rcu_gen[d][u];
+    unsigned slots[kMaxThreads];
+    int down[kMaxThreads];
+    int sgen[kMaxThreads][LayerState::kSrcuSlots];
+    for (int u = 0; u < kMaxThreads; u++) {
+        gen[u] = g_ls.rcu_gen[d][u];
+        slots[u] = g_ls.srcu_open[d][u];
+        down[u] = g_ls.rcu_down[d][u];
+        for (int k = 0; k < LayerState::kSrcuSlots; k++) sgen[u][k] = g_ls.srcu_slot_gen[d][u][k];
+    }
+    auto waits_for = [&](int u) {
+        if (g_ls.rcu_nest[d][u] == 0 || g_ls.rcu_gen[d][u] != gen[u]) return false;
+        if (d == 0 || (slots[u] == 0 && down[u] == 0)) return true;
+        for (int k = 0; k < LayerState::kSrcuSlots; k++)
+            if ((slots[u] >> k & 1) && (g_ls.srcu_open[d][u] >> k & 1) && g_ls.srcu_slot_gen[d][u][k] == sgen[u][k])
+                return true;
+        return down[u] > 0 && g_ls.rcu_down[d][u] > 0;
+    };
     wait_until(what, -1, true, [&] {
         rcu_read_all(t, d);
         for (int u = 0; u < rt().nthreads; u++)
-            if ((readers & (1 << u)) && g_ls.rcu_nest[d][u] > 0 && g_ls.rcu_gen[d][u] == gen[u]) return false;
+            if ((readers & (1 << u)) && waits_for(u)) return false;
         return true;
     });
     gp_fence(d);
@@ -235,18 +264,35 @@ static void srcu_domain_check(int d) {
     if (d < 1 || d >= kRcuDomains || !g_ls.gp[d][0])
         throw std::logic_error("srcu: domain " + std::to_string(d) + " was not set up by init_srcu_struct");
 }
-void srcu_read_lock(int d) {
-    srcu_domain_check(d);
-    section_enter(d, "srcu_read_lock");
-}
-void srcu_read_unlock(int d) {
+int srcu_read_lock(int d) {
     srcu_domain_check(d);
     int t = this_thread();
-    if (g_ls.rcu_nest[d][t] - g_ls.rcu_down[d][t] <= 0) {
-        violate(t, "lock-misuse", nullptr, 0, "srcu_read_unlock without srcu_read_lock");
+    int k = 0;
+    while (k < LayerState::kSrcuSlots && (g_ls.srcu_open[d][t] >> k & 1)) k++;
+    if (k == LayerState::kSrcuSlots) {
+        violate(t, "lock-misuse", nullptr, 0, "more than %d srcu_read_lock() sections open in one thread",
+                LayerState::kSrcuSlots);
+        return 0;
+    }
+    section_enter(d, "srcu_read_lock", true);
+    g_ls.srcu_open[d][t] |= 1u << k;
+    return k + 1;
+}
+void srcu_read_unlock(int d, int section) {
+    srcu_domain_check(d);
+    int t = this_thread();
+    unsigned open = g_ls.srcu_open[d][t];
+    if (MUTATION("srcu-unlock-ignores-index")) section = 0;
+    int k = section - 1;
+    if (section == 0)  // not told which: the highest open slot
+        for (k = LayerState::kSrcuSlots - 1; k >= 0 && !(open >> k & 1); k--) {
+        }
+    if (k < 0 || k >= LayerState::kSrcuSlots || !(open >> k & 1)) {
+        violate(t, "lock-misuse", nullptr, 0,
+                section ? "srcu_read_unlock of a section already ended" : "srcu_read_unlock without srcu_read_lock");
         return;
     }
-    section_leave(d, t, "srcu_read_unlock");
+    section_leave(d, t, "srcu_read_unlock", true, k);
     g_ls.did_srcu_unlock[t] = true;
 }
 void srcu_down_read(int d) {

@@ -37,10 +37,13 @@ void synchronize_rcu(SrcLoc at = SrcLoc());
 // the read sections and grace periods of RCU above on words of its own
 // (domain 0 is RCU). init_srcu_struct sets a domain up, in a model's setup.
 // srcu_down_read() begins a section that srcu_up_read(), in any thread,
-// ends; srcu_read_lock()/srcu_read_unlock() nest within one thread.
+// ends. srcu_read_lock() returns its section (the index the kernel's
+// returns stands for it), and srcu_read_unlock() ends that section, or,
+// given 0, the thread's latest open one: two sections of one thread may
+// overlap without nesting, and stay two.
 void init_srcu_struct(int domain);
-void srcu_read_lock(int domain);
-void srcu_read_unlock(int domain);
+int srcu_read_lock(int domain);
+void srcu_read_unlock(int domain, int section = 0);
 void srcu_down_read(int domain);
 void srcu_up_read(int domain);
 void synchronize_srcu(int domain);

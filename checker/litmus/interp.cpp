@@ -180,8 +180,10 @@ public:
         }
         for (size_t p = 0; p < t.procs.size(); p++) {
             const Proc& P = t.procs[p];
-            for (size_t r = 0; r < P.regs.size(); r++)
+            for (size_t r = 0; r < P.regs.size(); r++) {
                 regs_[p][r] = P.regs[r].init_addr.empty() ? P.regs[r].init : t.var_index(P.regs[r].init_addr) + 1;
+                srcu_section_[p][r] = 0;
+            }
         }
     }
 
@@ -195,11 +197,13 @@ public:
         // A load returned a value no store wrote after it: not an
         // execution, and neither are its data races.
         if (!promises_kept()) return;
+        // An execution the filter leaves out is none herd7 considers: its
+        // data races and lock misuse are not flagged either.
+        if (t_.filter && !holds(*t_.filter)) return;
         for (int i = 0; i < rt().nunjudged; i++) {
             if (std::strcmp(rt().unjudged[i], "data-race") == 0) g_tally.race = true;
             if (std::strcmp(rt().unjudged[i], "lock-misuse") == 0) g_tally.misuse = true;
         }
-        if (t_.filter && !holds(*t_.filter)) return;
         bool sat = holds(*t_.cond);
         if (g_tally.first_time(execution_hash(key))) g_tally.add(key, sat);
         if ((want_ == Want::Satisfies && sat) || (want_ == Want::Violates && !sat)) {
@@ -245,6 +249,10 @@ private:
     // taken on. An access is told the loads its address (and, for a store,
     // its value and the branches around it) came from.
     uint64_t regs_dep_[kMaxThreads][kMaxRegs] = {};
+    // The SRCU section an srcu_read_lock() assigned to the register began
+    // (0: none), so that srcu_read_unlock(s, reg) ends that one.
+    int srcu_section_[kMaxThreads][kMaxRegs] = {};
+    int last_section_[kMaxThreads] = {};
     // Each location's writes in coherence order (execution_hash).
     static constexpr int kMaxCo = 64;
     mutable int coev_[kMaxVars][kMaxCo];
@@ -418,6 +426,8 @@ private:
                 uint64_t d = 0;
                 regs_[t][s.reg] = eval(*s.value, t, d);
                 regs_dep_[t][s.reg] = d;
+                bool lock = s.value->kind == Expr::Call && s.value->fn == Fn::SrcuReadLock;
+                srcu_section_[t][s.reg] = lock ? last_section_[t] : 0;
                 break;
             }
             case Stmt::Store: {
@@ -544,10 +554,19 @@ private:
             // srcu_read_lock returns is 0, as in herd7 (a load of the
             // srcu_struct, which only srcu_read_unlock stores); the index
             // given to srcu_read_unlock is evaluated (its reads happen) and
-            // the section it ends is the thread's innermost one of that
-            // domain (srcu_up_read: an srcu_down_read one, of any thread).
-            case Fn::SrcuReadLock: srcu_read_lock(domain_[e.args[0]->index]); return 0;
-            case Fn::SrcuReadUnlock: arg(1); srcu_read_unlock(domain_[e.args[0]->index]); return 0;
+            // the section it ends is the one whose srcu_read_lock() was
+            // assigned to that register, else the thread's latest open one
+            // of that domain (srcu_up_read: an srcu_down_read one, of any
+            // thread).
+            case Fn::SrcuReadLock: last_section_[t] = srcu_read_lock(domain_[e.args[0]->index]); return 0;
+            case Fn::SrcuReadUnlock: {
+                // The LKMM matches the two by the index's data dependency.
+                const Expr& idx = *e.args[1];
+                int section = idx.kind == Expr::Reg ? srcu_section_[t][idx.index] : 0;
+                arg(1);
+                srcu_read_unlock(domain_[e.args[0]->index], section);
+                return 0;
+            }
             case Fn::SrcuDownRead: srcu_down_read(domain_[e.args[0]->index]); return 0;
             case Fn::SrcuUpRead: arg(1); srcu_up_read(domain_[e.args[0]->index]); return 0;
             case Fn::SynchronizeSrcu: synchronize_srcu(domain_[e.args[0]->index]); return 0;
