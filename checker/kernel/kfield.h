@@ -103,6 +103,8 @@ class kfield {
                 if (i == me || ts[i] == 0) continue;
                 sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
                 if (bound) known = std::max(known, bound[i]);
+                if (known < ts[i] && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound))
+                    continue;
                 if (known < ts[i]) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
@@ -125,6 +127,26 @@ class kfield {
         } else {
             if (conflict(plain_store_, plain_store_ev_, "a plain store")) return;
         }
+    }
+    // Under the LKMM a marked store happens before what happens after a
+    // read of it by a third thread (rfe is in hb): is thread i's latest
+    // marked store to this field (while the history keeps it) read by a
+    // thread other than i and this one, at a point this access is ordered
+    // after? A vector clock that knew the store would know everything
+    // before it in its thread, so the race check asks the store's readers.
+    bool read_before(int i, bool store, const sim::timestamp_t* bound) const {
+        int me = sim::thread_index();
+        uint32_t tag = (uint32_t)(marked_store_ev_[i] + 1);
+        if (marked_store_ev_[i] < 0) return false;
+        const sim::timestamp_t* seen = cell_.first_seen_where([&](uint64_t w) { return tag_of(w) == tag; });
+        if (!seen) return false;
+        for (int j = 0; j < rt().nthreads; j++) {
+            if (j == i || j == me || seen[j] == (sim::timestamp_t)-1) continue;
+            sim::timestamp_t known = store ? sim::acquired_clock(j) : sim::load_clock(j);
+            if (bound) known = std::max(known, bound[j]);
+            if (known >= seen[j]) return true;
+        }
+        return false;
     }
     // The access's own clock tick, taken before the Relacy access, so that a
     // release the access performs carries it (a tick taken after would be

@@ -1428,6 +1428,14 @@ public:
             }
         return false;
     }
+    // The first_seen clocks (each thread's clock when it first read it) of
+    // the kept store whose value `match` accepts, or null.
+    template <class P>
+    const rl::timestamp_t* first_seen_where(P match) const {
+        for (unsigned k = cur_; k >= 1 && cur_ - k < kHistory; k--)
+            if (match(hist_[k % kHistory].value)) return hist_[k % kHistory].first_seen;
+        return nullptr;
+    }
     // The value of the store after the latest RMW's (when it did not go last).
     T after_placed() const { return hist_[(rmw_read_ + 2) % kHistory].value; }
     bool compare_exchange_strong(T& expected, T desired, MemOrder o) {
