@@ -736,11 +736,16 @@ class atomic {
         unsigned eligible[kMaxDomain];
         unsigned nd = 0;
         T value;
-        bool may_promise = (!rmw || place_rmw_ || cond_) && !acquires(mo) && promising();
+        // A conditional acquire RMW (cmpxchg_acquire()) that fails is no
+        // acquire (linux-kernel.bell: Acquire excludes FailedRMW): it may
+        // promise a value that fails its condition.
+        bool fail_only = cond_only_fail_ || (cond_ && mo == MemOrder::acquire);
+        bool may_promise = (!rmw || place_rmw_ || cond_) && (!acquires(mo) || (cond_ && mo == MemOrder::acquire)) &&
+                           promising();
         if (may_promise) {
             // The values a thread that has not ended may still write.
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
-                if ((writers_[th.index][k] & ~detail::g_done_mask) && !(cond_only_fail_ && ((cond_dom_pass_ >> k) & 1)))
+                if ((writers_[th.index][k] & ~detail::g_done_mask) && !(fail_only && ((cond_dom_pass_ >> k) & 1)))
                     eligible[nd++] = k;
             if (nd && detail::g_npromises >= kMaxPromises) {
                 detail::g_reads_cut++;  // a choice the search did not explore
@@ -774,6 +779,7 @@ class atomic {
                 cond_passed_ = (cond_dom_pass_ >> eligible[pick - 1]) & 1;
                 writes = cond_passed_;
                 rmw_read_ = 0;
+                if (!cond_passed_) mo = MemOrder::relaxed;  // a failed RMW orders nothing
             }
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
             value = promised;
