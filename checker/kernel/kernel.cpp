@@ -51,6 +51,7 @@ void layer_begin_execution() {
     for (auto& d : g_ls.srcu_slot_gen)
         for (auto& u : d)
             for (int& n : u) n = 0;
+    g_ls.srcu_opens = 0;
     for (unsigned& n : g_ls.read_fences) n = 0;
     g_generation++;
     for (bool& b : g_told) b = false;
@@ -245,15 +246,6 @@ void smp_mb__before_atomic(SrcLoc at) {
     int ev = log_event(t, Ev::Fence, -1, "smp_mb__before_atomic", nullptr, 0, 0, "full fence at the next atomic RMW");
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
-void smp_mb__after_atomic(SrcLoc at) {
-    here(at);
-    int t = this_thread();
-    if (g_ls.did_atomic[t]) {
-        fence(Acc::FenceMb, "smp_mb__after_atomic");
-        return;
-    }
-    log_event(t, Ev::Fence, -1, "smp_mb__after_atomic", nullptr, 0, 0, "no atomic RMW before it: orders nothing");
-}
 // A special-purpose barrier: a full fence when the thread has done the
 // operation it names (barrier.h), else nothing.
 static void fence_after(bool did, const char* name, const char* none) {
@@ -262,6 +254,10 @@ static void fence_after(bool did, const char* name, const char* none) {
         return;
     }
     log_event(this_thread(), Ev::Fence, -1, name, nullptr, 0, 0, none);
+}
+void smp_mb__after_atomic(SrcLoc at) {
+    here(at);
+    fence_after(g_ls.did_atomic[this_thread()], "smp_mb__after_atomic", "no atomic RMW before it: orders nothing");
 }
 void smp_mb__after_spinlock(SrcLoc at) {
     here(at);

@@ -36,6 +36,8 @@ struct LayerState {
     static constexpr int kSrcuSlots = 8;
     unsigned srcu_open[kRcuDomains][kMaxThreads] = {};
     int srcu_slot_gen[kRcuDomains][kMaxThreads][kSrcuSlots] = {};
+    int srcu_slot_opened[kRcuDomains][kMaxThreads][kSrcuSlots] = {};  // when it opened (srcu_opens)
+    int srcu_opens = 0;
     struct Pending {
         int id;
         int readers;  // bitmask of threads still inside a pre-existing read section

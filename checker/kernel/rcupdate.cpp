@@ -276,6 +276,7 @@ int srcu_read_lock(int d) {
     }
     section_enter(d, "srcu_read_lock", true);
     g_ls.srcu_open[d][t] |= 1u << k;
+    g_ls.srcu_slot_opened[d][t][k] = ++g_ls.srcu_opens;
     return k + 1;
 }
 void srcu_read_unlock(int d, int section) {
@@ -284,9 +285,9 @@ void srcu_read_unlock(int d, int section) {
     unsigned open = g_ls.srcu_open[d][t];
     if (MUTATION("srcu-unlock-ignores-index")) section = 0;
     int k = section - 1;
-    if (section == 0)  // not told which: the highest open slot
-        for (k = LayerState::kSrcuSlots - 1; k >= 0 && !(open >> k & 1); k--) {
-        }
+    if (section == 0)  // not told which: the latest opened
+        for (int j = 0; j < LayerState::kSrcuSlots; j++)
+            if ((open >> j & 1) && (k < 0 || g_ls.srcu_slot_opened[d][t][j] > g_ls.srcu_slot_opened[d][t][k])) k = j;
     if (k < 0 || k >= LayerState::kSrcuSlots || !(open >> k & 1)) {
         violate(t, "lock-misuse", nullptr, 0,
                 section ? "srcu_read_unlock of a section already ended" : "srcu_read_unlock without srcu_read_lock");

@@ -164,6 +164,19 @@ inline unsigned g_dep_base[kMaxSimThreads];
 inline bool g_dep_told[kMaxSimThreads];
 inline uint64_t g_dep_ctrl[kMaxSimThreads];   // of g_dep_mask, the bits an RMW's load does not depend on
 inline uint64_t g_dep_addr[kMaxSimThreads];   // of g_dep_mask, the address dependencies
+// Visit the loads of thread `me` that `mask` names (bit k: load number
+// g_dep_base + k), oldest first: f(msg, number), with a null msg for a load
+// no longer kept (more than kDepReads back). Stops at a load not made yet,
+// or when f returns false.
+template <class F>
+inline void for_each_dep_read(int me, uint64_t mask, F f) {
+    unsigned base = g_dep_base[me], done = g_nreads[me];
+    for (uint64_t bits = mask; bits; bits &= bits - 1) {  // the set bits, lowest first
+        unsigned n = base + (unsigned)__builtin_ctzll(bits);
+        if (n >= done) return;  // not made yet, nor any after it
+        if (!f(n + kDepReads < done ? nullptr : &g_read_msg[me][n % kDepReads], n)) return;
+    }
+}
 }  // namespace detail
 // Load buffering: a load may return a value a store will write later (a
 // promise), when its location has a set of values it may hold
@@ -559,22 +572,20 @@ class atomic {
         if (!detail::g_lkmm) return nullptr;  // C++ orders nothing by dependencies
         uint64_t m = detail::g_dep_mask[me];
         if (!m) return nullptr;
-        unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
         for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
         *gdep = gbuf;
-        for (uint64_t bits = m; bits; bits &= bits - 1) {  // the set bits, lowest first
-            unsigned k = (unsigned)__builtin_ctzll(bits);
-            if (base + k >= done) break;                     // not made yet, nor any after it
-            if (base + k + kDepReads < done) return all();  // no longer kept
-            detail::order_after_loads(me, false, base + k);
-            const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
+        bool gone = false;
+        detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
+            if (!msg) return !(gone = true);  // no longer kept: every earlier load
+            detail::order_after_loads(me, false, n);
             for (int t = 0; t < th.nthreads; t++) {
-                buf[t] = std::max(buf[t], msg.c[t]);
-                gbuf[t] = std::max(gbuf[t], msg.g[t]);
-                if (cause) cause[t] = std::max(cause[t], msg.cause[t]);
+                buf[t] = std::max(buf[t], msg->c[t]);
+                gbuf[t] = std::max(gbuf[t], msg->g[t]);
+                if (cause) cause[t] = std::max(cause[t], msg->cause[t]);
             }
-        }
-        return buf;
+            return true;
+        });
+        return gone ? all() : buf;
     }
     // What the running access's address and data dependencies (the
     // description's loads, without its control dependencies) order it
@@ -586,24 +597,17 @@ class atomic {
         if (!detail::g_lkmm || !detail::g_dep_told[me]) return false;
         uint64_t m = detail::g_dep_mask[me] & ~detail::g_dep_ctrl[me];
         if (!m) return false;
-        unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
         for (int t = 0; t < th.nthreads; t++) c[t] = g[t] = 0;
-        for (uint64_t bits = m; bits; bits &= bits - 1) {
-            unsigned k = (unsigned)__builtin_ctzll(bits);
-            if (base + k >= done) break;
-            if (base + k + kDepReads < done) {  // no longer kept: every earlier load
-                for (int t = 0; t < th.nthreads; t++) {
-                    c[t] = std::max(c[t], th.acq_fence[t]);
-                    g[t] = std::max(g[t], th.glob_pend[t]);
-                }
-                break;
-            }
-            const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
+        detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned) {
+            // A load no longer kept: every earlier load.
+            const rl::timestamp_t* mc = msg ? msg->c : th.acq_fence;
+            const rl::timestamp_t* mg = msg ? msg->g : th.glob_pend;
             for (int t = 0; t < th.nthreads; t++) {
-                c[t] = std::max(c[t], msg.c[t]);
-                g[t] = std::max(g[t], msg.g[t]);
+                c[t] = std::max(c[t], mc[t]);
+                g[t] = std::max(g[t], mg[t]);
             }
-        }
+            return msg != nullptr;
+        });
         return true;
     }
     unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) {
@@ -1541,18 +1545,15 @@ inline void note_plain_load() {
 inline bool pre_bound(rl::timestamp_t* out, int n) {
     int me = (int)rl::ctx().threadx_->index_;
     if (!detail::g_lkmm || !detail::g_dep_told[me] || !detail::g_dep_addr[me]) return false;
-    unsigned base = detail::g_dep_base[me], done = detail::g_nreads[me];
     bool any = false;
     for (int t = 0; t < n; t++) out[t] = 0;
-    for (uint64_t bits = detail::g_dep_addr[me]; bits; bits &= bits - 1) {
-        unsigned k = (unsigned)__builtin_ctzll(bits);
-        if (base + k >= done) break;
-        if (base + k + kDepReads < done) continue;  // no longer kept: bounded by nothing (stronger check)
-        const detail::ReadMsg& msg = detail::g_read_msg[me][(base + k) % kDepReads];
-        if (msg.plain) continue;
+    detail::for_each_dep_read(me, detail::g_dep_addr[me], [&](const detail::ReadMsg* msg, unsigned) {
+        // A load no longer kept bounds nothing (the stronger check).
+        if (!msg || msg->plain) return true;
         any = true;
-        for (int t = 0; t < n; t++) out[t] = std::max(out[t], msg.c[t]);
-    }
+        for (int t = 0; t < n; t++) out[t] = std::max(out[t], msg->c[t]);
+        return true;
+    });
     return any;
 }
 
