@@ -100,12 +100,22 @@ inline unsigned kchoose(unsigned n) { return n <= 1 ? 0 : sim::choose(n); }
 // before it parks it checks whether every other live thread is parked too
 // (a deadlock or a lost wakeup, named by the layer); when it looks again, a
 // cpu_relax bounds staleness (it cannot read an older value than it saw).
+// That bound holds for the wait condition's evaluations (and a retry loop's
+// passes) alone, so that a woken waiter sees what woke it: when the wait
+// ends, the bound the thread had before it comes back (relax_restore(),
+// none outside a retry loop), and its loads may read any store they are
+// not ordered after again. The memory model allows a load after the wait
+// to read a store older than one the thread saw before it (thread 0 wrote
+// the initial values, so it counts as having seen each of them).
 struct RealCond {
     bool (*fn)(const void*) = nullptr;
     const void* ctx = nullptr;
     bool operator()() const { return fn && fn(ctx); }
 };
 void park_on(int t, const WatchSet& ws, RealCond real);
+// The running thread's wait (or retry loop) is over: its cpu_relax() bound
+// goes back to `mark` (sim::relax_mark() when it began).
+void relax_restore(sim::timestamp_t mark);
 // Another thread may be waiting on `key` (a global key: RCU, order, exit).
 void kick(Key key);
 // Thread t wrote field `key`: wake the threads parked on it.
@@ -133,6 +143,7 @@ void set_quiet(bool q);
 template <class Cond, class Real>
 inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
     int t = this_thread();
+    const sim::timestamp_t relaxed = sim::relax_mark();
     WatchSet& ws = blocking().wait_ws[t];
     ws.clear();
     ws.active = true;
@@ -143,6 +154,7 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     ws.active = false;
     if (ok) {
         search_observer().await_end(t);
+        relax_restore(relaxed);
         return;
     }
     wait_begin(t, what, obj, sleeping, false);
@@ -164,6 +176,7 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         if (ok) break;
     }
     search_observer().await_end(t);
+    relax_restore(relaxed);
     wait_end(t);
 }
 template <class Cond>
@@ -185,6 +198,7 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
 //     }
 class retry_loop {
     int t_;
+    sim::timestamp_t relaxed_;  // the cpu_relax() point before the loop
 
 public:
     retry_loop();
@@ -205,6 +219,7 @@ struct kfunc_scope {
         Runtime& r = rt();
         if (r.norder) read_global(t, kKeyOrder);
         if (r.norder && !order_may_start(t, n)) {
+            const sim::timestamp_t relaxed = sim::relax_mark();
             wait_begin(t, "order", -1, false, true);
             for (int i = 0; i < r.norder; i++)
                 if (!r.order_done[i] && r.order[i].after_thread == t && std::strcmp(r.order[i].after_step, n) == 0) {
@@ -230,6 +245,7 @@ struct kfunc_scope {
                 read_global(t, kKeyOrder);
                 if (order_may_start(t, n)) break;
             }
+            relax_restore(relaxed);
             wait_end(t);
         }
         enter_func(t, n);

@@ -361,6 +361,11 @@ static void relax() {
     sim::relax();
 }
 
+void relax_restore(sim::timestamp_t mark) {
+    if (MUTATION("wait-keeps-relax")) return;
+    sim::relax_restore(mark);
+}
+
 // Thread t cannot go on, and the search answered `next` (search/parking.h):
 // it looks again at once, or parks on `ws`.
 static void obey(int t, Blocked next, const WatchSet& ws, RealCond real) {
@@ -387,14 +392,17 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     obey(t, search_observer().await_fails(t, ws), ws, real);
 }
 
-retry_loop::retry_loop() : t_(this_thread()) {
+retry_loop::retry_loop() : t_(this_thread()), relaxed_(sim::relax_mark()) {
     Blocking& b = blocking();
     b.pass_ws[t_].clear();
     b.pass_ws[t_].active = true;
     b.pass_writes[t_].clear();
     search_observer().pass_begin(t_);
 }
-retry_loop::~retry_loop() { blocking().pass_ws[t_].active = false; }
+retry_loop::~retry_loop() {
+    blocking().pass_ws[t_].active = false;
+    relax_restore(relaxed_);
+}
 void retry_loop::again() {
     Blocking& b = blocking();
     WatchSet& ws = b.pass_ws[t_];

@@ -187,7 +187,9 @@ TraceLine line_of_event(const TraceView& v, const RunResult& r, const ExecRecord
             add(std::string(e.action) + (e.obj >= 0 ? " " + obj_name(rec, e.obj) : ""));
             break;
         case Ev::Wait:
-            add(e.text[0] ? std::string(e.text) : strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str()));
+            add(e.text[0]      ? std::string(e.text)
+                : e.obj >= 0 ? strprintf("waits in %s on %s", e.action, obj_name(rec, e.obj).c_str())
+                             : strprintf("waits in %s", e.action));
             break;
         case Ev::Fence:
             add(strprintf("%s (%s fence)", e.action, e.order ? e.order : ""));

@@ -1583,11 +1583,17 @@ inline timestamp_t tick() { return ++rl::ctx().threadx_->own_acq_rel_order_; }
 // The clock of thread `i` as the running thread has acquired it.
 inline timestamp_t acquired_clock(int i) { return rl::ctx().threadx_->acq_rel_order_[i]; }
 // cpu_relax(): a load cannot return a value older than one the thread saw
-// before this point.
+// before this point, until relax_restore().
 inline void relax() {
     rl::thread_info_base& th = *rl::ctx().threadx_;
     th.last_yield_ = th.own_acq_rel_order_;
 }
+// The running thread's cpu_relax() point (0: none), taken when a wait or a
+// retry loop begins, and given back to relax_restore() when it ends: the
+// bound the wait took lasts as long as the wait, and an enclosing retry
+// loop's bound comes back.
+inline timestamp_t relax_mark() { return rl::ctx().threadx_->last_yield_; }
+inline void relax_restore(timestamp_t mark) { rl::ctx().threadx_->last_yield_ = mark; }
 
 // Parks the running thread until unpark(it).
 inline void park() { rl::ctx().park_current_thread(false, false, false, RL_INFO); }
