@@ -342,6 +342,19 @@ corpus_catches() {
   ! grep -q ' on $' <<<"$out" || { echo "$out"; return 1; }
 }
 
+@test "litmus: a sampled or bounded search answers Sometimes or nothing, never Never" {
+  # Never speaks of every execution: a random or bounded search that saw
+  # no satisfying one is inconclusive (exit 1), and one that saw both kinds
+  # of outcome has found Sometimes.
+  vf litmus --strategy random litmus/SB+mb+acq-cmpxchg-older.litmus
+  [ "$rc" -eq 1 ] && grep -q '^Observation SB+mb+acq-cmpxchg-older inconclusive ' <<<"$out" &&
+    grep -q 'Never and Always need every execution' <<<"$err" || { echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --strategy bounded --bound 0 litmus/SB+mb+acq-cmpxchg-older.litmus
+  [ "$rc" -eq 1 ] && grep -q '^Observation SB+mb+acq-cmpxchg-older inconclusive ' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --strategy bounded --bound 2 litmus/RCU+po-writes+sections-after-wait.litmus
+  [ "$rc" -eq 0 ] && grep -q '^Observation RCU+po-writes+sections-after-wait Sometimes ' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+}
+
 @test "litmus --check --oracle: every corpus agrees with its Result: lines" {
   vf litmus --check --oracle litmus litmus-lkmm litmus-oracle
   # Two one-thread chains of twenty RMWs have more paths than the oracle

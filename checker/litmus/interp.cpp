@@ -811,6 +811,14 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         out.inconclusive = true;
         out.run.limit = "value bound (" + opt.no_load_buffering + "): loads read only earlier stores";
     }
+    // Never and Always speak of every execution: a bounded or sampled
+    // search (--strategy bounded, random, pct) that saw one kind of outcome
+    // only has no answer; one that saw both has found Sometimes.
+    if (!out.inconclusive && !both && out.run.scope != Scope::complete) {
+        out.inconclusive = true;
+        out.run.limit = std::string("scope of the search (") + scope_name(out.run.scope) +
+                        "): Never and Always need every execution";
+    }
     out.answer = out.inconclusive ? Answer::None
                : total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;
     switch (t.quant) {
