@@ -500,10 +500,10 @@ TEST_CASE("dpor reaches every final state the bounded search does on the four-th
           "[litmus]") {
     // Every execution with at most two preemptions is one the memory model
     // allows, so each final state the bounded search reaches dpor must
-    // reach too. A thread's loads after a wait that parked were once held
-    // to what it had seen before the wait (wait-keeps-relax): dpor, whose
-    // executions of these shapes all park, missed states the bounded
-    // search reached where the wait did not park.
+    // reach too. The mutation wait-keeps-relax holds a thread's loads after
+    // a wait that parked to what it had seen before the wait: dpor, whose
+    // executions of these shapes all park, then misses states the bounded
+    // search reaches where the wait does not park.
     int mutant_missed = 0;
     int compared = for_each_corpus_test(four_threads_with_a_grace_period, [&](const Test& t, const std::string& text) {
         Options bd;

@@ -116,6 +116,17 @@ void park_on(int t, const WatchSet& ws, RealCond real);
 // The running thread's wait (or retry loop) is over: its cpu_relax() bound
 // goes back to `mark` (sim::relax_mark() when it began).
 void relax_restore(sim::timestamp_t mark);
+// A wait or a retry loop of the running thread: the cpu_relax() bound
+// taken inside it ends with it (relax_restore()).
+class relax_scope {
+    sim::timestamp_t mark_ = sim::relax_mark();
+
+public:
+    relax_scope() = default;
+    relax_scope(const relax_scope&) = delete;
+    relax_scope& operator=(const relax_scope&) = delete;
+    ~relax_scope() { relax_restore(mark_); }
+};
 // Another thread may be waiting on `key` (a global key: RCU, order, exit).
 void kick(Key key);
 // Thread t wrote field `key`: wake the threads parked on it.
@@ -143,7 +154,7 @@ void set_quiet(bool q);
 template <class Cond, class Real>
 inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real real) {
     int t = this_thread();
-    const sim::timestamp_t relaxed = sim::relax_mark();
+    relax_scope relaxed;
     WatchSet& ws = blocking().wait_ws[t];
     ws.clear();
     ws.active = true;
@@ -154,7 +165,6 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
     ws.active = false;
     if (ok) {
         search_observer().await_end(t);
-        relax_restore(relaxed);
         return;
     }
     wait_begin(t, what, obj, sleeping, false);
@@ -176,7 +186,6 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond, Real
         if (ok) break;
     }
     search_observer().await_end(t);
-    relax_restore(relaxed);
     wait_end(t);
 }
 template <class Cond>
@@ -198,7 +207,7 @@ inline void wait_until(const char* what, int obj, bool sleeping, Cond cond) {
 //     }
 class retry_loop {
     int t_;
-    sim::timestamp_t relaxed_;  // the cpu_relax() point before the loop
+    relax_scope relaxed_;  // the cpu_relax() bound of its passes ends with it
 
 public:
     retry_loop();
@@ -219,7 +228,7 @@ struct kfunc_scope {
         Runtime& r = rt();
         if (r.norder) read_global(t, kKeyOrder);
         if (r.norder && !order_may_start(t, n)) {
-            const sim::timestamp_t relaxed = sim::relax_mark();
+            relax_scope relaxed;
             wait_begin(t, "order", -1, false, true);
             for (int i = 0; i < r.norder; i++)
                 if (!r.order_done[i] && r.order[i].after_thread == t && std::strcmp(r.order[i].after_step, n) == 0) {
@@ -245,7 +254,6 @@ struct kfunc_scope {
                 read_global(t, kKeyOrder);
                 if (order_may_start(t, n)) break;
             }
-            relax_restore(relaxed);
             wait_end(t);
         }
         enter_func(t, n);

@@ -392,17 +392,14 @@ void park_on(int t, const WatchSet& ws, RealCond real) {
     obey(t, search_observer().await_fails(t, ws), ws, real);
 }
 
-retry_loop::retry_loop() : t_(this_thread()), relaxed_(sim::relax_mark()) {
+retry_loop::retry_loop() : t_(this_thread()) {
     Blocking& b = blocking();
     b.pass_ws[t_].clear();
     b.pass_ws[t_].active = true;
     b.pass_writes[t_].clear();
     search_observer().pass_begin(t_);
 }
-retry_loop::~retry_loop() {
-    blocking().pass_ws[t_].active = false;
-    relax_restore(relaxed_);
-}
+retry_loop::~retry_loop() { blocking().pass_ws[t_].active = false; }
 void retry_loop::again() {
     Blocking& b = blocking();
     WatchSet& ws = b.pass_ws[t_];
