@@ -70,6 +70,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no scenario uses SRCU; litmus/SRCU+overlap+sync catches it (vfsmc litmus --check --mutation srcu-unlock-ignores-index)"},
     {"wait-keeps-relax", "layer", "the cpu_relax() bound of a wait condition outlives the wait: after it, no load of the thread may read a store older than one it saw before",
      "no scenario's verdict depends on it (the mutation only takes away stale reads after a wait: every scenario's verdict is the same under it, and eight scenarios run up to 9% fewer executions); litmus/RCU+po-writes+sections-after-wait and SRCU+po-writes+sections-after-wait catch it (vfsmc litmus --check --mutation wait-keeps-relax)"},
+    {"plain-rfi-carries-no-bound", "layer", "under kernel, a plain load of the thread's own store carries no race-check bound from the marked loads that store's value depends on (carry-dep)",
+     "no model passes a pointer through a store and load of its own thread: a protocol model's plain accesses are bounded by locks and their own marked loads; litmus/MP+porelease-plain+carrydep-plain, -carrydep2-plain and -carrydep-plainstore catch it (vfsmc litmus --check --mutation plain-rfi-carries-no-bound)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

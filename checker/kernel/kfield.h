@@ -283,7 +283,7 @@ public:
         sim::timestamp_t stamp = race_stamp();
         describe_dependency(t, owner_);
         sim::timestamp_t bound[kMaxThreads];
-        bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads);
+        bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads, !MUTATION("plain-rfi-carries-no-bound"));
         uint64_t w = cell_.load(mo_for(a));
         if (!marked(a)) sim::note_plain_load();
         if (word_ == Word::Pointer) note_pointer_load(t, (int64_t)dec(w));
@@ -336,7 +336,7 @@ public:
         describe_dependency(t, owner_);
         {
             sim::timestamp_t bound[kMaxThreads];
-            bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads);
+            bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads, !MUTATION("plain-rfi-carries-no-bound"));
             race_check(true, marked(a), bounded ? bound : nullptr);
         }
         int ev_idx = rt().rec->nevents;  // the event about to be logged

@@ -435,7 +435,7 @@ private:
                 kfield<int>& f = loc(eval(*s.addr, t, da), t, s.line);
                 int v = (int)eval(*s.value, t, d);
                 uint64_t none = 0;
-                access(da | d | ctrl_[t], none, [&] { plain_store(f, v); return 0L; }, 0, da);
+                access(da | d, none, [&] { plain_store(f, v); return 0L; }, ctrl_[t], da);
                 break;
             }
             case Stmt::Eval: eval(*s.value, t); break;

@@ -156,6 +156,12 @@ struct ReadMsg {
     rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
     int from;                                // the thread whose store it read (-1: a promise not kept yet)
     bool plain;                              // a plain C load (note_plain_load()), not a marked one
+    // A load of its own thread's store that depends by data on marked
+    // loads (Rec::has_bound): what those loads bound, carried through the
+    // store (linux-kernel.cat's carry-dep), so that a plain access with an
+    // address dependency on this load is bounded by them (pre_bound()).
+    bool carried;
+    rl::timestamp_t carried_c[kMaxSimThreads];
 };
 inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
 inline unsigned g_nreads[kMaxSimThreads];
@@ -469,6 +475,12 @@ class atomic {
         bool has_dep;
         rl::timestamp_t dep_c[kMaxSimThreads];
         rl::timestamp_t dep_g[kMaxSimThreads];
+        // Under the LKMM, what the marked loads its value depends on bound
+        // for the race check, directly or carried through an earlier store
+        // and load of the thread (ReadMsg::carried): carry-dep ; addr from
+        // a marked load is r-pre-bounded and w-pre-bounded.
+        bool has_bound;
+        rl::timestamp_t bound_c[kMaxSimThreads];
     };
     // The values a promise may name (set_promisable), compared under the mask.
     // By reading thread, each value with the threads that may write it.
@@ -610,6 +622,26 @@ class atomic {
         });
         return true;
     }
+    // What the marked loads the running store's value depends on bound for
+    // the race check (Rec::bound_c), into c; false for none. The loads of
+    // data_dependency(): a marked one bounds by what it is ordered after, a
+    // plain one by what it carried (ReadMsg::carried), a load no longer
+    // kept by nothing (the stronger check).
+    static bool data_bound(const Clocks& th, rl::timestamp_t* c) {
+        int me = th.index;
+        if (!detail::g_lkmm || !detail::g_dep_told[me]) return false;
+        uint64_t m = detail::g_dep_mask[me] & ~detail::g_dep_ctrl[me];
+        bool any = false;
+        for (int t = 0; t < th.nthreads; t++) c[t] = 0;
+        detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned) {
+            if (!msg || (msg->plain && !msg->carried)) return true;
+            const rl::timestamp_t* b = msg->plain ? msg->carried_c : msg->c;
+            for (int t = 0; t < th.nthreads; t++) c[t] = std::max(c[t], b[t]);
+            any = true;
+            return true;
+        });
+        return any;
+    }
     unsigned load_index(const Clocks& th, MemOrder mo, bool rmw, const rl::timestamp_t* dep) {
         unsigned index = cur_;
         if (rmw && place_rmw_) {
@@ -734,6 +766,7 @@ class atomic {
         detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
         nr++;
         msg.plain = false;
+        msg.carried = false;
         // A promise: a relaxed load returns a value of the location's
         // domain that a later store must write.
         unsigned pick = 0;
@@ -813,6 +846,10 @@ class atomic {
             if (own_dep)
                 for (int t = 0; t < th.nthreads; t++) msg.c[t] = std::max(msg.c[t], r.dep_c[t]);
             msg.from = r.thread;
+            if (detail::g_lkmm && r.thread == th.index && r.has_bound) {
+                msg.carried = true;
+                for (int t = 0; t < th.nthreads; t++) msg.carried_c[t] = r.bound_c[t];
+            }
             *th.own += 1;
             if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
@@ -1056,18 +1093,22 @@ class atomic {
     // keeps no promise).
     unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false, bool rmw_writes = false) {
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
-        rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads];
+        rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads], dbound[kMaxSimThreads];
         bool dd = (!rmw || rmw_writes) && data_dependency(th, ddc, ddg);
+        bool db = (!rmw || rmw_writes) && data_bound(th, dbound);
         if (rmw && rmw_writes && rmw_data_ && detail::g_lkmm) {
             // An add's write depends on its own read by data.
             const detail::ReadMsg& own = detail::g_read_msg[th.index][(detail::g_nreads[th.index] - 1) % kDepReads];
             if (!dd)
                 for (int t = 0; t < th.nthreads; t++) ddc[t] = ddg[t] = 0;
+            if (!db)
+                for (int t = 0; t < th.nthreads; t++) dbound[t] = 0;
             for (int t = 0; t < th.nthreads; t++) {
                 ddc[t] = std::max(ddc[t], own.c[t]);
                 ddg[t] = std::max(ddg[t], own.g[t]);
+                dbound[t] = std::max(dbound[t], own.c[t]);
             }
-            dd = true;
+            dd = db = true;
         }
         bool causes = detail::g_promises;
         const rl::timestamp_t* gdep;
@@ -1166,9 +1207,11 @@ class atomic {
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
         r.has_dep = dd;
+        r.has_bound = db;
         for (int t = 0; t < th.nthreads; t++) {
             r.dep_c[t] = dd ? ddc[t] : 0;
             r.dep_g[t] = dd ? ddg[t] : 0;
+            r.bound_c[t] = db ? dbound[t] : 0;
         }
         // A failed conditional RMW's fetch_add(0) is no write in the LKMM:
         // who reads it reads the store before it, and is ordered after
@@ -1540,18 +1583,24 @@ inline void note_plain_load() {
 // through its address dependencies on marked loads (the description of
 // depend_on, not consumed): a plain access so bounded is ordered after
 // what those loads are for the data-race check (linux-kernel.cat's
-// w-pre-bounded and r-pre-bounded: [Marked] ; addr). Into out[0..n); false
-// for nothing.
-inline bool pre_bound(rl::timestamp_t* out, int n) {
+// w-pre-bounded and r-pre-bounded: [Marked] ; addr, where addr takes in
+// carry-dep, so a plain load of a store of the thread's own bounds by what
+// it carried: ReadMsg::carried). Into out[0..n); false for nothing.
+// `carried` false: a plain load bounds by nothing (the mutation
+// plain-rfi-carries-no-bound).
+inline bool pre_bound(rl::timestamp_t* out, int n, bool carried = true) {
     int me = (int)rl::ctx().threadx_->index_;
     if (!detail::g_lkmm || !detail::g_dep_told[me] || !detail::g_dep_addr[me]) return false;
     bool any = false;
     for (int t = 0; t < n; t++) out[t] = 0;
     detail::for_each_dep_read(me, detail::g_dep_addr[me], [&](const detail::ReadMsg* msg, unsigned) {
-        // A load no longer kept bounds nothing (the stronger check).
-        if (!msg || msg->plain) return true;
+        // A load no longer kept bounds nothing (the stronger check); a
+        // plain one only by what it carried from marked loads through a
+        // store of the thread's own (carry-dep).
+        if (!msg || (msg->plain && !(carried && msg->carried))) return true;
         any = true;
-        for (int t = 0; t < n; t++) out[t] = std::max(out[t], msg->c[t]);
+        const rl::timestamp_t* b = msg->plain ? msg->carried_c : msg->c;
+        for (int t = 0; t < n; t++) out[t] = std::max(out[t], b[t]);
         return true;
     });
     return any;
