@@ -72,6 +72,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no scenario's verdict depends on it (the mutation only takes away stale reads after a wait: every scenario's verdict is the same under it, and eight scenarios run up to 9% fewer executions); litmus/RCU+po-writes+sections-after-wait and SRCU+po-writes+sections-after-wait catch it (vfsmc litmus --check --mutation wait-keeps-relax)"},
     {"plain-rfi-carries-no-bound", "layer", "under kernel, a plain load of the thread's own store carries no race-check bound from the marked loads that store's value depends on (carry-dep)",
      "no model passes a pointer through a store and load of its own thread: a protocol model's plain accesses are bounded by locks and their own marked loads; litmus/MP+porelease-plain+carrydep-plain, -carrydep2-plain and -carrydep-plainstore catch it (vfsmc litmus --check --mutation plain-rfi-carries-no-bound)"},
+    {"special-fence-orders-since-op", "layer", "under kernel, smp_mb__before_atomic(), smp_mb__after_atomic(), smp_mb__after_spinlock() and smp_mb__after_srcu_read_unlock() are a full fence where they take effect, so they also order the accesses between the barrier and the operation it names",
+     "no model uses these barriers; litmus/SB+mbonceonce+srcuunlock-once-aftersrcuunlock, -lock-once-afterspinlock, -inc-once-afteratomic, -beforeatomic-once-inc and LB+mbonceonce+inc-once-afteratomic catch it (vfsmc litmus --check --mutation special-fence-orders-since-op)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},

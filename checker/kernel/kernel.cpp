@@ -61,8 +61,9 @@ void layer_begin_execution() {
     deps().begin_execution();
     blocking().begin_execution();
     for (int t = 0; t < kMaxThreads; t++) {
-        g_ls.before_atomic[t] = g_ls.did_atomic[t] = false;
-        g_ls.did_lock[t] = g_ls.did_unlock[t] = g_ls.did_unlock_lock[t] = g_ls.did_srcu_unlock[t] = false;
+        g_ls.before_atomic[t] = false;
+        g_ls.after_atomic[t].set = g_ls.after_lock[t].set = g_ls.after_srcu_unlock[t].set = false;
+        g_ls.did_unlock[t] = g_ls.did_unlock_lock[t] = false;
     }
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
@@ -239,46 +240,71 @@ void fence(Acc a, const char* name) {
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
 
+// A full fence whose before side is the thread's state at an operation
+// before it (sim::fence_since()): the special-purpose barriers.
+static void fence_since(const sim::FenceMark& op, const char* name) {
+    int t = this_thread();
+    search_observer().before_access(t, 0, false);
+    note_read_fence();
+    sim::fence_since(op);
+    note_access(kKeyScFence, true);
+    int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
+    if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
+}
+
 void smp_mb__before_atomic(SrcLoc at) {
     here(at);
     int t = this_thread();
     g_ls.before_atomic[t] = true;
+    g_ls.before_atomic_at[t] = sim::fence_mark();
     int ev = log_event(t, Ev::Fence, -1, "smp_mb__before_atomic", nullptr, 0, 0, "full fence at the next atomic RMW");
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
-// A special-purpose barrier: a full fence when the thread has done the
-// operation it names (barrier.h), else nothing.
-static void fence_after(bool did, const char* name, const char* none) {
-    if (did) {
+// A special-purpose barrier: a full fence whose before side is the
+// thread's state at the latest operation it names (barrier.h), else
+// nothing. The layer mutation special-fence-orders-since-op makes it a
+// full fence at the barrier, which also orders the accesses in between.
+static void fence_after(const sim::FenceMark& op, const char* name, const char* none) {
+    if (!op.set) {
+        log_event(this_thread(), Ev::Fence, -1, name, nullptr, 0, 0, none);
+        return;
+    }
+    if (MUTATION("special-fence-orders-since-op")) {
         fence(Acc::FenceMb, name);
         return;
     }
-    log_event(this_thread(), Ev::Fence, -1, name, nullptr, 0, 0, none);
+    fence_since(op, name);
 }
 void smp_mb__after_atomic(SrcLoc at) {
     here(at);
-    fence_after(g_ls.did_atomic[this_thread()], "smp_mb__after_atomic", "no atomic RMW before it: orders nothing");
+    fence_after(g_ls.after_atomic[this_thread()], "smp_mb__after_atomic", "no atomic RMW before it: orders nothing");
 }
 void smp_mb__after_spinlock(SrcLoc at) {
     here(at);
-    fence_after(g_ls.did_lock[this_thread()], "smp_mb__after_spinlock", "no spin_lock() before it: orders nothing");
+    fence_after(g_ls.after_lock[this_thread()], "smp_mb__after_spinlock", "no spin_lock() before it: orders nothing");
 }
 void smp_mb__after_unlock_lock(SrcLoc at) {
     here(at);
-    fence_after(g_ls.did_unlock_lock[this_thread()], "smp_mb__after_unlock_lock",
-                "no lock taken after its release before it: orders nothing");
+    if (g_ls.did_unlock_lock[this_thread()]) {
+        fence(Acc::FenceMb, "smp_mb__after_unlock_lock");
+        return;
+    }
+    log_event(this_thread(), Ev::Fence, -1, "smp_mb__after_unlock_lock", nullptr, 0, 0,
+              "no lock taken after its release before it: orders nothing");
 }
 void smp_mb__after_srcu_read_unlock(SrcLoc at) {
     here(at);
-    fence_after(g_ls.did_srcu_unlock[this_thread()], "smp_mb__after_srcu_read_unlock",
+    fence_after(g_ls.after_srcu_unlock[this_thread()], "smp_mb__after_srcu_read_unlock",
                 "no srcu_read_unlock() before it: orders nothing");
 }
+void note_srcu_unlock(int t) { g_ls.after_srcu_unlock[t] = sim::fence_mark(); }
+void note_atomic_rmw(int t) { g_ls.after_atomic[t] = sim::fence_mark(); }
 void note_spinlock_op(int t, bool acquire, bool read_store) {
     if (!acquire) {
         g_ls.did_unlock[t] = true;
         return;
     }
-    g_ls.did_lock[t] = true;
+    g_ls.after_lock[t] = sim::fence_mark();
     // po-unlock-lock-po: an unlock, then this lock, in program order (any
     // two locks) or by the lock reading the unlock (this lock's, by any
     // thread): any store the acquire read other than the word's first.
@@ -289,10 +315,10 @@ void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 
 // Called by every atomic RMW (inside its step): the deferred fence of an
 // smp_mb__before_atomic comes first.
 void atomic_rmw_hook(int t) {
-    g_ls.did_atomic[t] = true;
     if (!g_ls.before_atomic[t]) return;
     g_ls.before_atomic[t] = false;
-    sim::fence(mo_for(Acc::FenceMb));
+    if (MUTATION("special-fence-orders-since-op")) sim::fence(mo_for(Acc::FenceMb));
+    else sim::fence_since(g_ls.before_atomic_at[t]);
     note_access(kKeyScFence, true);
 }
 

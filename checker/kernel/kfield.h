@@ -529,6 +529,7 @@ public:
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);
         if (w && a == Acc::AtomicRmwFull) note_read_fence();  // a successful value-returning atomic is a full barrier
+        if (is_atomic_rmw(a)) note_atomic_rmw(t);
         bool spin = lock == LockClass::Spinlock || lock == LockClass::Lockref;
         if (w && spin && a == Acc::LockRelease) sim::spin_unlocked(&cell_);
         if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_);

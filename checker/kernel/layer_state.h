@@ -47,11 +47,15 @@ struct LayerState {
     int npending = 0;
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
-    bool did_atomic[kMaxThreads] = {};     // the thread has done an atomic RMW
-    bool did_lock[kMaxThreads] = {};          // ... taken a spinlock
-    bool did_unlock[kMaxThreads] = {};        // ... released a spinlock
+    sim::FenceMark before_atomic_at[kMaxThreads];  // ... with the thread's state at the barrier
+    // The thread's state at its latest atomic RMW, spinlock taken, and SRCU read-side section left (unset: none yet): the before
+    // side of a later smp_mb__after_atomic, __after_spinlock and
+    // __after_srcu_read_unlock (sim::fence_since()).
+    sim::FenceMark after_atomic[kMaxThreads];
+    sim::FenceMark after_lock[kMaxThreads];
+    sim::FenceMark after_srcu_unlock[kMaxThreads];
+    bool did_unlock[kMaxThreads] = {};        // the thread has released a spinlock
     bool did_unlock_lock[kMaxThreads] = {};   // ... taken a spinlock after an unlock (po-unlock-lock-po)
-    bool did_srcu_unlock[kMaxThreads] = {};   // ... left an SRCU read-side section
     // The grace-period words (see gp_rmw below), one per domain and reader:
     // Relacy atomics, constructed and destroyed inside each execution (an
     // SRCU domain's by init_srcu_struct).

@@ -117,5 +117,12 @@ inline bool is_atomic_rmw(Acc a) {
            a == Acc::AtomicRmwAcquire || a == Acc::AtomicRmwRelease;
 }
 void atomic_rmw_hook(int t);
+// Thread t made an atomic RMW (one that failed included: the LKMM's
+// cmpxchg-fail-ordered tests): the before side of a later
+// smp_mb__after_atomic().
+void note_atomic_rmw(int t);
+// Thread t left an SRCU read-side section: the before side of a later
+// smp_mb__after_srcu_read_unlock().
+void note_srcu_unlock(int t);
 
 }  // namespace vfsmc

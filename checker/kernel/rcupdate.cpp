@@ -294,7 +294,7 @@ void srcu_read_unlock(int d, int section) {
         return;
     }
     section_leave(d, t, "srcu_read_unlock", true, k);
-    g_ls.did_srcu_unlock[t] = true;
+    note_srcu_unlock(t);
 }
 void srcu_down_read(int d) {
     srcu_domain_check(d);
@@ -316,7 +316,7 @@ void srcu_up_read(int d) {
     }
     g_ls.rcu_down[d][u]--;
     section_leave(d, u, "srcu_up_read");
-    g_ls.did_srcu_unlock[t] = true;
+    note_srcu_unlock(t);
 }
 void synchronize_srcu(int d) {
     srcu_domain_check(d);

@@ -1544,6 +1544,99 @@ inline void fence(MemOrder o) {
     }
 }
 
+// The LKMM's special-purpose full barriers (smp_mb__after_atomic() and the
+// like) order the accesses up to an operation before them with everything
+// after them, and not the accesses between the two (linux-kernel.cat's mb:
+// [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]). A FenceMark is the
+// running thread's state at that operation (fence_mark()); fence_since()
+// is the full fence whose before side it is.
+struct FenceMark {
+    bool set = false;
+    rl::timestamp_t acq_rel[kMaxSimThreads];    // what the thread had acquired, its own stores included
+    rl::timestamp_t acq_fence[kMaxSimThreads];  // what its relaxed loads had read
+    rl::timestamp_t glob_pend[kMaxSimThreads];  // the part of that which had reached every thread
+    rl::timestamp_t cause_all[kMaxSimThreads];  // the loads its accesses were ordered after (promises)
+    unsigned nreads = 0;                        // the loads it had made
+    uint64_t kept = 0;                          // of its promises (by index), those kept by then
+};
+inline FenceMark fence_mark() {
+    FenceMark m;
+    m.set = true;
+    if (!detail::g_lkmm) return m;
+    // The running clocks, with the promises kept by now that the thread's
+    // next step will take in (apply_kept()), left to that step.
+    Clocks th = detail::g_clocks(rl::ctx().threadx_);
+    bool kept = detail::g_kept_pending[th.index];
+    for (int t = 0; t < th.nthreads; t++) {
+        m.acq_rel[t] = th.acq_rel[t];
+        m.acq_fence[t] = kept ? std::max(th.acq_fence[t], detail::g_kept_join[th.index][t]) : th.acq_fence[t];
+        m.glob_pend[t] = kept ? std::max(th.glob_pend[t], detail::g_kept_gjoin[th.index][t]) : th.glob_pend[t];
+        m.cause_all[t] = detail::g_cause_all[th.index][t];
+    }
+    m.nreads = detail::g_nreads[th.index];
+    for (int i = 0; i < detail::g_npromises; i++)
+        if (detail::g_promise[i].reader == th.index && detail::g_promise[i].kept) m.kept |= 1ULL << i;
+    return m;
+}
+// A full fence (fence(seq_cst)) whose before side is the state `m` took:
+// Relacy's seq_cst fence and the LKMM's strong fence, done with m's clocks
+// in place of the running ones. The accesses after it are ordered after
+// the loads made by then and what they read; the stores after it publish
+// what the thread had then; the loads made after `m` keep their promises.
+// Under C++ (`sc`) every access is seq_cst, and it is fence(seq_cst).
+inline void fence_since(const FenceMark& m) {
+    if (!detail::g_lkmm) {
+        fence(MemOrder::seq_cst);
+        return;
+    }
+    rl::ctx().sched();
+    Clocks th = running_clocks();
+    rl::preemption_disabler d(rl::ctx());
+    int me = th.index;
+    rl::timestamp_t acq_fence[kMaxSimThreads], glob_pend[kMaxSimThreads];
+    for (int t = 0; t < th.nthreads; t++) {
+        acq_fence[t] = m.acq_fence[t];
+        glob_pend[t] = m.glob_pend[t];
+    }
+    // A load made by `m` whose promise was kept since: what the keeping
+    // store published is what that load read (keep()); no longer kept,
+    // every load's (the stronger fence).
+    for (int i = 0; i < detail::g_npromises; i++) {
+        const detail::Promise& p = detail::g_promise[i];
+        if (p.reader != me || !p.kept || (m.kept >> i & 1) || p.number >= m.nreads) continue;
+        bool held = detail::g_nreads[me] - p.number <= kDepReads;
+        const detail::ReadMsg& msg = detail::g_read_msg[me][p.number % kDepReads];
+        for (int t = 0; t < th.nthreads; t++) {
+            acq_fence[t] = std::max(acq_fence[t], held ? msg.c[t] : th.acq_fence[t]);
+            glob_pend[t] = std::max(glob_pend[t], held ? msg.g[t] : th.glob_pend[t]);
+        }
+    }
+    rl::timestamp_t* order = rl::ctx().seq_cst_fence_order_;
+    for (int t = 0; t < th.nthreads; t++) {
+        rl::timestamp_t before = std::max(m.acq_rel[t], acq_fence[t]);
+        // Acquire: the later accesses are ordered after what the loads
+        // before `m` read. Seq_cst: the fences before this one in the
+        // fence order are ordered before it, and it before the later ones
+        // with what it orders. Release: the later stores publish it.
+        th.acq_rel[t] = std::max(th.acq_rel[t], std::max(acq_fence[t], order[t]));
+        order[t] = std::max(order[t], before);
+        th.rel_fence[t] = std::max(th.rel_fence[t], std::max(before, order[t]));
+        // The strong fence: what had reached this thread by `m` has reached
+        // every thread by the time anything after the fence happens.
+        th.glob[t] = std::max(th.glob[t], std::max(glob_pend[t], m.acq_rel[t]));
+    }
+    if (detail::g_promises) {
+        for (int i = 0; i < detail::g_npromises; i++) {
+            detail::Promise& p = detail::g_promise[i];
+            if (p.reader != me || p.kept || p.touched || p.number >= m.nreads) continue;
+            p.touched = true;  // as order_after_loads(): refused from now on
+            note_access(p.key, false);
+        }
+        for (int t = 0; t < th.nthreads; t++)
+            detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], m.cause_all[t]);
+    }
+}
+
 // smp_rmb(). Under C++ an acquire fence (fence()). Under the LKMM it
 // orders the thread's earlier loads before its later loads only
 // (linux-kernel.cat's rmb, R to R): a later load, and an access that
