@@ -36,11 +36,10 @@ inline void smp_wmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceWmb, "smp_
 // taken after its thread released that lock (po-unlock-lock-po), and
 // smp_mb__after_srcu_read_unlock an srcu_read_unlock(). Each orders the
 // accesses up to the operation it names (smp_mb__before_atomic: up to the
-// barrier) with those after it, and not the accesses in between, as the
-// LKMM does (sim::fence_since() with the thread's state at that point).
-// smp_mb__after_unlock_lock is a full fence where it stands, so it also
-// orders the accesses between the lock and the barrier: stronger than the
-// LKMM, never weaker.
+// barrier; smp_mb__after_unlock_lock: up to the unlock, and what the
+// unlock its lock read released) with those after it, and not the
+// accesses in between, as the LKMM does (sim::fence_since() with the
+// thread's state at that point).
 void smp_mb__before_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_spinlock(SrcLoc at = SrcLoc());

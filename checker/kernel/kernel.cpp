@@ -63,7 +63,7 @@ void layer_begin_execution() {
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.before_atomic[t] = false;
         g_ls.after_atomic[t].set = g_ls.after_lock[t].set = g_ls.after_srcu_unlock[t].set = false;
-        g_ls.did_unlock[t] = g_ls.did_unlock_lock[t] = false;
+        g_ls.before_unlock[t].set = g_ls.after_unlock_lock[t].set = false;
     }
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
@@ -285,12 +285,8 @@ void smp_mb__after_spinlock(SrcLoc at) {
 }
 void smp_mb__after_unlock_lock(SrcLoc at) {
     here(at);
-    if (g_ls.did_unlock_lock[this_thread()]) {
-        fence(Acc::FenceMb, "smp_mb__after_unlock_lock");
-        return;
-    }
-    log_event(this_thread(), Ev::Fence, -1, "smp_mb__after_unlock_lock", nullptr, 0, 0,
-              "no lock taken after its release before it: orders nothing");
+    fence_after(g_ls.after_unlock_lock[this_thread()], "smp_mb__after_unlock_lock",
+                "no lock taken after its release before it: orders nothing");
 }
 void smp_mb__after_srcu_read_unlock(SrcLoc at) {
     here(at);
@@ -299,16 +295,19 @@ void smp_mb__after_srcu_read_unlock(SrcLoc at) {
 }
 void note_srcu_unlock(int t) { g_ls.after_srcu_unlock[t] = sim::fence_mark(); }
 void note_atomic_rmw(int t) { g_ls.after_atomic[t] = sim::fence_mark(); }
+void note_spin_unlock_begin(int t) { g_ls.before_unlock[t] = sim::fence_mark(); }
 void note_spinlock_op(int t, bool acquire, bool read_store) {
-    if (!acquire) {
-        g_ls.did_unlock[t] = true;
-        return;
-    }
+    if (!acquire) return;
     g_ls.after_lock[t] = sim::fence_mark();
-    // po-unlock-lock-po: an unlock, then this lock, in program order (any
-    // two locks) or by the lock reading the unlock (this lock's, by any
-    // thread): any store the acquire read other than the word's first.
-    if (g_ls.did_unlock[t] || read_store) g_ls.did_unlock_lock[t] = true;
+    // The before side of a later smp_mb__after_unlock_lock()
+    // (linux-kernel.cat's mb: [M] ; po ; [UL] ; (co | po) ; [LKW] ;
+    // fencerel(After-unlock-lock) ; [M]): the thread's accesses before an
+    // unlock of its own earlier than this lock (any two locks), and those
+    // before the unlock this lock read (this lock's, by any thread), which
+    // its release published: any store the acquire read other than the
+    // word's first.
+    if (g_ls.before_unlock[t].set) sim::fence_mark_join(g_ls.after_unlock_lock[t], g_ls.before_unlock[t]);
+    if (read_store && !MUTATION("unlock-lock-fence-own-unlock-only")) sim::fence_mark_join(g_ls.after_unlock_lock[t], sim::fence_mark_of_last_load());
 }
 void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 0, "a compiler barrier: orders no CPU access"); }
 

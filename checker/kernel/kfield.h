@@ -42,6 +42,9 @@ void note_pointer_load(int t, int64_t obj);
 // name a lock operation (smp_mb__after_spinlock, smp_mb__after_unlock_lock).
 // `read_store`: the acquire read a store of the word other than its first.
 void note_spinlock_op(int t, bool acquire, bool read_store);
+// A spinlock's release is about to store (its state then: the before side
+// of smp_mb__after_unlock_lock()).
+void note_spin_unlock_begin(int t);
 void describe_dependency(int t, int obj);
 // Load buffering, for a front end that knows the values each location may
 // hold (kfield::promisable): under `kernel`, a marked or plain load (not
@@ -393,6 +396,7 @@ public:
         alive();
         describe_dependency(t, owner_);
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        if (a == Acc::LockRelease && (lock == LockClass::Spinlock || lock == LockClass::Lockref)) note_spin_unlock_begin(t);
         // A blind add dpor may commute with another (search/commute.h:
         // conditions 2 to 4; the caller vouches for 1).
         blind = blind && adds_commute_ && deps().enabled && !rt().in_wait_cond[t] && step_adds_only(key_) &&

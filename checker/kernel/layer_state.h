@@ -54,8 +54,10 @@ struct LayerState {
     sim::FenceMark after_atomic[kMaxThreads];
     sim::FenceMark after_lock[kMaxThreads];
     sim::FenceMark after_srcu_unlock[kMaxThreads];
-    bool did_unlock[kMaxThreads] = {};        // the thread has released a spinlock
-    bool did_unlock_lock[kMaxThreads] = {};   // ... taken a spinlock after an unlock (po-unlock-lock-po)
+    // The thread's state right before its latest spinlock release, and the
+    // before side of a later smp_mb__after_unlock_lock() (note_spinlock_op()).
+    sim::FenceMark before_unlock[kMaxThreads];
+    sim::FenceMark after_unlock_lock[kMaxThreads];
     // The grace-period words (see gp_rmw below), one per domain and reader:
     // Relacy atomics, constructed and destroyed inside each execution (an
     // SRCU domain's by init_srcu_struct).

@@ -1552,10 +1552,10 @@ inline void fence(MemOrder o) {
 // is the full fence whose before side it is.
 struct FenceMark {
     bool set = false;
-    rl::timestamp_t acq_rel[kMaxSimThreads];    // what the thread had acquired, its own stores included
-    rl::timestamp_t acq_fence[kMaxSimThreads];  // what its relaxed loads had read
-    rl::timestamp_t glob_pend[kMaxSimThreads];  // the part of that which had reached every thread
-    rl::timestamp_t cause_all[kMaxSimThreads];  // the loads its accesses were ordered after (promises)
+    rl::timestamp_t acq_rel[kMaxSimThreads] = {};    // what the thread had acquired, its own stores included
+    rl::timestamp_t acq_fence[kMaxSimThreads] = {};  // what its relaxed loads had read
+    rl::timestamp_t glob_pend[kMaxSimThreads] = {};  // the part of that which had reached every thread
+    rl::timestamp_t cause_all[kMaxSimThreads] = {};  // the loads its accesses were ordered after (promises)
     unsigned nreads = 0;                        // the loads it had made
     uint64_t kept = 0;                          // of its promises (by index), those kept by then
 };
@@ -1577,6 +1577,38 @@ inline FenceMark fence_mark() {
     for (int i = 0; i < detail::g_npromises; i++)
         if (detail::g_promise[i].reader == th.index && detail::g_promise[i].kept) m.kept |= 1ULL << i;
     return m;
+}
+// The before side a lock acquisition brings in from the release it read:
+// what the running thread's latest load is ordered after (ReadMsg::c and
+// ::g), for smp_mb__after_unlock_lock().
+inline FenceMark fence_mark_of_last_load() {
+    FenceMark m;
+    m.set = true;
+    if (!detail::g_lkmm) return m;
+    Clocks th = detail::g_clocks(rl::ctx().threadx_);
+    unsigned nr = detail::g_nreads[th.index];
+    if (!nr) return m;
+    const detail::ReadMsg& msg = detail::g_read_msg[th.index][(nr - 1) % kDepReads];
+    for (int t = 0; t < th.nthreads; t++) {
+        m.acq_rel[t] = msg.c[t];
+        m.glob_pend[t] = msg.g[t];
+    }
+    return m;
+}
+// Both before sides in one.
+inline void fence_mark_join(FenceMark& into, const FenceMark& m) {
+    if (!into.set) {
+        into = m;
+        return;
+    }
+    for (int t = 0; t < kMaxSimThreads; t++) {
+        into.acq_rel[t] = std::max(into.acq_rel[t], m.acq_rel[t]);
+        into.acq_fence[t] = std::max(into.acq_fence[t], m.acq_fence[t]);
+        into.glob_pend[t] = std::max(into.glob_pend[t], m.glob_pend[t]);
+        into.cause_all[t] = std::max(into.cause_all[t], m.cause_all[t]);
+    }
+    into.nreads = std::max(into.nreads, m.nreads);
+    into.kept |= m.kept;
 }
 // A full fence (fence(seq_cst)) whose before side is the state `m` took:
 // Relacy's seq_cst fence and the LKMM's strong fence, done with m's clocks
