@@ -40,6 +40,12 @@ inline void smp_wmb(SrcLoc at = SrcLoc()) { here(at); fence(Acc::FenceWmb, "smp_
 // unlock its lock read released) with those after it, and not the
 // accesses in between, as the LKMM does (sim::fence_since() with the
 // thread's state at that point).
+// The program about to run uses these barriers: the layer keeps each
+// thread's state at the operations they name (their before sides), which
+// costs work at every atomic RMW and spinlock operation. A model's setup
+// calls it, each execution; a special-purpose barrier in a program that
+// did not is an internal error.
+void use_special_barriers();
 void smp_mb__before_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_atomic(SrcLoc at = SrcLoc());
 void smp_mb__after_spinlock(SrcLoc at = SrcLoc());

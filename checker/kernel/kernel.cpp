@@ -60,6 +60,7 @@ void layer_begin_execution() {
     for (RealCond& r : g_ls.real) r = RealCond();
     deps().begin_execution();
     blocking().begin_execution();
+    g_ls.special_barriers = false;
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.before_atomic[t] = false;
         g_ls.after_atomic[t].set = g_ls.after_lock[t].set = g_ls.after_srcu_unlock[t].set = false;
@@ -252,11 +253,20 @@ static void fence_since(const sim::FenceMark& op, const char* name) {
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
 
+void use_special_barriers() { g_ls.special_barriers = true; }
+// A special-purpose barrier runs: the program must have said so.
+static void special_barrier_declared(const char* name) {
+    if (g_ls.special_barriers) return;
+    std::fprintf(stderr, "internal error: %s in a program whose setup did not call use_special_barriers() (kernel/barrier.h)\n", name);
+    std::abort();
+}
+
 void smp_mb__before_atomic(SrcLoc at) {
     here(at);
+    special_barrier_declared("smp_mb__before_atomic");
     int t = this_thread();
     g_ls.before_atomic[t] = true;
-    g_ls.before_atomic_at[t] = sim::fence_mark();
+    sim::fence_mark(g_ls.before_atomic_at[t]);
     int ev = log_event(t, Ev::Fence, -1, "smp_mb__before_atomic", nullptr, 0, 0, "full fence at the next atomic RMW");
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
@@ -265,6 +275,7 @@ void smp_mb__before_atomic(SrcLoc at) {
 // nothing. The layer mutation special-fence-orders-since-op makes it a
 // full fence at the barrier, which also orders the accesses in between.
 static void fence_after(const sim::FenceMark& op, const char* name, const char* none) {
+    special_barrier_declared(name);
     if (!op.set) {
         log_event(this_thread(), Ev::Fence, -1, name, nullptr, 0, 0, none);
         return;
@@ -293,12 +304,18 @@ void smp_mb__after_srcu_read_unlock(SrcLoc at) {
     fence_after(g_ls.after_srcu_unlock[this_thread()], "smp_mb__after_srcu_read_unlock",
                 "no srcu_read_unlock() before it: orders nothing");
 }
-void note_srcu_unlock(int t) { g_ls.after_srcu_unlock[t] = sim::fence_mark(); }
-void note_atomic_rmw(int t) { g_ls.after_atomic[t] = sim::fence_mark(); }
-void note_spin_unlock_begin(int t) { g_ls.before_unlock[t] = sim::fence_mark(); }
+void note_srcu_unlock(int t) {
+    if (g_ls.special_barriers) sim::fence_mark(g_ls.after_srcu_unlock[t]);
+}
+void note_atomic_rmw(int t) {
+    if (g_ls.special_barriers) sim::fence_mark(g_ls.after_atomic[t]);
+}
+void note_spin_unlock_begin(int t) {
+    if (g_ls.special_barriers) sim::fence_mark(g_ls.before_unlock[t]);
+}
 void note_spinlock_op(int t, bool acquire, bool read_store) {
-    if (!acquire) return;
-    g_ls.after_lock[t] = sim::fence_mark();
+    if (!acquire || !g_ls.special_barriers) return;
+    sim::fence_mark(g_ls.after_lock[t]);
     // The before side of a later smp_mb__after_unlock_lock()
     // (linux-kernel.cat's mb: [M] ; po ; [UL] ; (co | po) ; [LKW] ;
     // fencerel(After-unlock-lock) ; [M]): the thread's accesses before an
@@ -307,7 +324,7 @@ void note_spinlock_op(int t, bool acquire, bool read_store) {
     // its release published: any store the acquire read other than the
     // word's first.
     if (g_ls.before_unlock[t].set) sim::fence_mark_join(g_ls.after_unlock_lock[t], g_ls.before_unlock[t]);
-    if (read_store && !MUTATION("unlock-lock-fence-own-unlock-only")) sim::fence_mark_join(g_ls.after_unlock_lock[t], sim::fence_mark_of_last_load());
+    if (read_store && !MUTATION("unlock-lock-fence-own-unlock-only")) sim::fence_mark_join_last_load(g_ls.after_unlock_lock[t]);
 }
 void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 0, "a compiler barrier: orders no CPU access"); }
 

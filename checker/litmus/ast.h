@@ -136,6 +136,7 @@ struct Test {
     std::unique_ptr<Prop> filter;   // may be null
     std::vector<Observed> observed; // `locations` then the condition's, in order, no duplicates
     bool uses_rcu = false, uses_srcu = false;
+    bool uses_special_barriers = false;  // smp_mb__before_atomic() and its kin (barrier.h)
     // The diy7 header lines between the name and the initial state
     // (`Cycle=Rfe PodRR Fre PodWW`, `Hash=...`), in order.
     std::vector<std::pair<std::string, std::string>> info;

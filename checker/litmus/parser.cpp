@@ -753,6 +753,9 @@ private:
             t_.uses_srcu = true;
         }
         if (f.fn == Fn::RcuReadLock || f.fn == Fn::RcuReadUnlock || f.fn == Fn::SynchronizeRcu) t_.uses_rcu = true;
+        if (f.fn == Fn::MbBeforeAtomic || f.fn == Fn::MbAfterAtomic || f.fn == Fn::MbAfterSpinlock ||
+            f.fn == Fn::MbAfterUnlockLock || f.fn == Fn::MbAfterSrcuReadUnlock)
+            t_.uses_special_barriers = true;
         return e;
     }
 

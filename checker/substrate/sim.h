@@ -1551,54 +1551,44 @@ inline void fence(MemOrder o) {
 // running thread's state at that operation (fence_mark()); fence_since()
 // is the full fence whose before side it is.
 struct FenceMark {
-    bool set = false;
-    rl::timestamp_t acq_rel[kMaxSimThreads] = {};    // what the thread had acquired, its own stores included
-    rl::timestamp_t acq_fence[kMaxSimThreads] = {};  // what its relaxed loads had read
-    rl::timestamp_t glob_pend[kMaxSimThreads] = {};  // the part of that which had reached every thread
-    rl::timestamp_t cause_all[kMaxSimThreads] = {};  // the loads its accesses were ordered after (promises)
-    unsigned nreads = 0;                        // the loads it had made
-    uint64_t kept = 0;                          // of its promises (by index), those kept by then
+    bool set;
+    rl::timestamp_t acq_rel[kMaxSimThreads];    // what the thread had acquired, its own stores included
+    rl::timestamp_t acq_fence[kMaxSimThreads];  // what its relaxed loads had read
+    rl::timestamp_t glob_pend[kMaxSimThreads];  // the part of that which had reached every thread
+    rl::timestamp_t cause_all[kMaxSimThreads];  // the loads its accesses were ordered after (promises)
+    unsigned nreads;                            // the loads it had made
+    uint64_t kept;                              // of its promises (by index), those kept by then
 };
-inline FenceMark fence_mark() {
-    FenceMark m;
+// The running thread's state into `m`, in place (it is taken at every
+// atomic RMW and spinlock operation). Under C++ (`sc`) only that it was
+// taken: fence_since() is then a full fence.
+inline void fence_mark(FenceMark& m) {
     m.set = true;
-    if (!detail::g_lkmm) return m;
+    if (!detail::g_lkmm) return;
     // The running clocks, with the promises kept by now that the thread's
     // next step will take in (apply_kept()), left to that step.
     Clocks th = detail::g_clocks(rl::ctx().threadx_);
     bool kept = detail::g_kept_pending[th.index];
-    for (int t = 0; t < th.nthreads; t++) {
+    for (int t = 0; t < kMaxSimThreads; t++) {
+        if (t >= th.nthreads) {
+            m.acq_rel[t] = m.acq_fence[t] = m.glob_pend[t] = m.cause_all[t] = 0;
+            continue;
+        }
         m.acq_rel[t] = th.acq_rel[t];
         m.acq_fence[t] = kept ? std::max(th.acq_fence[t], detail::g_kept_join[th.index][t]) : th.acq_fence[t];
         m.glob_pend[t] = kept ? std::max(th.glob_pend[t], detail::g_kept_gjoin[th.index][t]) : th.glob_pend[t];
         m.cause_all[t] = detail::g_cause_all[th.index][t];
     }
     m.nreads = detail::g_nreads[th.index];
+    m.kept = 0;
     for (int i = 0; i < detail::g_npromises; i++)
         if (detail::g_promise[i].reader == th.index && detail::g_promise[i].kept) m.kept |= 1ULL << i;
-    return m;
 }
-// The before side a lock acquisition brings in from the release it read:
-// what the running thread's latest load is ordered after (ReadMsg::c and
-// ::g), for smp_mb__after_unlock_lock().
-inline FenceMark fence_mark_of_last_load() {
-    FenceMark m;
-    m.set = true;
-    if (!detail::g_lkmm) return m;
-    Clocks th = detail::g_clocks(rl::ctx().threadx_);
-    unsigned nr = detail::g_nreads[th.index];
-    if (!nr) return m;
-    const detail::ReadMsg& msg = detail::g_read_msg[th.index][(nr - 1) % kDepReads];
-    for (int t = 0; t < th.nthreads; t++) {
-        m.acq_rel[t] = msg.c[t];
-        m.glob_pend[t] = msg.g[t];
-    }
-    return m;
-}
-// Both before sides in one.
+// Both before sides in `into`: `m`'s joined.
 inline void fence_mark_join(FenceMark& into, const FenceMark& m) {
-    if (!into.set) {
-        into = m;
+    if (!into.set || !detail::g_lkmm) {
+        if (detail::g_lkmm) into = m;
+        into.set = true;
         return;
     }
     for (int t = 0; t < kMaxSimThreads; t++) {
@@ -1609,6 +1599,29 @@ inline void fence_mark_join(FenceMark& into, const FenceMark& m) {
     }
     into.nreads = std::max(into.nreads, m.nreads);
     into.kept |= m.kept;
+}
+// Joins into `into` the before side a lock acquisition brings in from the
+// release it read: what the running thread's latest load is ordered after
+// (ReadMsg::c and ::g), for smp_mb__after_unlock_lock().
+inline void fence_mark_join_last_load(FenceMark& into) {
+    if (!detail::g_lkmm) {
+        into.set = true;
+        return;
+    }
+    Clocks th = detail::g_clocks(rl::ctx().threadx_);
+    if (!into.set) {
+        into.set = true;
+        into.nreads = 0;
+        into.kept = 0;
+        for (int t = 0; t < kMaxSimThreads; t++) into.acq_rel[t] = into.acq_fence[t] = into.glob_pend[t] = into.cause_all[t] = 0;
+    }
+    unsigned nr = detail::g_nreads[th.index];
+    if (!nr) return;
+    const detail::ReadMsg& msg = detail::g_read_msg[th.index][(nr - 1) % kDepReads];
+    for (int t = 0; t < th.nthreads; t++) {
+        into.acq_rel[t] = std::max(into.acq_rel[t], msg.c[t]);
+        into.glob_pend[t] = std::max(into.glob_pend[t], msg.g[t]);
+    }
 }
 // A full fence (fence(seq_cst)) whose before side is the state `m` took:
 // Relacy's seq_cst fence and the LKMM's strong fence, done with m's clocks
