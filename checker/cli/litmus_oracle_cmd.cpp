@@ -56,15 +56,21 @@ int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& 
             continue;
         }
         bool race = o.flags & lkmm::FLAG_DATA_RACE, want_race = lkmm::expects_data_race(text);
+        // `Result: DEADLOCK` (the kernel's judgelitmus.sh): no allowed
+        // execution at all, herd7's `Never 0 0` (as `litmus --check`).
+        bool deadlock = t.result_text == "DEADLOCK", none = o.positive + o.negative == 0;
         std::ostringstream line;
-        line << file << ": " << answer_name(o.answer) << (race ? " DATARACE" : "") << " (LKMM "
+        line << file << ": " << (deadlock && none ? "DEADLOCK" : answer_name(o.answer)) << (race ? " DATARACE" : "") << " (LKMM "
              << (t.result_text.empty() ? "-" : t.result_text) << (want_race ? " DATARACE" : "") << ")";
         if (!f.stable) {
             char buf[32];
             std::snprintf(buf, sizeof buf, "%.3f", o.seconds);
             line << "  [" << o.candidates << " candidates, " << buf << " s]";
         }
-        if (t.expected == Answer::None) {
+        if (deadlock) {
+            (none && !race ? agree : differ)++;
+            std::cout << (none && !race ? "agree  " : "DIFFER ") << printable(line.str()) << "\n";
+        } else if (t.expected == Answer::None) {
             noresult++;
             std::cout << "FAIL   " << printable(line.str()) << " [no `Result:` line]\n";
         } else if (t.expected == o.answer && race == want_race) {

@@ -77,6 +77,8 @@ inline constexpr MutationInfo kMutations[] = {
     {"unlock-lock-fence-own-unlock-only", "layer", "under kernel, the before side of smp_mb__after_unlock_lock() leaves out what the unlock its lock read released: another thread's accesses before that unlock",
      "no model uses smp_mb__after_unlock_lock(); litmus/Z6.0+pooncelock+poonceLock+pombonce and WRR+lockonce+lock-once-afterunlocklock+mbonceonce catch it (vfsmc litmus --check --mutation unlock-lock-fence-own-unlock-only)"},
     {"read-seqcount-retry-no-smp-rmb", "layer", "read_seqcount_retry: the smp_rmb() before the re-read of the sequence"},
+    {"gp-in-own-section-returns", "layer", "a grace period started inside a read-side section of its own thread and domain returns at once after the lock-misuse report, where it waits for that section forever",
+     "a model run ends at the lock-misuse report, which comes first either way; in litmus, where a report is a flag and the execution goes on, auto/C-RR-GR+RR-R-like tests catch it: litmus/RCU+sync-in-own-section and SRCU+sync-in-own-section (vfsmc litmus --check --mutation gp-in-own-section-returns)"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
     // chrdev.

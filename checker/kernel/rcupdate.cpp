@@ -217,8 +217,13 @@ static void grace_period(int d, const char* what) {
     for (int u = 0; u < rt().nthreads; u++)
         if (g_ls.rcu_nest[d][u] > 0 && u != t) readers |= 1 << u;
     if (g_ls.rcu_nest[d][t] > 0) {
+        // It waits for its own section, which cannot end while it waits: a
+        // deadlock, after the misuse is reported (herd7 finds no execution
+        // of such a test: the kernel's judgelitmus.sh says DEADLOCK). The
+        // layer mutation gp-in-own-section-returns returns at once instead.
         violate(t, "lock-misuse", nullptr, 0, "%s inside a read-side section of its own domain", what);
-        return;
+        if (MUTATION("gp-in-own-section-returns")) return;
+        readers |= 1 << t;
     }
     log_event(t, Ev::Step, -1, what, nullptr, 0, 0, "waits for a grace period");
     if (d == 0 && MUTATION("synchronize-rcu-no-wait")) return;
