@@ -18,7 +18,10 @@ template <class T, class V> inline void smp_store_release(kfield<T>& f, V v, Src
     here(at);
     f.store((T)v, MUTATION("smp-store-release-relaxed") ? Acc::WriteOnce : Acc::StoreRelease);
 }
-void fence(Acc a, const char* name);
+// A fence of kind `a`, logged as `name`. `since`: a full fence whose before
+// side is the thread's state at an earlier operation (sim::fence_since():
+// the special-purpose barriers below).
+void fence(Acc a, const char* name, const sim::FenceMark* since = nullptr);
 inline void smp_mb(SrcLoc at = SrcLoc()) {
     here(at);
     if (!MUTATION("smp-mb-no-op")) fence(Acc::FenceMb, "smp_mb");

@@ -228,29 +228,18 @@ void load_of_rmw_only_word(int owner, const char* name) {
 unsigned read_fence_count(int t) { return g_ls.read_fences[t]; }
 void note_read_fence() { g_ls.read_fences[this_thread()]++; }
 
-void fence(Acc a, const char* name) {
+void fence(Acc a, const char* name, const sim::FenceMark* since) {
     int t = this_thread();
     search_observer().before_access(t, 0, false);
     if (a == Acc::FenceMb || a == Acc::FenceRmb) note_read_fence();
-    if (a == Acc::FenceRmb && mo_for(a) == MemOrder::acquire) sim::read_fence();
+    if (since) sim::fence_since(*since);
+    else if (a == Acc::FenceRmb && mo_for(a) == MemOrder::acquire) sim::read_fence();
     else sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
     if (mo_for(a) == MemOrder::seq_cst) note_access(kKeyScFence, true);
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
-}
-
-// A full fence whose before side is the thread's state at an operation
-// before it (sim::fence_since()): the special-purpose barriers.
-static void fence_since(const sim::FenceMark& op, const char* name) {
-    int t = this_thread();
-    search_observer().before_access(t, 0, false);
-    note_read_fence();
-    sim::fence_since(op);
-    note_access(kKeyScFence, true);
-    int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
-    if (Event* e = event_at(ev)) e->order = mo_name(mo_for(Acc::FenceMb));
 }
 
 void use_special_barriers() { g_ls.special_barriers = true; }
@@ -284,7 +273,7 @@ static void fence_after(const sim::FenceMark& op, const char* name, const char* 
         fence(Acc::FenceMb, name);
         return;
     }
-    fence_since(op, name);
+    fence(Acc::FenceMb, name, &op);
 }
 void smp_mb__after_atomic(SrcLoc at) {
     here(at);

@@ -163,6 +163,16 @@ struct ReadMsg {
     bool carried;
     rl::timestamp_t carried_c[kMaxSimThreads];
 };
+// What a load an access depends on bounds it by for the race check (null:
+// nothing): a marked load by what it is ordered after, a plain one by what
+// it carried from marked loads through a store of the thread's own
+// (`carried` false: nothing, the mutation plain-rfi-carries-no-bound), a
+// load no longer kept (null msg) by nothing, the stronger check.
+inline const rl::timestamp_t* race_bound_of(const ReadMsg* msg, bool carried = true) {
+    if (!msg) return nullptr;
+    if (!msg->plain) return msg->c;
+    return carried && msg->carried ? msg->carried_c : nullptr;
+}
 inline ReadMsg g_read_msg[kMaxSimThreads][kDepReads];
 inline unsigned g_nreads[kMaxSimThreads];
 inline uint64_t g_dep_mask[kMaxSimThreads];   // bit k: load number g_dep_base + k
@@ -622,11 +632,9 @@ class atomic {
         });
         return true;
     }
-    // What the marked loads the running store's value depends on bound for
-    // the race check (Rec::bound_c), into c; false for none. The loads of
-    // data_dependency(): a marked one bounds by what it is ordered after, a
-    // plain one by what it carried (ReadMsg::carried), a load no longer
-    // kept by nothing (the stronger check).
+    // What the loads the running store's value depends on (those of
+    // data_dependency()) bound for the race check (Rec::bound_c,
+    // detail::race_bound_of()), into c; false for none.
     static bool data_bound(const Clocks& th, rl::timestamp_t* c) {
         int me = th.index;
         if (!detail::g_lkmm || !detail::g_dep_told[me]) return false;
@@ -634,8 +642,8 @@ class atomic {
         bool any = false;
         for (int t = 0; t < th.nthreads; t++) c[t] = 0;
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned) {
-            if (!msg || (msg->plain && !msg->carried)) return true;
-            const rl::timestamp_t* b = msg->plain ? msg->carried_c : msg->c;
+            const rl::timestamp_t* b = detail::race_bound_of(msg);
+            if (!b) return true;
             for (int t = 0; t < th.nthreads; t++) c[t] = std::max(c[t], b[t]);
             any = true;
             return true;
@@ -1559,9 +1567,10 @@ struct FenceMark {
     unsigned nreads;                            // the loads it had made
     uint64_t kept;                              // of its promises (by index), those kept by then
 };
-// The running thread's state into `m`, in place (it is taken at every
-// atomic RMW and spinlock operation). Under C++ (`sc`) only that it was
-// taken: fence_since() is then a full fence.
+// The running thread's state into `m`, in place (the layer takes it at
+// every atomic RMW and spinlock operation of a program that uses these
+// barriers). Under C++ (`sc`) only that it was taken: fence_since() is
+// then a full fence.
 inline void fence_mark(FenceMark& m) {
     m.set = true;
     if (!detail::g_lkmm) return;
@@ -1732,12 +1741,9 @@ inline bool pre_bound(rl::timestamp_t* out, int n, bool carried = true) {
     bool any = false;
     for (int t = 0; t < n; t++) out[t] = 0;
     detail::for_each_dep_read(me, detail::g_dep_addr[me], [&](const detail::ReadMsg* msg, unsigned) {
-        // A load no longer kept bounds nothing (the stronger check); a
-        // plain one only by what it carried from marked loads through a
-        // store of the thread's own (carry-dep).
-        if (!msg || (msg->plain && !(carried && msg->carried))) return true;
+        const rl::timestamp_t* b = detail::race_bound_of(msg, carried);
+        if (!b) return true;
         any = true;
-        const rl::timestamp_t* b = msg->plain ? msg->carried_c : msg->c;
         for (int t = 0; t < n; t++) out[t] = std::max(out[t], b[t]);
         return true;
     });
