@@ -48,6 +48,8 @@ void layer_begin_execution() {
         for (int& n : d) n = 0;
     for (auto& d : g_ls.srcu_open)
         for (unsigned& n : d) n = 0;
+    for (auto& d : g_ls.gp_open_promises)
+        for (uint32_t& n : d) n = 0;
     for (auto& d : g_ls.srcu_slot_gen)
         for (auto& u : d)
             for (int& n : u) n = 0;

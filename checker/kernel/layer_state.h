@@ -29,6 +29,10 @@ struct LayerState {
     int rcu_down[kRcuDomains][kMaxThreads] = {};  // of rcu_nest: opened by srcu_down_read, not yet upped
     unsigned read_fences[kMaxThreads] = {};
     int rcu_gen[kRcuDomains][kMaxThreads] = {};   // bumped when a thread leaves its outermost section
+    // The promises (by index) that the releases into each reader's
+    // grace-period word left open, for the grace periods that acquire it
+    // (sim::deferred_load_order).
+    uint32_t gp_open_promises[kRcuDomains][kMaxThreads] = {};
     // An SRCU domain's srcu_read_lock() sections, each in a slot of its
     // thread's (bit k: slot k is open), and each slot's generation (bumped
     // when its section ends): a grace period waits for the sections open

@@ -88,7 +88,7 @@ inline const MemoryModelRow kMemoryModelTable[] = {
     {Acc::RcuLock, "rcu_read_lock", MemOrder::acquire, MemOrder::seq_cst,
      "no fence: an acquire RMW of the reader's own grace-period word, so a section sees what preceded every grace period that began before it (under sc too: happens-before only)"},
     {Acc::RcuUnlock, "rcu_read_unlock", MemOrder::release, MemOrder::seq_cst,
-     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only)"},
+     "a release RMW of the reader's own grace-period word, which the grace period's end acquires (under sc too: happens-before only); the promises of the section's loads stay open until a grace period acquires it"},
     {Acc::RcuGp, "grace-period start/end", MemOrder::acq_rel, MemOrder::seq_cst,
      "call_rcu/synchronize_rcu start and synchronize_rcu end: an acquire and then a release RMW of every reader's grace-period word, and for synchronize_rcu/synchronize_srcu a seq_cst fence before the start and after the end (a full barrier, as smp_mb); call_rcu's end, before its free: an acquire of the words of the readers it waited for, nothing released (under sc too: happens-before only)"},
     {Acc::WaitQueueLock, "wait-queue list update", MemOrder::acq_rel, MemOrder::seq_cst,

@@ -24,6 +24,13 @@ static void rcu_read_all(int t, int d = 0) {
     for (int u = 0; u < rt().nthreads; u++) read_global(t, domain_key(d, u));
 }
 static void gp_end(int waited);
+// The running grace period has acquired reader u's word in domain d: it is
+// ordered after the loads of the sections released into it, promises
+// included (sim::deferred_load_order::take()).
+static void take_open_promises(int d, int u) {
+    if (MUTATION("gp-leaves-section-promises-open")) return;
+    sim::deferred_load_order::take(g_ls.gp_open_promises[d][u]);
+}
 static void rcu_process(int t) {
     for (int i = 0; i < g_ls.npending;) {
         LayerState::Pending& p = g_ls.pending[i];
@@ -70,16 +77,28 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1) {
     if (a != Acc::RcuGp) {
         int t = reader >= 0 ? reader : this_thread();
         // The word's RMW depends on no load: a section's start orders
-        // nothing before it, and its end orders what it orders as a
-        // release (so with load buffering an earlier load's promise stays
-        // open past rcu_read_lock()).
+        // nothing before it (so with load buffering an earlier load's
+        // promise stays open past rcu_read_lock()). Its end releases the
+        // section to the grace periods that read the word, and orders
+        // nothing the thread does next: a promise of an earlier load stays
+        // open past rcu_read_unlock() too, until a grace period acquires
+        // the word (take_open_promises()).
         sim::depend_on(0);
-        g_ls.gp[d][t]->fetch_add(0, mo_for(a));
+        if (a == Acc::RcuUnlock && !MUTATION("rcu-unlock-orders-later-loads")) {
+            sim::deferred_load_order deferred;
+            g_ls.gp_open_promises[d][t] |= deferred.open();
+            g_ls.gp[d][t]->fetch_add(0, mo_for(a));
+        } else {
+            g_ls.gp[d][t]->fetch_add(0, mo_for(a));
+        }
         if (keys) note_access(rcu_gp_key(d, t), true);
         return;
     }
     int n = rt().nthreads;
-    for (int u = 0; u < n; u++) g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
+    for (int u = 0; u < n; u++) {
+        g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
+        take_open_promises(d, u);
+    }
     for (int u = 0; u < n; u++) {
         g_ls.gp[d][u]->fetch_add(1, mo_for(a));
         if (keys) note_access(rcu_gp_key(d, u), true);
@@ -100,6 +119,7 @@ static void gp_end(int waited) {
     for (int u = 0; u < rt().nthreads; u++)
         if (waited & (1 << u)) {
             g_ls.gp[0][u]->fetch_add(0, MemOrder::acquire);
+            take_open_promises(0, u);
             if (keys) note_access(rcu_gp_key(0, u), false);
         }
 }
@@ -134,11 +154,11 @@ static void section_enter(int d, const char* what, bool slotted = false) {
 static void section_leave(int d, int u, const char* what, bool log = true, int slot = -1) {
     int t = this_thread();
     if ((g_ls.rcu_nest[d][u] == 1 || slot >= 0) && sim::promises_on()) {
-        // The outermost unlock orders the section's loads before what
-        // follows it (it releases them to the grace periods), so a promise
-        // a load of the section made can no longer be kept after it
-        // (sim.h): with load buffering on, it is a scheduling point, so
-        // that the stores that keep those promises may run before it.
+        // With load buffering on, the outermost unlock is a scheduling
+        // point: a grace period may start between the section's last
+        // access and its end, so that it waits for the section, and a
+        // store that keeps a promise of the section's loads may run before
+        // the grace period acquires the section (take_open_promises()).
         sched_point();
     }
     bool outer = --g_ls.rcu_nest[d][u] == 0;

@@ -275,6 +275,9 @@ inline void order_after_loads(int me, bool all, unsigned number = 0) {
         note_access(p.key, false);
     }
 }
+// Set while the running thread makes a release whose ordering of its
+// earlier loads an acquire of it takes up later (deferred_load_order).
+inline bool g_release_defers = false;
 // Thread `me` makes a load after an smp_rmb() (read_fence()): the load is
 // ordered after the loads before the barrier, so their promises not kept
 // by now can no longer be kept (as order_after_loads()).
@@ -380,6 +383,72 @@ inline void spin_locked(const void* lock) {
         if (rf_view) c.rel_fence[t] = std::max(c.rel_fence[t], rf_view[t]);
     }
 }
+
+// A release that orders the running thread's earlier loads only for the
+// acquires that read it, not for the thread's own later accesses: the end
+// of an RCU read-side section, which orders the section's loads before a
+// grace period that reads it and before nothing the thread does next
+// (the LKMM's rcu_read_unlock() is no barrier). While one is alive, a
+// release store leaves the thread's open promises open; open() gives
+// them, for take() in the acquiring thread.
+class deferred_load_order {
+public:
+    deferred_load_order() { detail::g_release_defers = true; }
+    ~deferred_load_order() { detail::g_release_defers = false; }
+    deferred_load_order(const deferred_load_order&) = delete;
+    deferred_load_order& operator=(const deferred_load_order&) = delete;
+    // The running thread's promises (by index) so far, but those refused:
+    // the loads the release orders, whose promises it leaves open and
+    // whose causes it does not carry (so the thread's own later acquire of
+    // the word, its next rcu_read_lock(), is not ordered after them).
+    static uint32_t open() {
+        if (!detail::g_promises) return 0;
+        int me = rl::ctx().threadx_->index_;
+        uint32_t m = 0;
+        for (int i = 0; i < detail::g_npromises; i++) {
+            const detail::Promise& p = detail::g_promise[i];
+            if (p.reader == me && (p.kept || !p.touched)) m |= 1u << i;
+        }
+        return m;
+    }
+    // The running thread has just acquired a release that left `promises`
+    // open: it is ordered after those loads, and after what the stores
+    // that kept them were ordered after (their causes). One not kept by
+    // now can no longer be (as order_after_loads(); for dpor this step
+    // reads its location). What a keeping store published is what its
+    // load read, and the release would have carried it had it come first:
+    // the acquire takes it (the whole of what the reader's kept promises
+    // published if that load's record is gone: more ordering, never less).
+    static void take(uint32_t promises) {
+        if (!promises || !detail::g_promises) return;
+        Clocks th = running_clocks();
+        int me = th.index;
+        for (int i = 0; i < detail::g_npromises; i++) {
+            if (!(promises >> i & 1)) continue;
+            detail::Promise& p = detail::g_promise[i];
+            rl::timestamp_t& full = detail::g_cause_full[me][p.reader];
+            rl::timestamp_t& all = detail::g_cause_all[me][p.reader];
+            full = std::max(full, p.at);
+            all = std::max(all, p.at);
+            if (!p.kept) {
+                if (!p.touched) {
+                    p.touched = true;
+                    note_access(p.key, false);
+                }
+                continue;
+            }
+            bool held = detail::g_nreads[p.reader] - p.number <= kDepReads;
+            const detail::ReadMsg& msg = detail::g_read_msg[p.reader][p.number % kDepReads];
+            for (int t = 0; t < th.nthreads; t++) {
+                th.acq_rel[t] = std::max(th.acq_rel[t], held ? msg.c[t] : detail::g_kept_join[p.reader][t]);
+                if (detail::g_lkmm)
+                    th.glob[t] = std::max(th.glob[t], held ? msg.g[t] : detail::g_kept_gjoin[p.reader][t]);
+                detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], p.kept_cause[t]);
+                detail::g_cause_all[me][t] = std::max(detail::g_cause_all[me][t], p.kept_cause[t]);
+            }
+        }
+    }
+};
 
 // Thread t has ended (its function returned).
 inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
@@ -1121,7 +1190,7 @@ class atomic {
         bool causes = detail::g_promises;
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
-        if (causes && releases(mo)) {
+        if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
         }
