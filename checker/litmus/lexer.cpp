@@ -20,6 +20,10 @@ std::vector<Tok> toks_;
 int line = start_line;
     int depth = 0;  // braces and parentheses: `(*` opens a comment only outside code
     bool seen_brace = false;  // the initial state has begun: no more header lines
+    // In the final condition (from `exists`, `forall`, `filter` or
+    // `locations` outside braces on), `(*` always opens a comment, as in
+    // herd7's condition lexer: `exists (0:r0=1 \/ (* why *) 1:r0=1)`.
+    bool in_cond = false;
     size_t i = 0;
     auto push = [&](Tok::Kind k, std::string v, long num = 0) { toks_.push_back({k, std::move(v), num, line}); };
     while (i < s.size()) {
@@ -29,7 +33,7 @@ int line = start_line;
         // `(*` opens an OCaml comment outside code, and never right
         // after a name (`READ_ONCE(*x)` is a call).
         bool after_name = !toks_.empty() && toks_.back().kind == Tok::Ident && toks_.back().line == line;
-        if (depth == 0 && !after_name && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
+        if ((in_cond || (depth == 0 && !after_name)) && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
             int start = line, nest = 0;
             size_t j = i;
             for (; j + 1 < s.size(); j++) {
@@ -78,6 +82,9 @@ int line = start_line;
                 continue;
             }
             push(Tok::Ident, s.substr(i, j - i));
+            const std::string& w = toks_.back().s;
+            if (depth == 0 && seen_brace && (w == "exists" || w == "forall" || w == "filter" || w == "locations"))
+                in_cond = true;
             i = j;
             continue;
         }

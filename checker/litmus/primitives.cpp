@@ -84,7 +84,7 @@ bool is_type_word(const std::string& s) {
     static const char* words[] = {"int", "long", "unsigned", "signed", "short", "char", "intptr_t", "uintptr_t",
                                   "bool", "_Bool", "atomic_t", "spinlock_t", "struct", "u8", "u16", "u32", "u64",
                                   "s8", "s16", "s32", "s64", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-                                  "uint16_t", "uint32_t", "uint64_t", "const", "volatile"};
+                                  "uint16_t", "uint32_t", "uint64_t", "size_t", "ssize_t", "void", "const", "volatile"};
     for (const char* w : words)
         if (s == w) return true;
     return false;
