@@ -171,6 +171,10 @@ int run_tests(const std::vector<std::string>& files, const LitmusFlags& f) {
         Outcome o = run(t, text, for_test(opt, t));
         if (!o.error.empty()) throw LoadError(o.error);
         out_text(printable_lines(herd_report(t, o, f.stable)));
+        if (o.partial)
+            std::cerr << printable(file, kMaxShownFile) << ": stopped by the "
+                      << (o.run.limit.empty() ? std::string("time limit") : o.run.limit) << " after " << o.run.executions
+                      << " executions, which showed both kinds of outcome: Sometimes; the states and counts above are those seen\n";
         if (o.inconclusive) {
             say_inconclusive(file, o);
             if (stop_requested) return stopped_status();
@@ -330,7 +334,8 @@ CheckResult check_one(const std::string& file, const Options& opt) {
     }
     const char* tag = !c.ok ? "FAIL   " : j == Judgement::Agree ? "agree  " : j == Judgement::Miss ? "MISS   "
                     : j == Judgement::FalseAlarm ? "ALARM  " : "DIFFER ";
-    c.line = tag + line + "  [" + std::to_string(o.positive + o.negative) + " executions]";
+    c.line = tag + line + "  [" + std::to_string(o.positive + o.negative) + " executions" +
+             (o.partial ? ", cut by the " + (o.run.limit.empty() ? std::string("limit") : o.run.limit) + ": Sometimes from those]" : "]");
     return c;
 }
 

@@ -767,17 +767,82 @@ std::string bad_text(const Test& t) {
 
 }  // namespace
 
+// Whether a test makes a plain access (`*x`, `*x = e`), the only kind
+// that can race: without one no execution has a data race.
+static bool expr_plain(const Expr* e) {
+    if (!e) return false;
+    if (e->kind == Expr::Deref) return true;
+    for (const auto& a : e->args)
+        if (expr_plain(a.get())) return true;
+    return false;
+}
+static bool stmt_plain(const Stmt* st) {
+    if (!st) return false;
+    if (st->kind == Stmt::Store || expr_plain(st->addr.get()) || expr_plain(st->value.get())) return true;
+    for (const auto& b : st->body)
+        if (stmt_plain(b.get())) return true;
+    return false;
+}
+static bool has_plain_access(const Test& t) {
+    for (const auto& P : t.procs)
+        for (const auto& st : P.body)
+            if (stmt_plain(st.get())) return true;
+    return false;
+}
+
+// A dpor search under a time limit takes that share of it; if it is cut
+// short before it has seen both kinds of outcome, preemption-bounded
+// searches (bound 0, then 1) take the rest, looking for the other kind:
+// a short schedule often shows an outcome that dpor's order of
+// exploration reaches late (paulmckrcu/litmus manual/srcu/C-SRCU-63: six
+// threads, each run to its end in turn).
+constexpr double kDporShare = 0.8;
+
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
     Outcome out;
     LitmusModel counting(t, Want::Nothing, opt.written);
     register_runtime_model(&counting);
-    out.scenario = scenario_of(t, text, false, opt.search);
+    bool portfolio = opt.search.strategy == Strategy::dpor && opt.search.time_limit_s > 0;
+    SearchSpec first = opt.search;
+    if (portfolio) first.time_limit_s = opt.search.time_limit_s * kDporShare;
+    out.scenario = scenario_of(t, text, false, first);
     g_tally.reset((int)t.observed.size());
     RunOptions ro;
     ro.minimize = false;
     ro.mutation = opt.mutation;
+    auto started = std::chrono::steady_clock::now();
     out.run = run_scenario(out.scenario, ro);
+    bool cut = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
+    auto seen_both = [] {
+        bool pos = false, neg = false;
+        for (int i = 0; i < g_tally.nstates; i++) (g_tally.sat[i] ? pos : neg) = true;
+        return pos && neg;
+    };
+    // Not after SIGINT/SIGTERM: the run stops as it was told.
+    bool interrupted = out.run.limit == "interrupt";
+    for (int bound = 0; portfolio && cut && !interrupted && !seen_both() && !g_tally.bad && bound <= 1; bound++) {
+        double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        double left = opt.search.time_limit_s - spent;
+        if (left <= 0.01) break;
+        Scenario more = out.scenario;
+        more.search.strategy = Strategy::bounded;
+        more.search.preemption_bound = bound;
+        more.search.time_limit_s = left;
+        RunResult r = run_scenario(more, ro);
+        out.run.executions += r.executions;
+        if (r.limit == "interrupt") {
+            out.run.limit = r.limit;
+            interrupted = true;
+            break;
+        }
+        if (r.verdict != Verdict::holds && r.verdict != Verdict::inconclusive) {
+            out.run.verdict = r.verdict;
+            out.run.invariant = r.invariant;
+            out.run.message = r.message;
+            break;
+        }
+    }
     unregister_runtime_model(&counting);
     if (g_tally.bad) {
         out.error = bad_text(t);
@@ -791,10 +856,10 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         out.error = t.file + ": more than " + std::to_string(kMaxStates) + " distinct final states";
         return out;
     }
-    out.inconclusive = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
+    out.inconclusive = cut;
     out.data_race = g_tally.race;
     out.lock_misuse = g_tally.misuse;
-    out.counts_exact = !g_tally.truncated && !g_tally.seen_overflow;
+    out.counts_exact = !g_tally.truncated && !g_tally.seen_overflow && !cut;
     for (int i = 0; i < g_tally.nstates; i++) {
         State st;
         st.text = state_line(t, g_tally.key[i]);
@@ -808,17 +873,28 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     // Both kinds of outcome seen is an answer without load buffering too;
     // one kind only may be an execution load buffering would add short.
     bool both = out.positive && out.negative;
+    // A search cut short that has seen both kinds of outcome has found
+    // Sometimes: each state it counts is one of an execution the model
+    // allows. herd7's data-race flag is part of the answer, and its absence
+    // speaks of every execution: it is known only if a race was seen or
+    // the test makes no plain access.
+    bool race_known = out.data_race || !has_plain_access(t);
+    if (out.inconclusive && both && !interrupted && race_known) {
+        out.inconclusive = false;
+        out.partial = true;
+    }
     if (!out.inconclusive && !opt.no_load_buffering.empty() && !both) {
         out.inconclusive = true;
         out.run.limit = "value bound (" + opt.no_load_buffering + "): loads read only earlier stores";
     }
     // Never and Always speak of every execution: a bounded or sampled
     // search (--strategy bounded, random, pct) that saw one kind of outcome
-    // only has no answer; one that saw both has found Sometimes.
-    if (!out.inconclusive && !both && out.run.scope != Scope::complete) {
+    // only has no answer; one that saw both has found Sometimes, if it
+    // knows the data-race flag (above).
+    if (!out.inconclusive && out.run.scope != Scope::complete && !(both && race_known)) {
         out.inconclusive = true;
         out.run.limit = std::string("scope of the search (") + scope_name(out.run.scope) +
-                        "): Never and Always need every execution";
+                        (both ? "): herd7's data-race flag needs every execution" : "): Never and Always need every execution");
     }
     out.answer = out.inconclusive ? Answer::None
                : total == 0 ? Answer::Never : out.positive == total ? Answer::Always : out.positive ? Answer::Sometimes : Answer::Never;

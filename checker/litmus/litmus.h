@@ -29,6 +29,7 @@ struct State {
 struct Outcome {
     Answer answer = Answer::None;   // of the condition's proposition
     bool inconclusive = false;      // the search was cut (a limit, SIGINT/SIGTERM): no answer, states so far
+    bool partial = false;           // cut, but it saw both kinds of outcome: Sometimes, from the states so far
     bool validated = false;         // herd7's Ok/No: the quantifier holds
     uint64_t positive = 0;          // distinct executions (rf, co) whose final state satisfies the proposition
     uint64_t negative = 0;
@@ -47,7 +48,8 @@ struct Outcome {
 struct Options {
     bool witness = false;
     bool minimize = true;           // the shortest witness
-    SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it
+    SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it (dpor: kDporShare of it, then
+                                    // bounded searches for the outcome it has not seen, run())
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
