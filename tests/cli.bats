@@ -401,6 +401,20 @@ corpus_catches() {
     litmus/RCU+section-reads-release+sync.litmus litmus/SRCU+section-reads-release+sync.litmus
 }
 
+@test "litmus --witness on a test with an srcu_struct: the witness, and a replay that shows it" {
+  # The witness search stops inside the execution that satisfies the
+  # condition, and its minimization starts new ones: the SRCU domain's
+  # words of the stopped execution must not be taken for this one's
+  # (init_srcu_struct() refused them, and the process aborted).
+  vf litmus --witness litmus/SB+srcu-sync-other-domain.litmus
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition: the final state .* satisfies the condition' <<<"$out" ||
+    { echo "got exit $rc: $out $err"; return 1; }
+  cmd=$(grep -m1 '^  vfsmc litmus --witness ' <<<"$out" | sed 's/^  vfsmc //')
+  [ -n "$cmd" ] || { echo "no replay command: $out"; return 1; }
+  vf $cmd
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
+}
+
 @test "litmus --witness: a wait on no object is named by its function alone" {
   vf litmus --witness litmus/RCU+po-writes+sections-after-wait.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }

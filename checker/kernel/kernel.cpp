@@ -37,6 +37,11 @@ bool g_told[kMaxThreads];
 
 void layer_begin_execution() {
     g_ls.heap.n = 0;
+    // An SRCU domain's words belong to one execution (init_srcu_struct()
+    // makes them in its setup); those of an execution that did not reach
+    // layer_end_execution() (a search stopped inside it) went with it.
+    for (int d = 1; d < kRcuDomains; d++)
+        for (int t = 0; t < kMaxThreads; t++) g_ls.gp[d][t] = nullptr;
     for (bool& f : g_ls.freeable) f = false;
     g_ls.setup = true;
     sim::set_setup(true);
