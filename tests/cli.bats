@@ -415,6 +415,16 @@ corpus_catches() {
   [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
 }
 
+@test "litmus --witness after a Sometimes from a search cut short: the bounded search finds it, and its replay names that search" {
+  vf litmus --witness --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" ||
+    { echo "got exit $rc: $out $err"; return 1; }
+  cmd=$(grep -m1 '^  vfsmc litmus --witness --strategy bounded --bound [01] tests/litmus-cut/SRCU-ring6.litmus --replay ' <<<"$out" | sed 's/^  vfsmc //')
+  [ -n "$cmd" ] || { echo "no bounded replay command: $out"; return 1; }
+  vf $cmd
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
+}
+
 @test "litmus --witness: a wait on no object is named by its function alone" {
   vf litmus --witness litmus/RCU+po-writes+sections-after-wait.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }

@@ -126,7 +126,8 @@ void print_witness(const Test& t, const Outcome& o, const RunResult& w, const Li
     ReportOptions ro;
     ro.stable = f.stable;
     ro.witness = witness_of(t);
-    ro.replay = {"vfsmc litmus --witness" + search_flags(f) + " " + shell_word(file) + " --replay", w.token,
+    std::string flags = o.witness_search.empty() ? search_flags(f) : o.witness_search;
+    ro.replay = {"vfsmc litmus --witness" + flags + " " + shell_word(file) + " --replay", w.token,
                  w.mutation.empty() ? "" : " --mutation " + shell_word(w.mutation)};
     // The test's name and text are untrusted: every line printed is made printable.
     if (f.format == "json")

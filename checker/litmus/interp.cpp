@@ -909,15 +909,36 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         if (exists) {
             LitmusModel wm(t, w, opt.written);
             register_runtime_model(&wm);
-            Scenario ws = witness_scenario(t, text, opt);
-            g_tally.reset((int)t.observed.size());
             RunOptions wo;
             wo.minimize = opt.minimize;
             wo.mutation = opt.mutation;
-            out.witness = run_scenario(ws, wo);
+            // A Sometimes from a search cut short: the witness is looked for
+            // as the outcome was found, by the searches bounded to 0, then 1
+            // preemption (Outcome::witness_search names the one that found
+            // it, for the replay command).
+            std::vector<SearchSpec> searches;
+            if (out.partial) {
+                for (int bound = 0; bound <= 1; bound++) {
+                    SearchSpec b = opt.search;
+                    b.strategy = Strategy::bounded;
+                    b.preemption_bound = bound;
+                    searches.push_back(b);
+                }
+            } else {
+                searches.push_back(opt.search);
+            }
+            for (const SearchSpec& spec : searches) {
+                Options wopt = opt;
+                wopt.search = spec;
+                Scenario ws = witness_scenario(t, text, wopt);
+                g_tally.reset((int)t.observed.size());
+                out.witness = run_scenario(ws, wo);
+                out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
+                out.scenario = ws;
+                if (out.partial) out.witness_search = " --strategy bounded --bound " + std::to_string(spec.preemption_bound);
+                if (out.has_witness || out.witness.limit == "interrupt") break;
+            }
             unregister_runtime_model(&wm);
-            out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
-            out.scenario = ws;
         }
     }
     return out;

@@ -40,6 +40,8 @@ struct Outcome {
     RunResult run;                  // the counting search (executions, time)
     std::string error;              // non-empty: the test is ill-formed (one line)
     bool has_witness = false;
+    std::string witness_search;     // non-empty: the search flags that found the witness (a partial
+                                    // Sometimes's bounded search), for its replay command
     RunResult witness;              // with --witness: an execution satisfying the proposition
                                     // (for forall: one that does not)
     Scenario scenario;              // what the reports need (name, threads, model)
