@@ -415,6 +415,20 @@ corpus_catches() {
   [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
 }
 
+@test "litmus --witness on every corpus test: a witness or why there is none, never a crash" {
+  # The witness search and its minimization run executions after one the
+  # search stopped inside: every primitive's per-execution state must
+  # survive that (18b6ff5: SRCU tests aborted).
+  local f n=0
+  for f in litmus/*.litmus litmus-lkmm/*.litmus; do
+    vf litmus --witness --stable "$f"
+    [ "$rc" -le 1 ] || { echo "$f: exit $rc: $err"; return 1; }
+    grep -q -e '!! litmus-condition' -e '^No witness: ' <<<"$out" || { echo "$f: neither a witness nor why not: $out"; return 1; }
+    n=$((n + 1))
+  done
+  [ "$n" -gt 250 ] || { echo "only $n tests"; return 1; }
+}
+
 @test "litmus --witness after a Sometimes from a search cut short: the bounded search finds it, and its replay names that search" {
   vf litmus --witness --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
   [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" ||
