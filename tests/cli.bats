@@ -401,18 +401,27 @@ corpus_catches() {
     litmus/RCU+section-reads-release+sync.litmus litmus/SRCU+section-reads-release+sync.litmus
 }
 
+# witness_replays PATTERN ARGS...: `vfsmc litmus --witness ARGS` prints a
+# witness and a replay command matching PATTERN, which shows it again.
+witness_replays() {
+  local pattern=$1 cmd
+  shift
+  vf litmus --witness "$@"
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition: the final state .* satisfies the condition' <<<"$out" ||
+    { echo "got exit $rc: $out $err"; return 1; }
+  cmd=$(grep -m1 -e "$pattern" <<<"$out" | sed 's/^  vfsmc //')
+  [ -n "$cmd" ] || { echo "no replay command matching $pattern: $out"; return 1; }
+  vf $cmd
+  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
+}
+
 @test "litmus --witness on a test with an srcu_struct: the witness, and a replay that shows it" {
   # The witness search stops inside the execution that satisfies the
   # condition, and its minimization starts new ones: the SRCU domain's
   # words of the stopped execution must not be taken for this one's
   # (init_srcu_struct() refused them, and the process aborted).
-  vf litmus --witness litmus/SB+srcu-sync-other-domain.litmus
-  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition: the final state .* satisfies the condition' <<<"$out" ||
-    { echo "got exit $rc: $out $err"; return 1; }
-  cmd=$(grep -m1 '^  vfsmc litmus --witness ' <<<"$out" | sed 's/^  vfsmc //')
-  [ -n "$cmd" ] || { echo "no replay command: $out"; return 1; }
-  vf $cmd
-  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
+  witness_replays '^  vfsmc litmus --witness litmus/SB+srcu-sync-other-domain.litmus --replay ' \
+    litmus/SB+srcu-sync-other-domain.litmus
 }
 
 @test "litmus --witness on every corpus test: a witness or why there is none, never a crash" {
@@ -430,13 +439,8 @@ corpus_catches() {
 }
 
 @test "litmus --witness after a Sometimes from a search cut short: the bounded search finds it, and its replay names that search" {
-  vf litmus --witness --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
-  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" ||
-    { echo "got exit $rc: $out $err"; return 1; }
-  cmd=$(grep -m1 '^  vfsmc litmus --witness --strategy bounded --bound [01] tests/litmus-cut/SRCU-ring6.litmus --replay ' <<<"$out" | sed 's/^  vfsmc //')
-  [ -n "$cmd" ] || { echo "no bounded replay command: $out"; return 1; }
-  vf $cmd
-  [ "$rc" -eq 0 ] && grep -q '!! litmus-condition' <<<"$out" || { echo "replay: got exit $rc: $out $err"; return 1; }
+  witness_replays '^  vfsmc litmus --witness --strategy bounded --bound [01] tests/litmus-cut/SRCU-ring6.litmus --replay ' \
+    --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
 }
 
 @test "litmus --witness: a wait on no object is named by its function alone" {
