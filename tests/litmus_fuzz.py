@@ -6,7 +6,8 @@
 Writes COUNT tests (half mutated from the corpus in litmus/, half generated
 from the grammar with deep nesting, big and odd numbers, control characters
 and many threads) into batches of 200 in a temporary directory, and runs
-`vfsmc litmus --check --time-limit 0.2` over each batch. Fails when a batch
+`vfsmc litmus --check --time-limit 0.2` over each batch, and
+`vfsmc litmus --witness --time-limit 0.2` on every tenth file alone. Fails when a batch
 ends with anything but exit 0, 1 or 2, runs past its timeout, or prints a
 raw control character or an error of more than one line; the culprit files
 of a failing batch are then run one by one and named. With PARSER (the
@@ -140,6 +141,25 @@ def run_batch(vfsmc, d, timeout):
     return p.returncode, p.stdout, p.stderr
 
 
+def witness_problem(vfsmc, path):
+    """One file under --witness: the witness search and its minimization
+    run executions after one the search stopped inside (a crash there went
+    unseen while only --check was fuzzed)."""
+    limit = os.environ.get('LITMUS_FUZZ_TIME_LIMIT', '0.2')
+    cmd = [vfsmc, 'litmus', '--witness'] + (['--time-limit', limit] if limit else []) + [path]
+    try:
+        p = subprocess.run(cmd, capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return '--witness: no answer within 30 s'
+    if p.returncode not in (0, 1, 2):
+        return f'--witness: exit {p.returncode}'
+    if RAW.search(p.stdout) or RAW.search(p.stderr):
+        return '--witness: a raw control character in the output'
+    if p.returncode == 2 and p.stderr.count(b'\n') != 1:
+        return '--witness: an error of other than one line'
+    return None
+
+
 def problem(rc, out, err):
     if rc == 'timeout':
         return 'no answer within the timeout'
@@ -197,6 +217,13 @@ def main():
                         failures.append(f'{keep}: {w}')
                 if not any(x for x in failures):
                     failures.append(f'batch {d}: {why} (no single file reproduces it)')
+            # Every tenth file also alone under --witness.
+            for f in sorted(os.listdir(d))[::10]:
+                w = witness_problem(vfsmc, os.path.join(d, f))
+                if w:
+                    keep = os.path.join(tempfile.gettempdir(), f'litmus-fuzz-{seed}-{f}')
+                    shutil.copy(os.path.join(d, f), keep)
+                    failures.append(f'{keep}: {w}')
             if parser:
                 files = sorted(os.path.join(d, f) for f in os.listdir(d))
                 p = subprocess.run([parser] + files, capture_output=True, timeout=600)
