@@ -80,9 +80,9 @@ inline constexpr MutationInfo kMutations[] = {
     {"gp-in-own-section-returns", "layer", "a grace period started inside a read-side section of its own thread and domain returns at once after the lock-misuse report, where it waits for that section forever",
      "a model run ends at the lock-misuse report, which comes first either way; in litmus, where a report is a flag and the execution goes on, auto/C-RR-GR+RR-R-like tests catch it: litmus/RCU+sync-in-own-section and SRCU+sync-in-own-section (vfsmc litmus --check --mutation gp-in-own-section-returns)"},
     {"rcu-unlock-orders-later-loads", "layer", "under kernel with load buffering, the end of an RCU or SRCU read-side section orders the section's loads before the thread's later accesses (a release that refuses their open promises), where it orders them only for the grace periods that read it",
-     "no model runs with load buffering; litmus/LB+rcuonce+once and its SRCU forms catch it (vfsmc litmus --check --mutation rcu-unlock-orders-later-loads)"},
+     "no model runs with load buffering; litmus/LB+rcuonce+poacquireonce, LB+srcuonce+poacquireonce and LB+srcudownup+rcuonce catch it (vfsmc litmus --check --mutation rcu-unlock-orders-later-loads)"},
     {"gp-leaves-section-promises-open", "layer", "under kernel with load buffering, a grace period that acquires an ended read-side section leaves the promises of the section's loads open, and takes nothing of what the stores that keep them later published",
-     "no model runs with load buffering; litmus tests of a section's load that reads a store published after the grace period catch it (vfsmc litmus --check --mutation gp-leaves-section-promises-open)"},
+     "no model runs with load buffering; litmus/RCU+section-reads-release+sync and SRCU+section-reads-release+sync catch it (vfsmc litmus --check --mutation gp-leaves-section-promises-open)"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
     // chrdev.

@@ -84,13 +84,9 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1) {
         // open past rcu_read_unlock() too, until a grace period acquires
         // the word (take_open_promises()).
         sim::depend_on(0);
-        if (a == Acc::RcuUnlock && !MUTATION("rcu-unlock-orders-later-loads")) {
-            sim::deferred_load_order deferred;
-            g_ls.gp_open_promises[d][t] |= deferred.open();
-            g_ls.gp[d][t]->fetch_add(0, mo_for(a));
-        } else {
-            g_ls.gp[d][t]->fetch_add(0, mo_for(a));
-        }
+        sim::deferred_load_order deferred(a == Acc::RcuUnlock && !MUTATION("rcu-unlock-orders-later-loads"));
+        g_ls.gp_open_promises[d][t] |= deferred.open();
+        g_ls.gp[d][t]->fetch_add(0, mo_for(a));
         if (keys) note_access(rcu_gp_key(d, t), true);
         return;
     }

@@ -797,6 +797,13 @@ static bool has_plain_access(const Test& t) {
 // exploration reaches late (paulmckrcu/litmus manual/srcu/C-SRCU-63: six
 // threads, each run to its end in turn).
 constexpr double kDporShare = 0.8;
+constexpr int kMaxPortfolioBound = 1;
+// `search` bounded to `bound` preemptions.
+static SearchSpec bounded_to(SearchSpec search, int bound) {
+    search.strategy = Strategy::bounded;
+    search.preemption_bound = bound;
+    return search;
+}
 
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
@@ -821,13 +828,12 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     };
     // Not after SIGINT/SIGTERM: the run stops as it was told.
     bool interrupted = out.run.limit == "interrupt";
-    for (int bound = 0; portfolio && cut && !interrupted && !seen_both() && !g_tally.bad && bound <= 1; bound++) {
+    for (int bound = 0; portfolio && cut && !interrupted && !seen_both() && !g_tally.bad && bound <= kMaxPortfolioBound; bound++) {
         double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         double left = opt.search.time_limit_s - spent;
         if (left <= 0.01) break;
         Scenario more = out.scenario;
-        more.search.strategy = Strategy::bounded;
-        more.search.preemption_bound = bound;
+        more.search = bounded_to(more.search, bound);
         more.search.time_limit_s = left;
         RunResult r = run_scenario(more, ro);
         out.run.executions += r.executions;
@@ -918,12 +924,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             // it, for the replay command).
             std::vector<SearchSpec> searches;
             if (out.partial) {
-                for (int bound = 0; bound <= 1; bound++) {
-                    SearchSpec b = opt.search;
-                    b.strategy = Strategy::bounded;
-                    b.preemption_bound = bound;
-                    searches.push_back(b);
-                }
+                for (int bound = 0; bound <= kMaxPortfolioBound; bound++) searches.push_back(bounded_to(opt.search, bound));
             } else {
                 searches.push_back(opt.search);
             }

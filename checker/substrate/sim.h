@@ -393,7 +393,9 @@ inline void spin_locked(const void* lock) {
 // them, for take() in the acquiring thread.
 class deferred_load_order {
 public:
-    deferred_load_order() { detail::g_release_defers = true; }
+    // `on` false: a plain release, which refuses them (the layer mutation
+    // rcu-unlock-orders-later-loads).
+    explicit deferred_load_order(bool on = true) : on_(on) { detail::g_release_defers = on; }
     ~deferred_load_order() { detail::g_release_defers = false; }
     deferred_load_order(const deferred_load_order&) = delete;
     deferred_load_order& operator=(const deferred_load_order&) = delete;
@@ -401,8 +403,8 @@ public:
     // the loads the release orders, whose promises it leaves open and
     // whose causes it does not carry (so the thread's own later acquire of
     // the word, its next rcu_read_lock(), is not ordered after them).
-    static uint32_t open() {
-        if (!detail::g_promises) return 0;
+    uint32_t open() const {
+        if (!on_ || !detail::g_promises) return 0;
         int me = rl::ctx().threadx_->index_;
         uint32_t m = 0;
         for (int i = 0; i < detail::g_npromises; i++) {
@@ -448,6 +450,9 @@ public:
             }
         }
     }
+
+private:
+    bool on_;
 };
 
 // Thread t has ended (its function returned).
