@@ -396,6 +396,17 @@ public:
         alive();
         describe_dependency(t, owner_);
         if (is_atomic_rmw(a)) atomic_rmw_hook(t);
+        // An RMW is a marked read and, when it writes, a marked write (the
+        // LKMM): its read races with another thread's plain store, its
+        // write with a plain load too. The read is judged now, the write
+        // once the RMW has written, after what its read acquired (the
+        // write follows its own acquire). Not a lockref word: there the
+        // model keeps the kernel's spinlock and count in one word, and the
+        // plain accesses of the count under the lock touch no byte of the
+        // lock that spin_lock() and spin_unlock() write.
+        bool race_checked = word_ != Word::Lockref && !MUTATION("rmw-no-race-check");
+        if (race_checked) race_check(false, true);
+        sim::timestamp_t stamp = race_stamp();
         if (a == Acc::LockRelease && (lock == LockClass::Spinlock || lock == LockClass::Lockref)) note_spin_unlock_begin(t);
         // A blind add dpor may commute with another (search/commute.h:
         // conditions 2 to 4; the caller vouches for 1).
@@ -562,6 +573,7 @@ public:
         } else {
             note_read(t, (int64_t)old);
         }
+        if (w && race_checked) race_check(true, true);
         int ev = log_access(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old, (int64_t)(w ? nv : old));
         if (old_tag == kPromiseTag) sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
         const int* kept;
@@ -588,6 +600,10 @@ public:
             }
         }
         if (ev >= 0) access_logged(w ? Ev::Rmw : Ev::Read);
+        if (race_checked) {
+            race_note(false, true, ev, stamp);
+            if (w) race_note(true, true, ev, stamp);
+        }
         if (stale && ev >= 0) search_observer().stale_read_logged(sv, false, ev);
         if (wrote) *wrote = w;
         return old;
