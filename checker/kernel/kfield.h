@@ -184,6 +184,8 @@ class kfield {
         if (blocking().nparked) wake_watchers(t, key_);
     }
     static bool marked(Acc a) { return a != Acc::Plain; }
+    // A C plain access, as the memory model sees it (sim::atomic::set_plain()).
+    static bool plain_in_sim(Acc a) { return !marked(a) && !MUTATION("plain-rf-orders-others"); }
     // Every marked access is a step of its own; a plain access is part of
     // the step before it (see object_freeable above for why that hides no
     // use after free).
@@ -287,7 +289,9 @@ public:
         describe_dependency(t, owner_);
         sim::timestamp_t bound[kMaxThreads];
         bool bounded = !marked(a) && sim::pre_bound(bound, rt().nthreads, !MUTATION("plain-rfi-carries-no-bound"));
+        cell_.set_plain(plain_in_sim(a));
         uint64_t w = cell_.load(mo_for(a));
+        cell_.set_plain(false);
         if (!marked(a)) sim::note_plain_load();
         if (word_ == Word::Pointer) note_pointer_load(t, (int64_t)dec(w));
         bool promised = tag_of(w) == kPromiseTag;
@@ -350,7 +354,9 @@ public:
         // order before stores it is not ordered after (sim.h); the
         // location's latest value is then unchanged.
         uint64_t next = 0;
+        cell_.set_plain(plain_in_sim(a));
         bool last = cell_.store_coherent(enc(tag, v), mo_for(a), next);
+        cell_.set_plain(false);
         if (last) {
             shadow_ = (int64_t)v;
             shadow_tag_ = tag;

@@ -60,7 +60,7 @@ struct MemoryModelRow {
 };
 
 inline const MemoryModelRow kMemoryModelTable[] = {
-    {Acc::Plain, "plain load/store", MemOrder::relaxed, MemOrder::seq_cst, "checked for LKMM data races as well"},
+    {Acc::Plain, "plain load/store", MemOrder::relaxed, MemOrder::seq_cst, "checked for LKMM data races as well; under kernel a read of another thread's store with a plain access at either end orders nothing of other threads (the LKMM's hb and prop take rfe between marked accesses only)"},
     {Acc::ReadOnce, "READ_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering of its own; an access of an object whose pointer it returned is ordered after what the store it read published (address dependency)"},
     {Acc::WriteOnce, "WRITE_ONCE", MemOrder::relaxed, MemOrder::seq_cst, "no ordering"},
     {Acc::LoadAcquire, "smp_load_acquire", MemOrder::acquire, MemOrder::seq_cst, "pairs with smp_store_release"},

@@ -551,6 +551,13 @@ class atomic {
         rl::timestamp_t released[kMaxSimThreads];   // what a reader that synchronizes acquires
         rl::timestamp_t glob[kMaxSimThreads];       // the part of it that reached every thread (LKMM)
         rl::timestamp_t first_seen[kMaxSimThreads]; // each thread's clock when it first read it
+        // Under the LKMM: a C plain store (set_plain()), and the threads
+        // whose first read of it (first_seen) was a plain load or read this
+        // plain store: the LKMM's prop and hb take rfe and fre only between
+        // marked accesses, so such a read orders no other thread's access
+        // after it (own_sighting()).
+        bool plain;
+        uint32_t plain_seen;
         rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
         // Under the LKMM, what the loads its value or address depends on
         // are ordered after (and the part that reached every thread): a
@@ -596,6 +603,7 @@ class atomic {
     // The running RMW returns no value (set_noreturn()): smp_rmb() orders
     // its load neither after the loads before it nor before those after.
     bool noreturn_ = false;
+    bool plain_ = false;  // the running access is a C plain one (set_plain())
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
     uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
@@ -630,6 +638,29 @@ class atomic {
         rl::timestamp_t k = dep ? std::max(th.acq_rel[t], dep[t]) : th.acq_rel[t];
         return load ? std::max(k, detail::g_rd[th.index][t]) : k;
     }
+    // Thread t's first read of store r: it orders the running thread `me`
+    // (coherence through happens-before: CoRR, CoRW) unless it was a read
+    // only the reader's own program order sees, one with a C plain access
+    // at either end (Rec::plain_seen).
+    static bool orders_others(const Rec& r, int t, int me) { return t == me || !((r.plain_seen >> t) & 1); }
+    // The running load reads another thread's store r with a C plain
+    // access at either end, under the LKMM.
+    bool plain_read(const Rec& r, const Clocks& th) const {
+        return detail::g_lkmm && (plain_ || r.plain) && r.thread != th.index;
+    }
+    // The running thread reads store r (not a promise): its first read of
+    // it, or its first marked read of a marked store after plain ones.
+    void note_sighting(Rec& r, const Clocks& th) const {
+        uint32_t bit = 1u << th.index;
+        bool own = plain_read(r, th);
+        if (r.first_seen[th.index] == (rl::timestamp_t)-1) {
+            r.first_seen[th.index] = *th.own;
+            if (own) r.plain_seen |= bit;
+        } else if (!own && (r.plain_seen & bit)) {
+            r.first_seen[th.index] = *th.own;
+            r.plain_seen &= ~bit;
+        }
+    }
     bool may_pass(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
         if (!r) uninitialized();
@@ -638,7 +669,7 @@ class atomic {
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
         if (known(th, dep, r->thread, !noreturn_) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (known(th, dep, t, !noreturn_) >= r->first_seen[t]) return false;
+            if (orders_others(*r, t, th.index) && known(th, dep, t, !noreturn_) >= r->first_seen[t]) return false;
         return true;
     }
     // What the running access depends on (depend_on), into `buf`: null
@@ -912,13 +943,16 @@ class atomic {
             // What the load is ordered after: what its store published,
             // and under the LKMM what the thread's earlier loads of the
             // location read, when it reads another thread's store after
-            // theirs (earlier_reads()).
+            // theirs (earlier_reads()). Under the LKMM nothing, when the
+            // load or the store is a C plain access: hb, prop and
+            // cumul-fence take rfe between marked accesses only.
             rl::timestamp_t rel[kMaxSimThreads], glob[kMaxSimThreads];
+            bool plain_rfe = plain_read(r, th);
             for (int t = 0; t < th.nthreads; t++) {
-                rel[t] = r.released[t];
-                glob[t] = r.glob[t];
+                rel[t] = plain_rfe ? 0 : r.released[t];
+                glob[t] = plain_rfe ? 0 : r.glob[t];
             }
-            if (detail::g_lkmm && r.thread != th.index) earlier_reads(th, index, rel, glob);
+            if (detail::g_lkmm && r.thread != th.index && !plain_rfe) earlier_reads(th, index, rel, glob);
             // An access ordered after this load is ordered after what it
             // read, and after what an smp_rmb() ordered the load after.
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = std::max(rel[t], detail::g_rd[th.index][t]);
@@ -933,7 +967,7 @@ class atomic {
                 for (int t = 0; t < th.nthreads; t++) msg.carried_c[t] = r.bound_c[t];
             }
             *th.own += 1;
-            if (r.first_seen[th.index] == (rl::timestamp_t)-1) r.first_seen[th.index] = *th.own;
+            note_sighting(r, th);
             rl::timestamp_t* into = acquires(mo) ? th.acq_rel : th.acq_fence;
             for (int t = 0; t < th.nthreads; t++) into[t] = std::max(into[t], rel[t]);
             if (!noreturn_)
@@ -989,7 +1023,7 @@ class atomic {
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
         if (known(th, dep, r->thread, false) >= r->stamp) return false;
         for (int t = 0; t < th.nthreads; t++)
-            if (known(th, dep, t, false) >= r->first_seen[t]) return false;
+            if (orders_others(*r, t, th.index) && known(th, dep, t, false) >= r->first_seen[t]) return false;
         return true;
     }
     // Store `index` is an RMW's that read store index - 1 (not a promise):
@@ -1279,6 +1313,8 @@ class atomic {
             }
         r.value = v;
         r.thread = th.index;
+        r.plain = plain_;
+        r.plain_seen = 0;
         r.seq_cst = mo == MemOrder::seq_cst;
         r.rmw = rmw;
         r.setup = detail::g_setup;
@@ -1527,6 +1563,8 @@ public:
     // The RMWs that follow, until set_noreturn(false), are the kernel's
     // non-value-returning atomics (the LKMM's Noreturn events).
     void set_noreturn(bool on) { noreturn_ = on; }
+    // The running load or store is a C plain access, not a marked one.
+    void set_plain(bool on) { plain_ = on; }
     // Whether a conditional RMW run now as a relaxed read could read a
     // store whose value `pass` refuses, or promise such a value: the
     // choices do_load() offers a failing one (rmw_cond() with only_fail),
