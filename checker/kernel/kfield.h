@@ -469,6 +469,7 @@ public:
         // A non-value-returning one (atomic_inc()) is a Noreturn event to
         // the LKMM: smp_rmb() does not order it.
         cell_.set_noreturn(a == Acc::AtomicRmwVoid && !MUTATION("rmb-orders-noreturn"));
+        cell_.set_rmw_release_orders_loads(!MUTATION("rmw-release-ignores-loads"));
         uint64_t cur = latest ? enc(shadow_tag_, (T)shadow_) : cell_.load(MemOrder::relaxed);
         // A stale start: the search decides before the compare-exchange
         // (search/stale_cut.h), and hears of the read once it is logged.

@@ -604,6 +604,7 @@ class atomic {
     // its load neither after the loads before it nor before those after.
     bool noreturn_ = false;
     bool plain_ = false;  // the running access is a C plain one (set_plain())
+    bool rmw_release_orders_loads_ = true;
     bool cond_passed_ = false;
     uint64_t cond_pass_ = 0;
     uint64_t cond_dom_pass_ = 0;  // bit k: the running thread's domain value k passes
@@ -1366,7 +1367,11 @@ class atomic {
     // What the running RMW's store will depend on (dependency(), as
     // do_store() finds it), into place_dep_: computed before its load,
     // leaving what the thread was told as it was.
-    void rmw_store_dep(const Clocks& th) {
+    // A release RMW's store is also ordered after every earlier load of
+    // its thread (po-rel), and so after what the stores they read were
+    // (their acq_fence part), as a release store's free place is
+    // (do_store()).
+    void rmw_store_dep(const Clocks& th, MemOrder mo) {
         int me = th.index;
         bool told = detail::g_dep_told[me];
         rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads];
@@ -1374,8 +1379,10 @@ class atomic {
         const rl::timestamp_t* dep = dependency(th, true, buf, gbuf, &gdep);
         detail::g_dep_told[me] = told;
         place_dep_ = nullptr;
-        if (!dep) return;
-        for (int t = 0; t < th.nthreads; t++) place_dep_buf_[t] = dep[t];
+        bool rel = releases(mo) && rmw_release_orders_loads_;
+        if (!dep && !rel) return;
+        for (int t = 0; t < th.nthreads; t++)
+            place_dep_buf_[t] = std::max(dep ? dep[t] : 0, rel ? th.acq_fence[t] : 0);
         place_dep_ = place_dep_buf_;
     }
     // An RMW's store depends on what its load depends on (depend_on, told
@@ -1477,7 +1484,7 @@ public:
         rl::ctx().sched();
         if (!initialized_) uninitialized();
         Clocks th = running_clocks();
-        rmw_store_dep(th);
+        rmw_store_dep(th, o);
         RmwDeps d(th.index);
         place_rmw_ = detail::g_lkmm;
         rmw_promised_ = false;
@@ -1527,7 +1534,7 @@ public:
         cond_only_pass_ = only_pass;
         cond_only_fail_ = only_fail;
         rmw_promised_ = false;
-        rmw_store_dep(th);
+        rmw_store_dep(th, o);
         RmwDeps d(th.index);
         T prev = do_load(th, o == MemOrder::release ? MemOrder::relaxed : o, true);
         cond_ = false;
@@ -1563,6 +1570,10 @@ public:
     // The RMWs that follow, until set_noreturn(false), are the kernel's
     // non-value-returning atomics (the LKMM's Noreturn events).
     void set_noreturn(bool on) { noreturn_ = on; }
+    // Whether a release RMW's placed store is ordered after what its
+    // thread's earlier loads read (false: the layer mutation
+    // rmw-release-ignores-loads).
+    void set_rmw_release_orders_loads(bool on) { rmw_release_orders_loads_ = on; }
     // The running load or store is a C plain access, not a marked one.
     void set_plain(bool on) { plain_ = on; }
     // Whether a conditional RMW run now as a relaxed read could read a
