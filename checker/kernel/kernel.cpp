@@ -43,6 +43,7 @@ void layer_begin_execution() {
     for (int d = 1; d < kRcuDomains; d++)
         for (int t = 0; t < kMaxThreads; t++) g_ls.gp[d][t] = nullptr;
     for (bool& f : g_ls.freeable) f = false;
+    g_ls.plain_steps = false;
     g_ls.setup = true;
     sim::set_setup(true);
     for (auto& d : g_ls.rcu_nest)
@@ -205,6 +206,8 @@ unsigned loads_done() { return sim::loads_done(); }
 void allow_load_buffering() {
     if (rt().mm == MemModel::kernel) sim::set_promises(true);
 }
+void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }
+bool plain_accesses_are_steps() { return g_ls.plain_steps; }
 bool promises_kept() { return sim::promises_broken() == 0; }
 void access_depends_on(uint64_t loads, uint64_t ctrl, uint64_t addr) {
     int t = this_thread();

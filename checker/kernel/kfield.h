@@ -55,6 +55,13 @@ void describe_dependency(int t, int obj);
 // end.
 void allow_load_buffering();
 bool promises_kept();
+// The program's plain accesses are scheduling points of their own, so
+// that the outcomes of a program that races are all explored (a litmus
+// test's, as herd7 lists them). Without it a plain access is part of the
+// step before it (kfield::sched_before). Called before the threads run,
+// in each execution.
+void plain_accesses_interleave();
+bool plain_accesses_are_steps();
 
 // ------------------------------------------------------------------------
 // kfield<T>: one word of shared state.
@@ -188,8 +195,9 @@ class kfield {
     static bool plain_in_sim(Acc a) { return !marked(a) && !MUTATION("plain-rf-orders-others"); }
     // Every marked access is a step of its own; a plain access is part of
     // the step before it (see object_freeable above for why that hides no
-    // use after free).
-    static bool sched_before(Acc a) { return marked(a); }
+    // use after free), unless the program asked for its plain accesses to
+    // interleave (plain_accesses_interleave()).
+    static bool sched_before(Acc a) { return marked(a) || plain_accesses_are_steps(); }
     void note_plain(bool store, int ev, sim::timestamp_t stamp) const {
         if (object_freeable(owner_)) note_plain_access(owner_, name_, store, ev, (uint64_t)stamp);
     }

@@ -23,6 +23,7 @@ struct LayerState {
     };
     PlainAccess plain[kMaxObjects][kMaxThreads];
     bool setup = false;
+    bool plain_steps = false;  // plain accesses are scheduling points (plain_accesses_interleave())
     int setup_objects = 0;  // objects the setup made (made_at_setup)
     // Per RCU domain (0: RCU, 1..kMaxSrcu: the srcu_structs) and thread.
     int rcu_nest[kRcuDomains][kMaxThreads] = {};

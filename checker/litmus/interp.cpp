@@ -173,6 +173,7 @@ public:
         for (int i = 0; i < nvars_; i++)
             if (ids_[i] >= 0 && ids_[i] < kMaxObjects) objvar_[ids_[i]] = i;
         if (t.uses_special_barriers) use_special_barriers();
+        plain_accesses_interleave();
         if (dom.any) {
             allow_load_buffering();
             for (int i = 0; i < nvars_; i++)
