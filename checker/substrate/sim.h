@@ -555,7 +555,7 @@ class atomic {
         // whose first read of it (first_seen) was a plain load or read this
         // plain store: the LKMM's prop and hb take rfe and fre only between
         // marked accesses, so such a read orders no other thread's access
-        // after it (own_sighting()).
+        // after it (note_sighting(), orders_others()).
         bool plain;
         uint32_t plain_seen;
         rl::timestamp_t cause[kMaxSimThreads];      // the loads it is ordered after (with promises)
