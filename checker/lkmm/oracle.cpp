@@ -58,8 +58,11 @@ bool holds(const Prop& p, const Final& f) {
         case Prop::And: return holds(*p.kids[0], f) && holds(*p.kids[1], f);
         case Prop::Or: return holds(*p.kids[0], f) || holds(*p.kids[1], f);
         case Prop::Eq: {
+            // The right side: a register or a variable (`0:r1=0:r4`,
+            // `x=0:r1`), a location's address, or an int.
             long l = observed_value(f, p.proc, p.index);
-            long r = p.value_addr >= 0 ? address_of(p.value_addr) : p.value;
+            long r = p.rindex >= 0 ? observed_value(f, p.rproc, p.rindex)
+                     : p.value_addr >= 0 ? address_of(p.value_addr) : p.value;
             return (l == r) != p.negate;
         }
     }
