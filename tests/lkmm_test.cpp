@@ -13,6 +13,7 @@
 #include "litmus/parser.h"
 #include "lkmm/generate.h"
 #include "lkmm/oracle.h"
+#include "lkmm/threads.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;
@@ -105,6 +106,36 @@ TEST_CASE("each rule of the LKMM decides some test of the corpus: weakening it c
         CHECK(!caught.empty());
         if (!caught.empty()) WARN("mutation " << m.name << " changes " << caught);
     }
+}
+
+TEST_CASE("a branch on a read grows the value domains down both ways, as herd7's symbolic values do") {
+    // P0 writes 2 to y only when it read 2 from x, which only P1's copy of
+    // that store gives it (litmus/LB+ctrlreg-once+data): along the paths
+    // the initial values take, 2 is never written.
+    std::ifstream in(std::string(VFSMC_SOURCE_DIR) + "/litmus/LB+ctrlreg-once+data.litmus");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    litmus::Test t = litmus::parse("LB+ctrlreg-once+data.litmus", ss.str());
+    Domains initial(t.vars.size(), std::vector<long>{0});
+    int y = t.var_index("y");
+    auto writes_two = [&](bool both) {
+        std::string error;
+        std::vector<Run> runs = thread_runs(t, 0, initial, 1000, error, both);
+        REQUIRE(error.empty());
+        for (const Run& r : runs)
+            for (const lkmm::Event& e : r.events)
+                if (e.kind == Kind::W && e.loc == y && e.value == 2) return true;
+        return false;
+    };
+    CHECK_FALSE(writes_two(false));
+    CHECK(writes_two(true));
+    std::vector<std::vector<long>> dom;
+    std::string error;
+    REQUIRE(value_domains(t, dom, error));
+    CHECK(std::count(dom[y].begin(), dom[y].end(), 2) == 1);
+    OracleOutcome o = oracle_run(t);
+    CHECK(o.answer == litmus::Answer::Sometimes);
+    CHECK(o.positive == 1);
 }
 
 namespace {

@@ -332,7 +332,12 @@ private:
 // it, so no chain of justification is longer than the number of writes a
 // run of every thread makes: the domains stop growing there (values only a
 // cycle of reads could justify are left out, as herd7's equation solver
-// leaves them out). False, with out.error, when a limit is passed.
+// leaves them out). A branch on a read is a path whatever the domain holds
+// yet: herd7 takes both ways with the condition as a constraint on the
+// value read, so the writes down either way grow the domains (a constant
+// written only when a read returns a value that comes from that very
+// write: the crypto-control-data shape). The executions then use only
+// values some write makes. False, with out.error, when a limit is passed.
 bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& runs, OracleOutcome& out) {
     const int nl = (int)t.vars.size();
     dom.assign(nl, {});
@@ -341,15 +346,23 @@ bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& ru
     runs.assign(t.procs.size(), {});
     for (int round = 0;; round++) {
         size_t writes = 0;
+        // Each thread's paths with each branch on a read taken either way
+        // (thread_runs' both_branches), for the writes only; none when they
+        // pass the limit (the domains then grow as the paths alone give).
+        std::vector<std::vector<Run>> either(t.procs.size());
         for (size_t p = 0; p < t.procs.size(); p++) {
             runs[p] = thread_runs(t, (int)p, dom, kMaxRuns, out.error);
             if (!out.error.empty()) return false;
+            std::string past;
+            either[p] = thread_runs(t, (int)p, dom, kMaxRuns, past, true);
+            if (!past.empty()) either[p].clear();
             size_t most = 0;
-            for (const Run& r : runs[p]) {
-                size_t w = 0;
-                for (const Event& e : r.events) w += e.kind == Kind::W;
-                most = std::max(most, w);
-            }
+            for (const auto* rs : {&runs[p], &either[p]})
+                for (const Run& r : *rs) {
+                    size_t w = 0;
+                    for (const Event& e : r.events) w += e.kind == Kind::W;
+                    most = std::max(most, w);
+                }
             writes += most;
         }
         if ((size_t)round >= writes) break;
@@ -360,21 +373,22 @@ bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& ru
         // own store of a pointer and dereferences it fails while the
         // location's domain lacks the pointer, and only its own write can
         // bring it in.
-        for (const auto& rs : runs)
-            for (const Run& r : rs) {
-                for (const Event& e : r.events) {
-                    if (e.kind != Kind::W || e.lock != LockOp::None) continue;
-                    auto& d = grown[e.loc];
-                    if (std::find(d.begin(), d.end(), e.value) == d.end()) {
-                        d.push_back(e.value);
-                        if (d.size() > kMaxValues) {
-                            out.error = t.file + ": location `" + t.vars[e.loc].name + "` may hold more than " +
-                                        std::to_string(kMaxValues) + " values; accepted: tests whose locations hold few values";
-                            return false;
+        for (const auto* all : {&runs, &either})
+            for (const auto& rs : *all)
+                for (const Run& r : rs) {
+                    for (const Event& e : r.events) {
+                        if (e.kind != Kind::W || e.lock != LockOp::None) continue;
+                        auto& d = grown[e.loc];
+                        if (std::find(d.begin(), d.end(), e.value) == d.end()) {
+                            d.push_back(e.value);
+                            if (d.size() > kMaxValues) {
+                                out.error = t.file + ": location `" + t.vars[e.loc].name + "` may hold more than " +
+                                            std::to_string(kMaxValues) + " values; accepted: tests whose locations hold few values";
+                                return false;
+                            }
                         }
                     }
                 }
-            }
         if (grown == dom) break;
         dom = grown;
     }

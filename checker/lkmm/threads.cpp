@@ -35,8 +35,9 @@ struct Unknown {
 
 class Interp {
 public:
-    Interp(const litmus::Test& t, int proc, const Domains& dom, std::vector<int>& choices, std::vector<int>& arity)
-        : t_(t), p_(t.procs[proc]), proc_(proc), dom_(dom), choices_(choices), arity_(arity) {}
+    Interp(const litmus::Test& t, int proc, const Domains& dom, std::vector<int>& choices, std::vector<int>& arity,
+           bool both_branches)
+        : t_(t), p_(t.procs[proc]), proc_(proc), dom_(dom), choices_(choices), arity_(arity), both_(both_branches) {}
 
     Run run() {
         regs_.resize(p_.regs.size());
@@ -60,6 +61,7 @@ private:
     const Domains& dom_;
     std::vector<int>& choices_;
     std::vector<int>& arity_;
+    bool both_;  // a branch on a read is taken either way (thread_runs)
     size_t next_ = 0;
     std::vector<Val> regs_;
     Set ctrl_;  // the reads the events of the current branch are control-dependent on
@@ -151,7 +153,9 @@ private:
                 Val c = eval(*s.value);
                 Set outer = ctrl_;
                 ctrl_ |= c.from;
-                const Stmt* b = c.v ? s.body[0].get() : s.body[1].get();
+                bool taken = c.v != 0;
+                if (both_ && c.from.any() && choose(2) == 1) taken = !taken;
+                const Stmt* b = taken ? s.body[0].get() : s.body[1].get();
                 if (b) exec(*b);
                 ctrl_ = outer;
                 return;
@@ -483,11 +487,12 @@ private:
 
 }  // namespace
 
-std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom, size_t max_runs, std::string& error) {
+std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom, size_t max_runs, std::string& error,
+                             bool both_branches) {
     std::vector<Run> runs;
     std::vector<int> choices, arity;
     for (;;) {
-        Interp in(t, proc, dom, choices, arity);
+        Interp in(t, proc, dom, choices, arity, both_branches);
         try {
             runs.push_back(in.run());
         } catch (const Unknown& u) {

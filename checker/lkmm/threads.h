@@ -25,8 +25,12 @@ using Domains = std::vector<std::vector<long>>;
 
 // Every path of P<proc> (invalid ones included, marked). A path that takes
 // more than `max_runs` choices' worth of runs stops the enumeration and
-// sets `error`.
-std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom, size_t max_runs, std::string& error);
+// sets `error`. `both_branches`: each branch whose condition is computed
+// from a read is also taken the other way, whatever the value read (paths
+// that herd7's symbolic values reach with a value no domain holds yet:
+// for growing the domains, not for executions).
+std::vector<Run> thread_runs(const litmus::Test& t, int proc, const Domains& dom, size_t max_runs, std::string& error,
+                             bool both_branches = false);
 
 }  // namespace lkmm
 }  // namespace vfsmc
