@@ -204,7 +204,16 @@ void kfree_id(int id, SrcLoc at) {
 
 unsigned loads_done() { return sim::loads_done(); }
 void allow_load_buffering() {
-    if (rt().mm == MemModel::kernel) sim::set_promises(true);
+    if (rt().mm != MemModel::kernel) return;
+    sim::detail::EarlyRules r;
+    r.on = !MUTATION("promise-refused-by-dependency");
+    r.recheck = !MUTATION("early-access-not-rechecked");
+    r.wmb = !MUTATION("early-store-wmb-orders-nothing");
+    r.races = !MUTATION("early-access-ignores-races");
+    r.observed = !MUTATION("early-access-seen-by-others");
+    r.hand_on = !MUTATION("early-access-hands-on-nothing");
+    r.ctrl_marked_stores = !MUTATION("ctrl-orders-plain-and-loads");
+    sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }
 bool plain_accesses_are_steps() { return g_ls.plain_steps; }

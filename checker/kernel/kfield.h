@@ -120,6 +120,7 @@ class kfield {
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)
                     int c[1] = {evs[i]};
+                    sim::note_flagged();
                     violate(me, "data-race", c, 1, "%s %s.%s races with %s by %s (no happens-before)",
                             marked ? (store ? "marked store to" : "marked load of") : (store ? "plain store to" : "plain load of"),
                             object_name(owner_), name_, what, rt().thread_names[i]);
@@ -293,6 +294,7 @@ public:
         }
         no_preempt np;
         alive();
+        sim::access_begins();
         sim::timestamp_t stamp = race_stamp();
         describe_dependency(t, owner_);
         sim::timestamp_t bound[kMaxThreads];
@@ -348,6 +350,7 @@ public:
         }
         no_preempt np;
         alive();
+        sim::access_begins();
         describe_dependency(t, owner_);
         {
             sim::timestamp_t bound[kMaxThreads];

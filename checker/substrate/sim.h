@@ -264,10 +264,12 @@ inline bool g_kept_pending[kMaxSimThreads];
 // Thread `me` orders an access after its load number `number` (all of
 // its loads if `all`): a promise that load made can no longer be kept, as
 // the access ran without what the keeping store would have published.
-inline void order_after_loads(int me, bool all, unsigned number = 0) {
+// `rmw_only`: an access that may run before the promise is kept (Early,
+// below) refuses only an RMW's.
+inline void order_after_loads(int me, bool all, unsigned number = 0, bool rmw_only = false) {
     for (int i = 0; i < g_npromises; i++) {
         Promise& p = g_promise[i];
-        if (p.reader != me || p.kept || p.touched || !(all || p.number == number)) continue;
+        if (p.reader != me || p.kept || p.touched || !(all || p.number == number) || (rmw_only && !p.rmw)) continue;
         // Whether the promise is kept now depends on the order of this
         // step and the store that would keep it: for dpor, the step reads
         // the location.
@@ -281,12 +283,162 @@ inline bool g_release_defers = false;
 // Thread `me` makes a load after an smp_rmb() (read_fence()): the load is
 // ordered after the loads before the barrier, so their promises not kept
 // by now can no longer be kept (as order_after_loads()).
-inline void order_after_read_fence(int me) {
+inline void order_after_read_fence(int me, bool rmw_only = false) {
     for (int i = 0; i < g_npromises; i++) {
         Promise& p = g_promise[i];
-        if (p.reader != me || p.kept || p.touched || p.number >= g_rd_loads[me]) continue;
+        if (p.reader != me || p.kept || p.touched || p.number >= g_rd_loads[me] || (rmw_only && !p.rmw)) continue;
         p.touched = true;
         note_access(p.key, false);
+    }
+}
+// Load buffering past a dependency. An access of a promise's reader that
+// is ordered after the promised load only by a dependency (a load: or by
+// an smp_rmb()) may run while the promise is open ("early"), with what
+// its thread knew then. Had the keeping store come first, the access
+// would also have been ordered after what that store published (`pub`).
+// So the store keeps the promise only when, for each early access:
+// - its choice still holds with `pub` joined to what it was ordered after
+//   (Early::recheck: the store a load read is one it may still read, the
+//   coherence place a store took one it may still take);
+// - no data race was flagged since it ran (its race check, and theirs
+//   against it, ran without `pub`);
+// and when no thread but the reader has seen anything ordered after the
+// load (the causes of its loads), which would have run without `pub` too.
+// Once kept, what the access hands on gets `pub` (Early::kept). Any other
+// ordering (a fence, an acquire, a release, an RMW) refuses the promise as
+// before (order_after_loads()). A choice the search explores is never
+// made here: a refused keep only leaves an execution out.
+// The rules of early accesses, each one a layer mutation when false
+// (set_promises()).
+struct EarlyRules {
+    bool on = true;        // false: a dependency refuses the promise (no early access)
+    bool recheck = true;   // the early access's choice is checked again at the keep
+    bool wmb = true;       // smp_wmb() after an early store refuses its promises
+    bool races = true;     // a data race flagged since the early access refuses the keep
+    bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
+    bool hand_on = true;   // once kept, the early access hands on what the keeping store published
+    bool ctrl_marked_stores = true;  // a control dependency alone orders a marked store only (g_ctrl_orders)
+};
+inline EarlyRules g_early_rules;
+struct Early {
+    uint32_t mask;  // the promises (by index) it ran before
+    int thread;
+    bool store;
+    bool wmb_orders;  // a store an smp_wmb() after it orders later stores after (refuse_early_stores())
+    const void* obj;
+    // A load: the store it read; a store: itself (thread, stamp).
+    int rthread;
+    rl::timestamp_t rstamp;
+    unsigned number;   // a load: its number among its thread's loads
+    uint64_t flagged;  // g_flagged when it began
+    rl::timestamp_t known[kMaxSimThreads];  // what it was ordered after, of each thread's clock
+    bool (*recheck)(const void* obj, const Early& e, const rl::timestamp_t* pub, int nthreads);
+    void (*kept)(void* obj, const Early& e, const rl::timestamp_t* pub, const rl::timestamp_t* gpub, int nthreads);
+};
+inline constexpr int kMaxEarly = 32;
+inline Early g_early[kMaxEarly];
+inline int g_nearly = 0;
+// Data races flagged in the execution so far (note_flagged()), and how
+// many there were when the running access began (access_begins()): its
+// own race check may come before its load or store.
+inline uint64_t g_flagged = 0;
+inline uint64_t g_flagged_at_access = 0;
+// Set while a load or a store that may run early finds its dependencies
+// (atomic::dependency()): they refuse no promise but an RMW's. Cleared
+// with it, for a load or a plain store: a control dependency alone orders
+// it after no load (linux-kernel.cat's ppo takes ctrl to marked writes
+// only), so it is no early access of the load's promise.
+inline bool g_early_ok = false;
+inline bool g_ctrl_orders = true;
+// The promises of thread `me` an access ordered after its loads by
+// `cause` (and, `rmb`, a load after an smp_rmb()) runs before; `self`: the
+// access's own promise, left out.
+inline uint32_t early_mask(int me, const rl::timestamp_t* cause, bool rmb, int self = -1) {
+    uint32_t m = 0;
+    for (int i = 0; i < g_npromises; i++) {
+        const Promise& p = g_promise[i];
+        if (i == self || p.reader != me || p.kept || p.touched || p.rmw) continue;
+        if ((cause && cause[me] >= p.at) || (rmb && p.number < g_rd_loads[me])) m |= 1u << i;
+    }
+    return m;
+}
+// Refuses the promises in `mask` (the access cannot run early).
+inline void refuse_promises(uint32_t mask) {
+    for (int i = 0; i < g_npromises; i++)
+        if ((mask >> i & 1) && !g_promise[i].touched) {
+            g_promise[i].touched = true;
+            note_access(g_promise[i].key, false);
+        }
+}
+// Thread `me` runs smp_wmb(): its later stores are ordered after its
+// earlier ones, and so after the loads its early marked stores depend on
+// (the LKMM's hb through ppo and the fence), and those a plain store
+// depends on by address (linux-kernel.cat's to-w: addr ; [Plain] ; wmb).
+// The promises those stores ran before are refused, as a dependency did
+// before early accesses.
+inline void refuse_early_stores(int me) {
+    if (!g_early_rules.wmb) return;
+    for (int k = 0; k < g_nearly; k++)
+        if (g_early[k].thread == me && g_early[k].wmb_orders) refuse_promises(g_early[k].mask);
+}
+// Records an early access (`e`, but its mask and flag count) before the
+// promises in `mask`; refuses them when the table is full. For dpor the
+// access reads their locations: whether it ran before the keeping store
+// decides what it was ordered after.
+inline void note_early(uint32_t mask, const Early& e) {
+    if (!mask) return;
+    if (g_nearly == kMaxEarly) {
+        refuse_promises(mask);
+        return;
+    }
+    Early& r = g_early[g_nearly++];
+    r = e;
+    r.mask = mask;
+    r.flagged = g_flagged_at_access;
+    for (int i = 0; i < g_npromises; i++)
+        if (mask >> i & 1) note_access(g_promise[i].key, false);
+}
+// May a store that published `pub` keep promise i, given its early
+// accesses? For dpor the keep then depends on every location (the
+// rechecks read the early accesses' locations and who read what).
+inline bool early_allows(int i, const rl::timestamp_t* pub, int nthreads) {
+    bool any = false;
+    for (int k = 0; k < g_nearly && !any; k++) any = g_early[k].mask >> i & 1;
+    if (!any) return true;
+    note_access(kKeyAll, false);
+    const Promise& p = g_promise[i];
+    for (int u = 0; u < nthreads && g_early_rules.observed; u++)
+        if (u != p.reader && g_cause_all[u][p.reader] >= p.at) return false;
+    for (int k = 0; k < g_nearly; k++) {
+        const Early& e = g_early[k];
+        if (!(e.mask >> i & 1)) continue;
+        if (g_early_rules.races && e.flagged != g_flagged) return false;
+        if (g_early_rules.recheck && !e.recheck(e.obj, e, pub, nthreads)) return false;
+    }
+    return true;
+}
+// Promise i is kept by a store that published `pub` (`gpub`): its early
+// accesses hand that on from now on.
+inline void early_kept(int i, const rl::timestamp_t* pub, const rl::timestamp_t* gpub, int nthreads) {
+    for (int k = 0; k < g_nearly; k++) {
+        Early& e = g_early[k];
+        if (!(e.mask >> i & 1)) continue;
+        e.mask &= ~(1u << i);
+        if (g_early_rules.hand_on) e.kept(const_cast<void*>(e.obj), e, pub, gpub, nthreads);
+    }
+}
+// An early load, once the promise is kept: what the accesses that depend
+// on it are ordered after (ReadMsg::c, ::g), and the race bound it carried
+// from a store of its thread (ReadMsg::carried_c), take what the keeping
+// store published.
+inline void early_load_kept(void*, const Early& e, const rl::timestamp_t* pub, const rl::timestamp_t* gpub,
+                            int nthreads) {
+    if (g_nreads[e.thread] - e.number > kDepReads) return;
+    ReadMsg& msg = g_read_msg[e.thread][e.number % kDepReads];
+    for (int t = 0; t < nthreads; t++) {
+        msg.c[t] = std::max(msg.c[t], pub[t]);
+        msg.g[t] = std::max(msg.g[t], gpub[t]);
+        if (msg.carried) msg.carried_c[t] = std::max(msg.carried_c[t], pub[t]);
     }
 }
 // A kept promise's store is read by its load: the reader, at its next
@@ -461,8 +613,11 @@ inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
 // the start of each; a front end whose locations have domains turns it on
 // before its threads run).
 inline bool promises_on() { return detail::g_promises; }
-inline void set_promises(bool on) {
+// `rules`: what an access ordered after a promised load by a dependency
+// may do (detail::Early).
+inline void set_promises(bool on, const detail::EarlyRules& rules = {}) {
     detail::g_promises = on;
+    detail::g_early_rules = rules;
     for (int t = 0; t < kMaxSimThreads; t++)
         for (int u = 0; u < kMaxSimThreads; u++)
             detail::g_cause_full[t][u] = detail::g_cause_all[t][u] = detail::g_kept_join[t][u] = detail::g_kept_gjoin[t][u] = 0;
@@ -475,6 +630,10 @@ inline void begin_execution_deps() {
         detail::g_dep_told[t] = false;
     }
     detail::g_npromises = 0;
+    detail::g_nearly = 0;
+    detail::g_flagged = detail::g_flagged_at_access = 0;
+    detail::g_early_ok = false;
+    detail::g_ctrl_orders = true;
     detail::g_done_mask = 0;
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
@@ -491,6 +650,12 @@ inline void begin_execution_deps() {
             detail::g_glob[t][u] = detail::g_glob_pend[t][u] = detail::g_rd[t][u] = detail::g_rd_glob[t][u] =
                 detail::g_ld[t][u] = detail::g_ld_glob[t][u] = 0;
 }
+// The layer flagged a data race in the running execution (early accesses
+// ran their race checks without what a promise's store would publish:
+// detail::Early).
+inline void note_flagged() { detail::g_flagged++; }
+// The layer begins a load or a store of a location, before its race check.
+inline void access_begins() { detail::g_flagged_at_access = detail::g_flagged; }
 // The trace event of the load that just made a promise, and its
 // location's dependency key.
 inline void note_promise(int ev, Key key) {
@@ -703,13 +868,16 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
         *gdep = gbuf;
         bool gone = false;
+        uint64_t ctrl_only = detail::g_ctrl_orders ? 0 : detail::g_dep_ctrl[me];
+        unsigned base = detail::g_dep_base[me];
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
             if (!msg) return !(gone = true);  // no longer kept: every earlier load
-            detail::order_after_loads(me, false, n);
+            detail::order_after_loads(me, false, n, detail::g_early_ok);
+            bool caused = cause && !(ctrl_only >> (n - base) & 1);
             for (int t = 0; t < th.nthreads; t++) {
                 buf[t] = std::max(buf[t], msg->c[t]);
                 gbuf[t] = std::max(gbuf[t], msg->g[t]);
-                if (cause) cause[t] = std::max(cause[t], msg->cause[t]);
+                if (caused) cause[t] = std::max(cause[t], msg->cause[t]);
             }
             return true;
         });
@@ -873,9 +1041,19 @@ class atomic {
     T do_load(const Clocks& th, MemOrder mo, bool rmw) {
         rl::timestamp_t buf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         bool causes = detail::g_promises;
-        if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index);
+        // A relaxed load, not an RMW's, may run before the promises it is
+        // ordered after are kept (detail::Early).
+        bool early = causes && detail::g_lkmm && !rmw && !acquires(mo) && detail::g_early_rules.on;
+        bool rmb = early && detail::g_rd_loads[th.index] != 0;
+        if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index, early);
         const rl::timestamp_t* gdep;
+        detail::g_early_ok = early;
+        detail::g_ctrl_orders = !early || !detail::g_early_rules.ctrl_marked_stores;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
+        detail::g_early_ok = false;
+        detail::g_ctrl_orders = true;
+        int read_thread = -1;
+        rl::timestamp_t read_stamp = 0;
         unsigned& nr = detail::g_nreads[th.index];
         detail::ReadMsg& msg = detail::g_read_msg[th.index][nr % kDepReads];
         nr++;
@@ -941,6 +1119,8 @@ class atomic {
             if (cond_ && !cond_passed_) mo = MemOrder::relaxed;
             Rec& r = hist_[index % kHistory];
             value = r.value;
+            read_thread = r.thread;
+            read_stamp = r.stamp;
             // What the load is ordered after: what its store published,
             // and under the LKMM what the thread's earlier loads of the
             // location read, when it reads another thread's store after
@@ -988,6 +1168,29 @@ class atomic {
             }
             if (causes)
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
+        }
+        // The promises of its thread this load runs before (detail::Early):
+        // a load that promises too refuses them, as before.
+        uint32_t early_before = early ? detail::early_mask(th.index, cause, rmb, pick ? detail::g_npromises - 1 : -1) : 0;
+        if (early_before && pick) {
+            detail::refuse_promises(early_before);
+            early_before = 0;
+        }
+        if (early_before) {
+            // What depends on this load is ordered after those loads too.
+            for (int i = 0; i < detail::g_npromises; i++)
+                if (early_before >> i & 1) cause[th.index] = std::max(cause[th.index], detail::g_promise[i].at);
+            detail::Early e{};
+            e.thread = th.index;
+            e.store = false;
+            e.obj = this;
+            e.rthread = read_thread;
+            e.rstamp = read_stamp;
+            e.number = nr - 1;
+            for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true);
+            e.recheck = &recheck_early;
+            e.kept = &detail::early_load_kept;
+            detail::note_early(early_before, e);
         }
         if (causes) {
             // A promise: what is ordered after this load is after it. A
@@ -1154,6 +1357,7 @@ class atomic {
             if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
             if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
             if (earlier_unkept(i)) continue;  // a later load may not read an earlier store (CoRR)
+            if (!detail::early_allows(i, pub, th.nthreads)) continue;
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
             keep(th, p, pub, gpub, first_seen, cause);
             any = true;
@@ -1204,6 +1408,58 @@ class atomic {
         }
         detail::g_kept_pending[p.reader] = true;
         if (detail::g_nkept < kMaxPromises) detail::g_kept_events[detail::g_nkept++] = p.event;
+        detail::early_kept((int)(&p - detail::g_promise), pub, gpub, th.nthreads);
+    }
+    // The store numbered by (thread, stamp) in the history, or 0.
+    unsigned find(int thread, rl::timestamp_t stamp) const {
+        for (unsigned j = cur_; j >= 1 && cur_ - j < kHistory; j--) {
+            const Rec* r = rec(j);
+            if (r && r->thread == thread && r->stamp == stamp) return j;
+        }
+        return 0;
+    }
+    // What an early access (detail::Early) is ordered after once the store
+    // that keeps the promise published `pub`, of thread t's clock. Its own
+    // thread's part stays: what that store knew of the reader's thread may
+    // come after the access in program order.
+    static rl::timestamp_t early_known(const detail::Early& e, const rl::timestamp_t* pub, int t) {
+        return t == e.thread ? e.known[t] : std::max(e.known[t], pub[t]);
+    }
+    // An early load still reads the store it read, and an early store
+    // still takes its place, when each store after that one in the
+    // modification order is one it may pass (may_pass) or precede
+    // (may_precede) with `pub` joined.
+    static bool recheck_early(const void* obj, const detail::Early& e, const rl::timestamp_t* pub, int nthreads) {
+        const atomic& a = *static_cast<const atomic*>(obj);
+        unsigned i = a.find(e.rthread, e.rstamp);
+        if (!i) return false;
+        for (unsigned j = i + 1; j <= a.cur_; j++) {
+            const Rec* r = a.rec(j);
+            if (!r || early_known(e, pub, r->thread) >= r->stamp) return false;
+            for (int t = 0; t < nthreads; t++)
+                if (orders_others(*r, t, e.thread) && early_known(e, pub, t) >= r->first_seen[t]) return false;
+        }
+        return true;
+    }
+    // An early store, once the promise is kept: it publishes what a store
+    // that depends on the load does (publish()), a load of its thread
+    // that reads it is ordered after that (Rec::dep_c), and bounded by it
+    // for the race check (Rec::bound_c).
+    static void early_store_kept(void* obj, const detail::Early& e, const rl::timestamp_t* pub,
+                                 const rl::timestamp_t* gpub, int nthreads) {
+        atomic& a = *static_cast<atomic*>(obj);
+        unsigned i = a.find(e.rthread, e.rstamp);
+        if (!i) return;
+        Rec& r = a.hist_[i % kHistory];
+        for (int t = 0; t < nthreads; t++) {
+            r.released[t] = std::max(r.released[t], gpub[t]);
+            r.glob[t] = std::max(r.glob[t], gpub[t]);
+            if (r.has_dep) {
+                r.dep_c[t] = std::max(r.dep_c[t], pub[t]);
+                r.dep_g[t] = std::max(r.dep_g[t], gpub[t]);
+            }
+            if (r.has_bound) r.bound_c[t] = std::max(r.bound_c[t], pub[t]);
+        }
     }
     // `rmw_writes`: an RMW that changes the value (a fetch_add(0) stands
     // for a failed conditional RMW, which writes nothing in the LKMM and
@@ -1228,8 +1484,16 @@ class atomic {
             dd = db = true;
         }
         bool causes = detail::g_promises;
+        // A store but a release or an RMW's may run before the promises
+        // it is ordered after are kept (detail::Early).
+        bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
+        bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
+        detail::g_early_ok = early;
+        detail::g_ctrl_orders = !(early && plain_) || !detail::g_early_rules.ctrl_marked_stores;
         const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
+        detail::g_early_ok = false;
+        detail::g_ctrl_orders = true;
         if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
@@ -1284,6 +1548,7 @@ class atomic {
                 kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ && keep_promises(th, v, cause, pub, gpub, seen);
             }
         }
+        uint32_t early_before = early ? detail::early_mask(th.index, cause, false) : 0;
         unsigned n = cur_ + 1;
         if (placed || rmw_keep) {
             // Right after the store its load read (rmw_placed()), or right
@@ -1351,6 +1616,19 @@ class atomic {
             }
         }
         if (rmw_promised_) detail::g_promise[detail::g_npromises - 1].rmw_stamp = r.stamp;
+        if (early_before) {
+            detail::Early e{};
+            e.thread = th.index;
+            e.store = true;
+            e.wmb_orders = !plain_ || addr_dep;
+            e.obj = this;
+            e.rthread = th.index;
+            e.rstamp = r.stamp;
+            for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, false);
+            e.recheck = &recheck_early;
+            e.kept = &early_store_kept;
+            detail::note_early(early_before, e);
+        }
         initialized_ = true;
         return n;
     }
@@ -1668,6 +1946,7 @@ inline void fence(MemOrder o) {
         }
     if (detail::g_lkmm && o == MemOrder::seq_cst) th.glob[th.index] = std::max(th.glob[th.index], *th.own);
     if (detail::g_promises && orders_loads) detail::order_after_loads(th.index, true);
+    if (detail::g_promises && o == MemOrder::release) detail::refuse_early_stores(th.index);
     if (o == MemOrder::seq_cst && detail::g_promises) {
         int me = th.index;
         for (int t = 0; t < kMaxSimThreads; t++)
