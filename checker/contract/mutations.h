@@ -92,6 +92,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no model makes promises; litmus/MP+porelease-plain+carrydep-plain catches it (vfsmc litmus --check --mutation early-access-hands-on-nothing)"},
     {"ctrl-orders-plain-and-loads", "layer", "under kernel, a control dependency alone orders a load or a plain store after a promised load (the LKMM's ppo takes ctrl to marked stores only), so such an access runs early and its promise is checked against it",
      "no model makes promises; litmus/LB+ctrlplain-wmb+ctrlrmb-porelease catches it (vfsmc litmus --check --mutation ctrl-orders-plain-and-loads)"},
+    {"promise-keeper-goes-last", "layer", "under kernel, a store that keeps a load's promise goes last in its location's coherence order, never before a store the load did not know of",
+     "no model makes promises; litmus/LB+poonceonce+data-acquire-keeper+co catches it (vfsmc litmus --check --mutation promise-keeper-goes-last)"},
     {"plain-accesses-glued", "layer", "a litmus test's plain accesses are part of the step before them, as a model's are, so no other thread runs between a thread's marked access and the plain accesses after it",
      "no model asks for its plain accesses to interleave (a model's racy plain access is reported as a data race in the interleaving it has); litmus/RMW+xchgrelaxed-plainstoreload+ctrl+acquire-cmpxchg catches it (vfsmc litmus --check --mutation plain-accesses-glued)"},
     {"special-fence-orders-since-op", "layer", "under kernel, smp_mb__before_atomic(), smp_mb__after_atomic(), smp_mb__after_spinlock(), smp_mb__after_unlock_lock() and smp_mb__after_srcu_read_unlock() are a full fence where they take effect, so they also order the accesses between the barrier and the operation it names",

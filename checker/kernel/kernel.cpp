@@ -213,6 +213,7 @@ void allow_load_buffering() {
     r.observed = !MUTATION("early-access-seen-by-others");
     r.hand_on = !MUTATION("early-access-hands-on-nothing");
     r.ctrl_marked_stores = !MUTATION("ctrl-orders-plain-and-loads");
+    r.kept_free = !MUTATION("promise-keeper-goes-last");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -225,6 +225,10 @@ struct Promise {
     bool rmw;                   // an RMW's load made it
     rl::timestamp_t rmw_stamp;  // and the stamp of the RMW's store
     rl::timestamp_t kept_cause[kMaxSimThreads];  // kept: the loads the keeping store is ordered after
+    // What the load was ordered after, of each thread's clock (its own:
+    // `at`): a store it knew of cannot follow the store that keeps the
+    // promise in coherence order (atomic::readers_allow()).
+    rl::timestamp_t known[kMaxSimThreads];
 };
 inline bool g_promises = false;
 // The threads that have ended: they write nothing more, so no promise
@@ -318,6 +322,7 @@ struct EarlyRules {
     bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool ctrl_marked_stores = true;  // a control dependency alone orders a marked store only (g_ctrl_orders)
+    bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -1111,6 +1116,7 @@ class atomic {
                 if (!cond_passed_) mo = MemOrder::relaxed;  // a failed RMW orders nothing
             }
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
+            for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true);
             value = promised;
             rmw_promised_ = writes;
         } else {
@@ -1244,11 +1250,14 @@ class atomic {
     // index, or 0. `rmw`: the new store is an RMW's, whose load must pass
     // each of them too (may_pass, under `load_dep`) and read the store
     // before the one returned, which the history must still hold.
+    // `keepers`: the promises (by index) the new store keeps, whose loads
+    // must not have known a store it goes before (readers_allow()).
     unsigned precede_past(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep,
-                          bool rmw = false, const rl::timestamp_t* load_dep = nullptr) const {
+                          bool rmw = false, const rl::timestamp_t* load_dep = nullptr, uint32_t keepers = 0) const {
         for (unsigned k = index; k + kHistory > cur_ + 1 + rmw; k--) {
             if (rmw && (k <= 1 || !may_pass(th, mo, k, load_dep))) return 0;
             if (!may_precede(th, mo, k, dep, true)) return 0;
+            if (keepers && !readers_allow(th, k, keepers)) return 0;
             if (!glued(k)) return k;
         }
         return 0;
@@ -1297,10 +1306,12 @@ class atomic {
     // (free coherence) before as many of the last stores as it may
     // precede, each place a choice the search explores. The stores after
     // it move up one place.
-    unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after) {
+    // A store that keeps promises (`keepers`) may go before the stores
+    // their loads did not know of (readers_allow()).
+    unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, uint32_t keepers = 0) {
         unsigned n = cur_ + 1;
         unsigned at = n;
-        for (unsigned k; (k = precede_past(th, mo, at - 1, after)) != 0 &&
+        for (unsigned k; (k = precede_past(th, mo, at - 1, after, false, nullptr, keepers)) != 0 &&
                          rl::ctx().rand(2, rl::sched_type_atomic_load) == 1;)
             at = k;
         for (unsigned i = n; i > at; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
@@ -1347,10 +1358,10 @@ class atomic {
     // previous value, also carries what the previous store published (a
     // release sequence).
     // Which promises on this location the new store `v` of the running
-    // thread keeps (each one it may keep is a choice); true if any.
-    bool keep_promises(const Clocks& th, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
-                       const rl::timestamp_t* gpub, rl::timestamp_t* first_seen) {
-        bool any = false;
+    // thread keeps (each one it may keep is a choice), by index.
+    uint32_t keep_promises(const Clocks& th, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
+                           const rl::timestamp_t* gpub, rl::timestamp_t* first_seen) {
+        uint32_t any = 0;
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
             if (p.kept || p.loc != this || p.reader == th.index || p.touched || p.rmw) continue;
@@ -1360,9 +1371,26 @@ class atomic {
             if (!detail::early_allows(i, pub, th.nthreads)) continue;
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
             keep(th, p, pub, gpub, first_seen, cause);
-            any = true;
+            any |= 1u << i;
         }
         return any;
+    }
+    // May a store that keeps the promises `keepers` go before store k in
+    // coherence order? Not if one of their loads knew of store k: it
+    // happened before the load, or a thread whose read of it the load is
+    // ordered after read it (may_pass(), as of the load: a load that read
+    // store k itself could not read an older one).
+    bool readers_allow(const Clocks& th, unsigned k, uint32_t keepers) const {
+        const Rec* r = rec(k);
+        if (!r) return false;
+        for (int i = 0; i < detail::g_npromises; i++) {
+            if (!(keepers >> i & 1)) continue;
+            const detail::Promise& p = detail::g_promise[i];
+            if (p.known[r->thread] >= r->stamp) return false;
+            for (int t = 0; t < th.nthreads; t++)
+                if (orders_others(*r, t, p.reader) && p.known[t] >= r->first_seen[t]) return false;
+        }
+        return true;
     }
     // Promise i's thread made an earlier load's promise on this location
     // that is not kept (here or by an earlier store).
@@ -1514,7 +1542,7 @@ class atomic {
         publish(th, mo, rmw, dep, gdep, pub, gpub);
         rl::timestamp_t seen[kMaxSimThreads];
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
-        bool kept = false;
+        uint32_t kept = 0;
         // An RMW placed before newer stores (rmw_placed()): not last, so it
         // keeps no load's promise. An RMW whose load made a promise goes
         // last and keeps none.
@@ -1545,7 +1573,7 @@ class atomic {
             if (rmw_keep) {
                 keep(th, *rmw_keep, pub, gpub, seen, causes ? cause : nullptr);
             } else {
-                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ && keep_promises(th, v, cause, pub, gpub, seen);
+                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ ? keep_promises(th, v, cause, pub, gpub, seen) : 0;
             }
         }
         uint32_t early_before = early ? detail::early_mask(th.index, cause, false) : 0;
@@ -1556,16 +1584,16 @@ class atomic {
             n = placed ? rmw_read_ + 1 : keep_at;
             for (unsigned i = cur_ + 1; i > n; i--) hist_[i % kHistory] = hist_[(i - 1) % kHistory];
         }
-        // A store that keeps a load's promise goes last: the load that
-        // read it must not see it behind a store it knew of. One that
-        // keeps an RMW's goes right before the RMW (above).
-        if (free && !rmw && detail::g_lkmm && !kept && !rmw_keep) {
+        // A store that keeps a load's promise goes before no store that
+        // load knew of (readers_allow()). One that keeps an RMW's goes
+        // right before the RMW (above).
+        if (free && !rmw && detail::g_lkmm && !rmw_keep && (!kept || detail::g_early_rules.kept_free)) {
             // A release store is ordered after every earlier load of its
             // thread, and so after what the stores they read published.
             rl::timestamp_t after[kMaxSimThreads];
             for (int t = 0; t < th.nthreads; t++)
                 after[t] = std::max(dep ? dep[t] : 0, releases(mo) ? th.acq_fence[t] : 0);
-            n = store_place(th, mo, after);
+            n = store_place(th, mo, after, kept);
         }
         ++cur_;
         const Rec* prev = rec(n - 1);
