@@ -429,13 +429,6 @@ corpus_catches() {
     litmus/MP+porelease-plain+carrydep-plain.litmus litmus/MP+porelease+data-rfi-addr.litmus
 }
 
-@test "litmus --check: the corpus catches a control dependency that orders a plain store (ctrl-orders-plain-and-loads)" {
-  # ctrl orders marked stores only: P0's plain store in the branch may be
-  # read by P1 while P0's load is buffered.
-  corpus_catches ctrl-orders-plain-and-loads "1 agree, 1 differ (1 miss, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" \
-    litmus/LB+ctrlplain-wmb+ctrlrmb-porelease.litmus litmus/LB+ctrlonce-wmb-once+data.litmus
-}
-
 @test "litmus --check: the corpus catches a promise's store kept only as the latest (promise-keeper-goes-last)" {
   # The store that keeps P0's promise runs after x=2, which P0's load never
   # knew of, and may go before it in coherence order.
@@ -585,7 +578,7 @@ witness_replays() {
   vf litmus --check --oracle litmus litmus-lkmm litmus-oracle
   # Two one-thread chains of twenty RMWs have more paths than the oracle
   # enumerates: each is one ERROR line, and the exit is 2 (docs/lkmm-oracle.md).
-  [ "$rc" -eq 2 ] && [ "$(tail -1 <<<"$out")" == "298 agree, 0 differ, 0 unsupported, 2 not judged" ] &&
+  [ "$rc" -eq 2 ] && [ "$(tail -1 <<<"$out")" == "297 agree, 0 differ, 0 unsupported, 2 not judged" ] &&
     [ "$(grep -c '^ERROR  litmus/atomic-values+\(bitops\|returns\).litmus: P0 has more than 100000 paths' <<<"$out")" -eq 2 ] || {
     echo "got exit $rc: $(grep -v '^agree' <<<"$out") $err"; return 1; }
 }

@@ -90,8 +90,6 @@ inline constexpr MutationInfo kMutations[] = {
      "no model makes promises; litmus/LB+ctrlonce-wmb-once+data catches it: P1 buffers its load past its store to x, which P0 reads (vfsmc litmus --check --mutation early-access-seen-by-others)"},
     {"early-access-hands-on-nothing", "layer", "under kernel, an early access, once its promise is kept, hands on nothing of what the keeping store published (to the accesses that depend on it, and the race bound it carries)",
      "no model makes promises; litmus/MP+porelease-plain+carrydep-plain catches it (vfsmc litmus --check --mutation early-access-hands-on-nothing)"},
-    {"ctrl-orders-plain-and-loads", "layer", "under kernel, a control dependency alone orders a load or a plain store after a promised load (the LKMM's ppo takes ctrl to marked stores only), so such an access runs early and its promise is checked against it",
-     "no model makes promises; litmus/LB+ctrlplain-wmb+ctrlrmb-porelease catches it (vfsmc litmus --check --mutation ctrl-orders-plain-and-loads)"},
     {"promise-keeper-goes-last", "layer", "under kernel, a store that keeps a load's promise goes last in its location's coherence order, never before a store the load did not know of",
      "no model makes promises; litmus/LB+poonceonce+data-acquire-keeper+co catches it (vfsmc litmus --check --mutation promise-keeper-goes-last)"},
     {"plain-accesses-glued", "layer", "a litmus test's plain accesses are part of the step before them, as a model's are, so no other thread runs between a thread's marked access and the plain accesses after it",

@@ -212,7 +212,6 @@ void allow_load_buffering() {
     r.races = !MUTATION("early-access-ignores-races");
     r.observed = !MUTATION("early-access-seen-by-others");
     r.hand_on = !MUTATION("early-access-hands-on-nothing");
-    r.ctrl_marked_stores = !MUTATION("ctrl-orders-plain-and-loads");
     r.kept_free = !MUTATION("promise-keeper-goes-last");
     sim::set_promises(true, r);
 }

@@ -321,7 +321,6 @@ struct EarlyRules {
     bool races = true;     // a data race flagged since the early access refuses the keep
     bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
-    bool ctrl_marked_stores = true;  // a control dependency alone orders a marked store only (g_ctrl_orders)
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
 };
 inline EarlyRules g_early_rules;
@@ -349,12 +348,8 @@ inline int g_nearly = 0;
 inline uint64_t g_flagged = 0;
 inline uint64_t g_flagged_at_access = 0;
 // Set while a load or a store that may run early finds its dependencies
-// (atomic::dependency()): they refuse no promise but an RMW's. Cleared
-// with it, for a load or a plain store: a control dependency alone orders
-// it after no load (linux-kernel.cat's ppo takes ctrl to marked writes
-// only), so it is no early access of the load's promise.
+// (atomic::dependency()): they refuse no promise but an RMW's.
 inline bool g_early_ok = false;
-inline bool g_ctrl_orders = true;
 // The promises of thread `me` an access ordered after its loads by
 // `cause` (and, `rmb`, a load after an smp_rmb()) runs before; `self`: the
 // access's own promise, left out.
@@ -638,7 +633,6 @@ inline void begin_execution_deps() {
     detail::g_nearly = 0;
     detail::g_flagged = detail::g_flagged_at_access = 0;
     detail::g_early_ok = false;
-    detail::g_ctrl_orders = true;
     detail::g_done_mask = 0;
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
@@ -873,16 +867,13 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
         *gdep = gbuf;
         bool gone = false;
-        uint64_t ctrl_only = detail::g_ctrl_orders ? 0 : detail::g_dep_ctrl[me];
-        unsigned base = detail::g_dep_base[me];
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
             if (!msg) return !(gone = true);  // no longer kept: every earlier load
             detail::order_after_loads(me, false, n, detail::g_early_ok);
-            bool caused = cause && !(ctrl_only >> (n - base) & 1);
             for (int t = 0; t < th.nthreads; t++) {
                 buf[t] = std::max(buf[t], msg->c[t]);
                 gbuf[t] = std::max(gbuf[t], msg->g[t]);
-                if (caused) cause[t] = std::max(cause[t], msg->cause[t]);
+                if (cause) cause[t] = std::max(cause[t], msg->cause[t]);
             }
             return true;
         });
@@ -1053,10 +1044,8 @@ class atomic {
         if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index, early);
         const rl::timestamp_t* gdep;
         detail::g_early_ok = early;
-        detail::g_ctrl_orders = !early || !detail::g_early_rules.ctrl_marked_stores;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
         detail::g_early_ok = false;
-        detail::g_ctrl_orders = true;
         int read_thread = -1;
         rl::timestamp_t read_stamp = 0;
         unsigned& nr = detail::g_nreads[th.index];
@@ -1518,10 +1507,8 @@ class atomic {
         bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
         detail::g_early_ok = early;
-        detail::g_ctrl_orders = !(early && plain_) || !detail::g_early_rules.ctrl_marked_stores;
         const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
         detail::g_early_ok = false;
-        detail::g_ctrl_orders = true;
         if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
