@@ -304,16 +304,16 @@ inline void order_after_read_fence(int me, bool rmw_only = false) {
 // - its choice still holds with `pub` joined to what it was ordered after
 //   (Early::recheck: the store a load read is one it may still read, the
 //   coherence place a store took one it may still take);
-// - no data race was flagged since it ran (its race check, and theirs
+// - no data race was flagged since it began (its race check, and theirs
 //   against it, ran without `pub`);
 // and when no thread but the reader has seen anything ordered after the
 // load (the causes of its loads), which would have run without `pub` too.
 // Once kept, what the access hands on gets `pub` (Early::kept). Any other
-// ordering (a fence, an acquire, a release, an RMW) refuses the promise as
-// before (order_after_loads()). A choice the search explores is never
-// made here: a refused keep only leaves an execution out.
-// The rules of early accesses, each one a layer mutation when false
-// (set_promises()).
+// ordering (a fence, an acquire, a release, an RMW) refuses the promise
+// (order_after_loads()). A choice the search explores is never made
+// here: a refused keep only leaves an execution out.
+// The rules of early accesses and of where a keeping store goes, each one
+// a layer mutation when false (set_promises()).
 struct EarlyRules {
     bool on = true;        // false: a dependency refuses the promise (no early access)
     bool recheck = true;   // the early access's choice is checked again at the keep
@@ -374,8 +374,7 @@ inline void refuse_promises(uint32_t mask) {
 // earlier ones, and so after the loads its early marked stores depend on
 // (the LKMM's hb through ppo and the fence), and those a plain store
 // depends on by address (linux-kernel.cat's to-w: addr ; [Plain] ; wmb).
-// The promises those stores ran before are refused, as a dependency did
-// before early accesses.
+// The promises those stores ran before are refused.
 inline void refuse_early_stores(int me) {
     if (!g_early_rules.wmb) return;
     for (int k = 0; k < g_nearly; k++)
@@ -1165,7 +1164,8 @@ class atomic {
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
         // The promises of its thread this load runs before (detail::Early):
-        // a load that promises too refuses them, as before.
+        // a load that promises too refuses them (a promise made past an
+        // open one is never early).
         uint32_t early_before = early ? detail::early_mask(th.index, cause, rmb, pick ? detail::g_npromises - 1 : -1) : 0;
         if (early_before && pick) {
             detail::refuse_promises(early_before);
