@@ -347,9 +347,6 @@ inline int g_nearly = 0;
 // own race check may come before its load or store.
 inline uint64_t g_flagged = 0;
 inline uint64_t g_flagged_at_access = 0;
-// Set while a load or a store that may run early finds its dependencies
-// (atomic::dependency()): they refuse no promise but an RMW's.
-inline bool g_early_ok = false;
 // The promises of thread `me` an access ordered after its loads by
 // `cause` (and, `rmb`, a load after an smp_rmb()) runs before; `self`: the
 // access's own promise, left out.
@@ -631,7 +628,6 @@ inline void begin_execution_deps() {
     detail::g_npromises = 0;
     detail::g_nearly = 0;
     detail::g_flagged = detail::g_flagged_at_access = 0;
-    detail::g_early_ok = false;
     detail::g_done_mask = 0;
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
@@ -825,16 +821,25 @@ class atomic {
             r.plain_seen &= ~bit;
         }
     }
+    // Whether an access of thread `me`, ordered after `k(t)` of each thread
+    // t's clock, knows of store r: the store happens before it, or a first
+    // read of the store that orders `me` does (orders_others()). A load
+    // that knows of a store cannot read an older one (CoRR, CoWR); a store
+    // that knows of one cannot go before it (CoWW, CoRW).
+    template <class K>
+    static bool knows(const Rec& r, int me, int nthreads, K k) {
+        if (k(r.thread) >= r.stamp) return true;
+        for (int t = 0; t < nthreads; t++)
+            if (orders_others(r, t, me) && k(t) >= r.first_seen[t]) return true;
+        return false;
+    }
     bool may_pass(const Clocks& th, MemOrder mo, unsigned index, const rl::timestamp_t* dep) const {
         const Rec* r = rec(index);
         if (!r) uninitialized();
         const Rec* prev = rec(index - 1);
         if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (known(th, dep, r->thread, !noreturn_) >= r->stamp) return false;
-        for (int t = 0; t < th.nthreads; t++)
-            if (orders_others(*r, t, th.index) && known(th, dep, t, !noreturn_) >= r->first_seen[t]) return false;
-        return true;
+        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, !noreturn_); });
     }
     // What the running access depends on (depend_on), into `buf`: null
     // for nothing. A store without a description depends on every
@@ -844,9 +849,11 @@ class atomic {
     // the thread's acquires and full fences order everything after.
     // Under the LKMM, `*gdep` gets the part of it that reached every thread
     // (ReadMsg::g; the thread's glob_pend for every earlier load).
+    // `early`: the access may run before the promises of the loads it
+    // depends on are kept (detail::Early), so it refuses only an RMW's.
     static const rl::timestamp_t* dependency(const Clocks& th, bool store, rl::timestamp_t* buf,
                                              rl::timestamp_t* gbuf, const rl::timestamp_t** gdep,
-                                             rl::timestamp_t* cause = nullptr) {
+                                             rl::timestamp_t* cause = nullptr, bool early = false) {
         int me = th.index;
         *gdep = nullptr;
         if (cause)
@@ -868,7 +875,7 @@ class atomic {
         bool gone = false;
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
             if (!msg) return !(gone = true);  // no longer kept: every earlier load
-            detail::order_after_loads(me, false, n, detail::g_early_ok);
+            detail::order_after_loads(me, false, n, early);
             for (int t = 0; t < th.nthreads; t++) {
                 buf[t] = std::max(buf[t], msg->c[t]);
                 gbuf[t] = std::max(gbuf[t], msg->g[t]);
@@ -1042,9 +1049,7 @@ class atomic {
         bool rmb = early && detail::g_rd_loads[th.index] != 0;
         if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index, early);
         const rl::timestamp_t* gdep;
-        detail::g_early_ok = early;
-        const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr);
-        detail::g_early_ok = false;
+        const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr, early);
         int read_thread = -1;
         rl::timestamp_t read_stamp = 0;
         unsigned& nr = detail::g_nreads[th.index];
@@ -1220,10 +1225,7 @@ class atomic {
         const Rec* r = rec(index);
         if (!r || index < 2 || (!past && glued(index)) || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        if (known(th, dep, r->thread, false) >= r->stamp) return false;
-        for (int t = 0; t < th.nthreads; t++)
-            if (orders_others(*r, t, th.index) && known(th, dep, t, false) >= r->first_seen[t]) return false;
-        return true;
+        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, false); });
     }
     // Store `index` is an RMW's that read store index - 1 (not a promise):
     // nothing comes between the two, so a store that goes before it goes
@@ -1375,9 +1377,7 @@ class atomic {
         for (int i = 0; i < detail::g_npromises; i++) {
             if (!(keepers >> i & 1)) continue;
             const detail::Promise& p = detail::g_promise[i];
-            if (p.known[r->thread] >= r->stamp) return false;
-            for (int t = 0; t < th.nthreads; t++)
-                if (orders_others(*r, t, p.reader) && p.known[t] >= r->first_seen[t]) return false;
+            if (knows(*r, p.reader, th.nthreads, [&](int t) { return p.known[t]; })) return false;
         }
         return true;
     }
@@ -1452,9 +1452,7 @@ class atomic {
         if (!i) return false;
         for (unsigned j = i + 1; j <= a.cur_; j++) {
             const Rec* r = a.rec(j);
-            if (!r || early_known(e, pub, r->thread) >= r->stamp) return false;
-            for (int t = 0; t < nthreads; t++)
-                if (orders_others(*r, t, e.thread) && early_known(e, pub, t) >= r->first_seen[t]) return false;
+            if (!r || knows(*r, e.thread, nthreads, [&](int t) { return early_known(e, pub, t); })) return false;
         }
         return true;
     }
@@ -1506,9 +1504,7 @@ class atomic {
         bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
         bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
-        detail::g_early_ok = early;
-        const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr);
-        detail::g_early_ok = false;
+        const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr, early);
         if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
             detail::order_after_loads(th.index, true);
