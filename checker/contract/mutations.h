@@ -92,6 +92,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no model makes promises; litmus/MP+porelease-plain+carrydep-plain catches it (vfsmc litmus --check --mutation early-access-hands-on-nothing)"},
     {"promise-keeper-goes-last", "layer", "under kernel, a store that keeps a load's promise goes last in its location's coherence order, never before a store the load did not know of",
      "no model makes promises; litmus/LB+poonceonce+data-acquire-keeper+co catches it (vfsmc litmus --check --mutation promise-keeper-goes-last)"},
+    {"plain-store-read-orders", "layer", "under kernel, a load that reads a plain store is ordered after the loads that store was ordered after, so a promise whose keeping store follows such a load is refused (the LKMM's hb takes rfe between marked accesses only)",
+     "no model makes promises; litmus/LB+ctrlplain-wmb-once+rmbonce-porelease catches it (vfsmc litmus --check --mutation plain-store-read-orders)"},
     {"plain-accesses-glued", "layer", "a litmus test's plain accesses are part of the step before them, as a model's are, so no other thread runs between a thread's marked access and the plain accesses after it",
      "no model asks for its plain accesses to interleave (a model's racy plain access is reported as a data race in the interleaving it has); litmus/RMW+xchgrelaxed-plainstoreload+ctrl+acquire-cmpxchg catches it (vfsmc litmus --check --mutation plain-accesses-glued)"},
     {"special-fence-orders-since-op", "layer", "under kernel, smp_mb__before_atomic(), smp_mb__after_atomic(), smp_mb__after_spinlock(), smp_mb__after_unlock_lock() and smp_mb__after_srcu_read_unlock() are a full fence where they take effect, so they also order the accesses between the barrier and the operation it names",

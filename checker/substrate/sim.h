@@ -322,6 +322,7 @@ struct EarlyRules {
     bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
+    bool plain_rf_orders = false;  // a load of a plain store is ordered after the loads that store was (its Rec::cause)
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -1165,7 +1166,10 @@ class atomic {
                     ginto[t] = std::max(ginto[t], glob[t]);
                 }
             }
-            if (causes)
+            // The loads the store was ordered after, for a promise's
+            // keep: none through a plain access, as for what it published
+            // (hb takes rfe between marked accesses only).
+            if (causes && (!plain_rfe || detail::g_early_rules.plain_rf_orders))
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
         // The promises of its thread this load runs before (detail::Early):
