@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "litmus/litmus.h"
 #include "litmus/parser.h"
+#include "litmus/states.h"
 #include "scenario/scenario.h"
 
 using namespace vfsmc;
@@ -537,4 +539,37 @@ TEST_CASE("dpor reaches every final state the bounded search does on the four-th
 TEST_CASE("dpor and the exhaustive search count the same executions on the four-thread corpus tests with a lock",
           "[.long][litmus-exhaustive]") {
     CHECK(dpor_counts_as_exhaustive(four_threads_with_a_lock) >= 2);
+}
+
+TEST_CASE("the litmus state table keeps thousands of final states, counts repeats, and flags one past its size",
+          "[litmus]") {
+    auto t = std::make_unique<vfsmc::litmus::StateTable>();
+    t->reset(3);
+    // 5,000 states (herd7 prints any number; the table used to stop at
+    // 4,096), each ended in twice, every third one satisfying.
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 5000; i++) {
+            int32_t k[3] = {i % 17, i / 17, -i};
+            t->add(k, i % 3 == 0);
+        }
+    REQUIRE(t->nstates == 5000);
+    REQUIRE_FALSE(t->overflow);
+    for (int i = 0; i < 5000; i++) {
+        CHECK(t->count[i] == 2);
+        CHECK(t->sat[i] == (i % 3 == 0));
+        CHECK(t->key[i][2] == -i);
+    }
+    // Filled to its size, one more state overflows; a known one still counts.
+    t->reset(1);
+    REQUIRE(t->nstates == 0);
+    for (int i = 0; i < vfsmc::litmus::kMaxStates; i++) t->add(&i, false);
+    REQUIRE(t->nstates == vfsmc::litmus::kMaxStates);
+    REQUIRE_FALSE(t->overflow);
+    int32_t again = 7, more = vfsmc::litmus::kMaxStates;
+    t->add(&again, false);
+    CHECK(t->count[7] == 2);
+    CHECK_FALSE(t->overflow);
+    t->add(&more, false);
+    CHECK(t->overflow);
+    CHECK(t->nstates == vfsmc::litmus::kMaxStates);
 }

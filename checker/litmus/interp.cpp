@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 
+#include "litmus/states.h"
 #include "scenario/scenario.h"
 #include "kernel/kernel.h"
 
@@ -35,19 +36,11 @@ namespace {
 
 constexpr int kMaxVars = 32;
 constexpr int kMaxRegs = 32;
-constexpr int kMaxObserved = 16;
-constexpr int kMaxStates = 4096;
 constexpr size_t kSeenCap = size_t(1) << 20;   // distinct executions remembered
 
-// The final states seen, across the executions of one search, each with
-// the number of distinct executions (rf, co) that end in it.
-struct Tally {
-    int nobs = 0;
-    int nstates = 0;
-    int32_t key[kMaxStates][kMaxObserved];
-    uint64_t count[kMaxStates];
-    bool sat[kMaxStates];
-    bool overflow = false;
+// The final states seen, across the executions of one search
+// (StateTable), and the executions counted.
+struct Tally : StateTable {
     // The (rf, co) hashes seen: open addressing, 0 is an empty slot.
     uint64_t seen[kSeenCap];
     size_t nseen = 0;
@@ -65,9 +58,7 @@ struct Tally {
     char bad_op[8] = {};
     int ord[kMaxEvents];        // scratch: each event's place in its thread
     void reset(int n) {
-        nobs = n;
-        nstates = 0;
-        overflow = false;
+        StateTable::reset(n);
         bad = false;
         race = false;
         misuse = false;
@@ -91,22 +82,6 @@ struct Tally {
         seen[i] = h;
         nseen++;
         return true;
-    }
-    void add(const int32_t* k, bool s) {
-        for (int i = 0; i < nstates; i++) {
-            if (std::equal(k, k + nobs, key[i])) {
-                count[i]++;
-                return;
-            }
-        }
-        if (nstates >= kMaxStates) {
-            overflow = true;
-            return;
-        }
-        std::copy(k, k + nobs, key[nstates]);
-        count[nstates] = 1;
-        sat[nstates] = s;
-        nstates++;
     }
 };
 Tally g_tally;
