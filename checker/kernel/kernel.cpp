@@ -35,6 +35,9 @@ uint64_t g_told_addr[kMaxThreads];
 bool g_told[kMaxThreads];
 }  // namespace
 
+// The threads that have a grace-period word in each RCU domain.
+static int words_needed() { return std::min(std::max(rt().nthreads, 1), (int)kMaxThreads); }
+
 void layer_begin_execution() {
     g_ls.heap.n = 0;
     // An SRCU domain's words belong to one execution (init_srcu_struct()
@@ -74,16 +77,21 @@ void layer_begin_execution() {
         g_ls.after_atomic[t].set = g_ls.after_lock[t].set = g_ls.after_srcu_unlock[t].set = false;
         g_ls.before_unlock[t].set = g_ls.after_unlock_lock[t].set = false;
     }
+    // A grace-period word for each thread of the run (rt().nthreads): the
+    // read-side sections and grace periods touch no other, and an
+    // sim::atomic is 8 KB to build.
+    int n = words_needed();
     for (int t = 0; t < kMaxThreads; t++) {
-        g_ls.gp[0][t] = new (g_ls.gp_mem[0][t]) sim::atomic<int>();
-        g_ls.gp[0][t]->store(0, MemOrder::relaxed);
+        g_ls.gp[0][t] = t < n ? new (g_ls.gp_mem[0][t]) sim::atomic<int>() : nullptr;
+        if (t < n) g_ls.gp[0][t]->store(0, MemOrder::relaxed);
     }
 }
 
 void init_srcu_struct(int d) {
     if (d < 1 || d >= kRcuDomains || !g_ls.setup || g_ls.gp[d][0])
         throw std::logic_error("init_srcu_struct: a domain 1.." + std::to_string(kRcuDomains - 1) + ", once, in setup");
-    for (int t = 0; t < kMaxThreads; t++) {
+    int n = words_needed();
+    for (int t = 0; t < n; t++) {
         g_ls.gp[d][t] = new (g_ls.gp_mem[d][t]) sim::atomic<int>();
         g_ls.gp[d][t]->store(0, MemOrder::relaxed);
     }
