@@ -164,15 +164,22 @@ inline const MutationInfo* find_mutation(const char* name) {
 }
 // True when the deletion `name` is selected. `name` must be in kMutations.
 inline bool MUTATION(const char* name) {
-    // `name` is a literal: each pointer is looked up in the table once.
-    static const char* known[64] = {};
-    const char*& k = known[((uintptr_t)name >> 3) & 63];
-    if (k != name) {
+    // `name` is a literal: each pointer is looked up in the table once, and
+    // kept in a set of the pointers seen (open addressing; the models and
+    // the layer have fewer than 128 call sites).
+    static const char* known[512] = {};
+    static int nknown = 0;
+    size_t at = (size_t)(((uintptr_t)name * 0x9E3779B97F4A7C15ULL) >> 55);
+    while (known[at] && known[at] != name) at = (at + 1) & 511;
+    if (!known[at]) {
         if (!find_mutation(name)) {
             std::fprintf(stderr, "internal error: MUTATION(\"%s\") is not in kMutations\n", name);
             std::abort();
         }
-        k = name;
+        if (nknown < 384) {  // beyond that, looked up every time (and the probe always ends)
+            known[at] = name;
+            nknown++;
+        }
     }
     const char* sel = rt().mutation;
     return sel && std::strcmp(sel, name) == 0;
