@@ -19,7 +19,8 @@ States lines list every final outcome. A finished search whose outcomes
 differ from the oracle's fails the test: an outcome the LKMM allows and
 vfsmc never reaches (a miss), or one vfsmc reaches and the LKMM forbids (a
 false alarm); so does a decided answer that differs. An `inconclusive` answer (the 60 s limit, or the value bound), or a test the oracle does not judge within its own limit,
-is counted and printed; more than 3% of them fails the test too.
+is counted and printed; more than 3% of them fails the test too. A run of
+vfsmc that gives no answer at all (an error) fails the test, on one line.
 
 --max-miss-tests N lets up to N tests miss outcomes (the class
 docs/memory-model.md documents: a conditional RMW reads the latest store,
@@ -197,7 +198,7 @@ for k in range(args.count):
     paths.append(path)
 
 agree = inconclusive = unjudged = 0
-missing, alarms = [], []
+missing, alarms, errors = [], [], []
 with cf.ThreadPoolExecutor(args.jobs) as ex:
     for path, (oracle, allowed), (op, reached) in ex.map(judge, paths):
         if oracle.split()[0] not in ("Always", "Sometimes", "Never"):
@@ -205,6 +206,11 @@ with cf.ThreadPoolExecutor(args.jobs) as ex:
             print(f"not judged by the oracle {path}: {oracle}")
         elif oracle == op and allowed == reached:
             agree += 1
+        elif op.startswith("error"):
+            # No answer at all (a limit of the interpreter, a crash): one
+            # line, not every outcome the LKMM allows as a miss.
+            errors.append(path)
+            print(f"FAIL (error) {path}: vfsmc gave no answer: {op}")
         elif not op.startswith("inconclusive") and allowed != reached:
             (alarms if reached - allowed else missing).append(path)
             for st in sorted(allowed - reached):
@@ -221,11 +227,11 @@ with cf.ThreadPoolExecutor(args.jobs) as ex:
             (missing if what == "miss" else alarms).append(path)
             print(f"FAIL ({what}) {path}: vfsmc {op}, the LKMM {oracle}")
 print(f"{agree} agree, {len(missing)} with misses only, {len(alarms)} with false alarms, {inconclusive} inconclusive, "
-      f"{unjudged} not judged by the oracle, of {len(paths)} tests (seed {args.seed})")
-if missing or alarms:
+      f"{unjudged} not judged by the oracle, {len(errors)} without an answer, of {len(paths)} tests (seed {args.seed})")
+if missing or alarms or errors:
     print("the tests that differ are kept in " + out)
 if args.expect_false_alarm:
     sys.exit(0 if alarms else 1)
 if len(missing) > args.max_miss_tests:
     print(f"more tests miss outcomes than --max-miss-tests {args.max_miss_tests}")
-sys.exit(1 if alarms or len(missing) > args.max_miss_tests or inconclusive + unjudged > 0.03 * len(paths) else 0)
+sys.exit(1 if alarms or errors or len(missing) > args.max_miss_tests or inconclusive + unjudged > 0.03 * len(paths) else 0)
