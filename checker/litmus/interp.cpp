@@ -835,7 +835,9 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         return out;
     }
     if (g_tally.overflow) {
-        out.error = t.file + ": more than " + std::to_string(kMaxStates) + " distinct final states";
+        out.error = t.file + ": more than " + std::to_string(kMaxStates) +
+                    " distinct final states of the registers and locations the condition names; accepted: at most " +
+                    std::to_string(kMaxStates);
         return out;
     }
     out.inconclusive = cut;

@@ -312,8 +312,8 @@ inline void order_after_read_fence(int me, bool rmw_only = false) {
 // ordering (a fence, an acquire, a release, an RMW) refuses the promise
 // (order_after_loads()). A choice the search explores is never made
 // here: a refused keep only leaves an execution out.
-// The rules of early accesses and of where a keeping store goes, each one
-// a layer mutation when false (set_promises()).
+// The rules of early accesses, of where a keeping store goes and of what a
+// keep is refused by, each one a layer mutation when false (set_promises()).
 struct EarlyRules {
     bool on = true;        // false: a dependency refuses the promise (no early access)
     bool recheck = true;   // the early access's choice is checked again at the keep
@@ -322,7 +322,7 @@ struct EarlyRules {
     bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
-    bool plain_rf_orders = false;  // a load of a plain store is ordered after the loads that store was (its Rec::cause)
+    bool plain_rf_unordered = true;  // a load of a plain store is not ordered after the loads that store was (Rec::cause)
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -1169,7 +1169,7 @@ class atomic {
             // The loads the store was ordered after, for a promise's
             // keep: none through a plain access, as for what it published
             // (hb takes rfe between marked accesses only).
-            if (causes && (!plain_rfe || detail::g_early_rules.plain_rf_orders))
+            if (causes && (!plain_rfe || !detail::g_early_rules.plain_rf_unordered))
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
         // The promises of its thread this load runs before (detail::Early):
