@@ -666,3 +666,17 @@ witness_replays() {
   [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" == "6996 agree, 0 differ (0 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] || {
     echo "got exit $rc: $(grep -v '^agree' <<<"$out" | head) $err"; return 1; }
 }
+
+@test "openref's legitimize-stale-dentry ghost samples the walk's version in the chain read's step: sc finds the missing d_unhashed() test" {
+  # Without __d_lookup_rcu()'s d_unhashed() test, a walk that reads the hash
+  # chain before __d_drop() and d_seq after it keeps the invalidated
+  # sample and legitimizes the unhashed dentry. That interleaving exists
+  # under sc; the ghost that judges it must be taken in the chain read's
+  # step, or the search's order of steps puts the unhash before it.
+  local s=scenarios/openref/rcu-legitimize-vs-kill.json
+  for how in "" "--strategy bounded --bound 2"; do
+    vf run --no-progress --memory-model sc --mutation d-lookup-rcu-no-unhashed-test $how "$s"
+    [ "$rc" -eq 1 ] && [[ $(tail -1 <<<"$out") == "violated legitimize-stale-dentry: rcu-legitimize-vs-kill ("* ]] || {
+      echo "$how: exit $rc: $(tail -1 <<<"$out") $err"; return 1; }
+  done
+}

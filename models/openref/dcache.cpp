@@ -115,8 +115,8 @@ void OpenrefRun::d_drop_(Dentry* d) {
     KFUNC("__d_drop");
     if (!plain_load(d->d_hash)) return;
     bit_spin_lock(bucket->lock);  // hlist_bl_lock(b)
-    dver_unhashed = dver++;
     WRITE_ONCE(bucket->first, NONE);  // hlist_bl_del_rcu: new walkers miss it
+    dver_unhashed = dver++;           // ghost, in the step of the store it counts
     bit_spin_unlock(bucket->lock);
     WRITE_ONCE(d->d_hash, 0);  // dentry->d_hash.pprev = NULL
     write_seqcount_invalidate(d->d_seq);
@@ -126,9 +126,9 @@ void OpenrefRun::d_drop_(Dentry* d) {
 // dentry_unlink_inode(): d_lock and i_lock held; releases both.
 void OpenrefRun::dentry_unlink_inode(Dentry* d) {
     KFUNC("dentry_unlink_inode");
-    dver++;
     write_seqcount_begin(d->d_seq);  // raw_write_seqcount_begin
     WRITE_ONCE(d->d_inode, NONE);    // __d_clear_type_and_inode
+    dver++;                          // ghost, in the step of the store it counts
     write_seqcount_end(d->d_seq);
     lockref_unlock(d->d_lockref);
     spin_unlock(inode->i_lock);
@@ -197,10 +197,13 @@ Dentry* OpenrefRun::d_lookup_rcu_(unsigned* seqp) {
     Dentry* d = D(READ_ONCE(bucket->first));
     if (!d) return nullptr;
     // Ghost: the version the walk is looking at. A chain read that
-    // returned "f" after it left the chain sees it as it was before.
+    // returned "f" after it left the chain sees it as it was before. It is
+    // sampled in the chain read's step: the search orders steps, and a
+    // sample taken in the d_seq read's step could follow an unhash that
+    // the chain read preceded.
     bool chain_stale = bucket->first.peek() != d->id;
-    unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
     th[this_thread()].dver_sample = chain_stale ? dver_unhashed : dver;
+    unsigned seq = raw_read_seqcount(d->d_seq) & ~1u;  // raw_seqcount_begin
     // d_unhashed() after the name match: a chain read may still return
     // a dentry __d_drop took off the chain; if the d_seq sample is the
     // invalidated one, only this test (ordered by __d_drop's smp_wmb
