@@ -680,3 +680,16 @@ witness_replays() {
       echo "$how: exit $rc: $(tail -1 <<<"$out") $err"; return 1; }
   done
 }
+
+@test "litmus --check: the corpus catches the reorder cut without its premise on the reading thread (VFSMC_TEST_STALE_CUT=reorder-unsound)" {
+  # SB with different locks: each thread's stale read of the other's store
+  # is cut, yet each reading thread has a step after the store it missed
+  # (its read of the other's word), so neither move is possible and the
+  # outcome where both read 0 is lost. The real cut keeps it.
+  local f="litmus/SB+spinlocks-different.litmus litmus/RCU+po-writes+sections-after-wait.litmus litmus-lkmm/MP+polockonce+poacquiresilsil.litmus"
+  VFSMC_TEST_STALE_CUT=reorder-unsound vf litmus --check $f
+  [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" == "0 agree, 3 differ (3 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] || {
+    echo "unsound: exit $rc: $out $err"; return 1; }
+  vf litmus --check $f
+  [ "$rc" -eq 0 ] || { echo "exit $rc: $out $err"; return 1; }
+}

@@ -19,7 +19,8 @@ anything is listed as not compared (inconclusive, never `holds`).
 
 --expect-miss inverts the exit code: 0 when at least one miss was found.
 The suite uses it with the test-only unsound cut (VFSMC_TEST_STALE_CUT=
-reorder, checker/search/stale_cut.h) to show that the oracle catches it.
+reorder-unsound, checker/search/reorder_cut.h) to show that the oracle
+catches it.
 """
 import argparse
 import concurrent.futures

@@ -21,11 +21,11 @@ vf() {
 nlines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
 
 # A dpor scenario of about a second, and its serial count (the lock file).
-small=scenarios/chrdev/concurrent-first-open-v2-third-opener.json
-small_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' scenarios/chrdev/explorations.lock concurrent-first-open-v2-third-opener; }
+small=scenarios/openref/rcu-legitimize-vs-kill.json
+small_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' scenarios/openref/explorations.lock rcu-legitimize-vs-kill; }
 # Several seconds of dpor, and minutes.
-medium=scenarios/openref/rcu-legitimize-vs-kill.json
-medium_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' scenarios/openref/explorations.lock rcu-legitimize-vs-kill; }
+medium=scenarios/dcache/shared-cached-negative-reject.json
+medium_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' scenarios/dcache/explorations.lock shared-cached-negative-reject; }
 long=scenarios/dcache/shared-create-vs-open-switch.json
 
 # json_field FILE EXPR: a Python expression over the JSON document j.

@@ -75,11 +75,11 @@ copy_scenario() {
   run "$VFSMC" run --no-progress --json "$f"
   [ "$status" -eq 0 ]
   [[ $output == *'and up to a permutation of the identical threads P0, P1"'* ]]
-  [[ $output == *'"executions": 37'* ]]
+  [[ $output == *'"executions": 29'* ]]
   run "$VFSMC" run --no-progress --json --no-symmetry "$f"
   [ "$status" -eq 0 ]
   [[ $output != *'identical threads'* ]]
-  [[ $output == *'"executions": 77'* ]]
+  [[ $output == *'"executions": 61'* ]]
   VFSMC_TEST_SYMMETRY=sideways run "$VFSMC" run --no-progress "$f"
   [ "$status" -eq 2 ]
   [[ $output == *'VFSMC_TEST_SYMMETRY: unknown value "sideways"; accepted: off, mutant (test-only), or unset'* ]]

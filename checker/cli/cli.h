@@ -66,6 +66,10 @@ struct LitmusFlags {
     std::string replay;    // with --witness: replay this witness token
     std::string mutation;  // the layer's mutation the searches run under (a name of kMutations); empty: none
 };
+// The stale-read cut the full searches take: dpor's default, or the
+// test-only one VFSMC_TEST_STALE_CUT names (checked at start-up).
+StaleCut test_stale_cut();
+
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
 // `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).
 int cmd_litmus_oracle(const std::vector<std::string>& files, const LitmusFlags& f);

@@ -82,6 +82,7 @@ Options options_of(const LitmusFlags& f) {
     opt.witness = f.witness;
     opt.minimize = !f.first;
     opt.mutation = f.mutation;
+    opt.stale_cut = test_stale_cut();
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
         throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
     if (f.bound >= 0) {

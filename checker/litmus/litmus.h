@@ -53,6 +53,7 @@ struct Options {
     SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it (dpor: kDporShare of it, then
                                     // bounded searches for the outcome it has not seen, run())
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
+    StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
     // pointer to variable i is i + 1): a load may then return one that a

@@ -52,8 +52,9 @@
 // - the lock handoff rule (handoff.h): a waiting acquire after an exclusive
 //   release races with the acquire the release ends (handoff_race, in
 //   analyze());
-// - the reorder cut (reorder_cut.h), test-only and unsound: an execution
-//   ended at the close of a step with a stale read (reorder_cut());
+// - the reorder cut (reorder_cut.h): an execution ended at the close of a
+//   step whose stale read could run before the store it missed
+//   (reorder_cut());
 // - the identical-threads rule (symmetry.h): a thread of a class of
 //   identical threads is not enabled (choose()) for a step that starts
 //   with a write before the next lower one of its class has taken such a
@@ -421,12 +422,13 @@ private:
         return (rl::thread_id_t)t;
     }
 
-    // The test-only reorder cut (reorder_cut.h), at the close of a step
-    // with a stale read (StaleCut::reorder keeps the candidates).
+    // The reorder cut (reorder_cut.h), at the close of a step with a stale
+    // read (StaleCut::reorder keeps the candidates).
     void reorder_cut() {
         StaleCutPolicy::Candidate c = SearchPolicies::running().stale().take_candidate();
         if (c.thread < 0 || halted_ || rt().pruned) return;
-        if (!reorder_.cuts(steps_.data(), (int)steps_.size(), c)) return;
+        if (!reorder_.cuts(steps_.data(), (int)steps_.size(), c, SearchPolicies::running().stale().reorder_unsound()))
+            return;
         rt().duplicate = true;
         rt().pruned = true;
     }

@@ -575,7 +575,7 @@ struct RunExtras {
 
 // The search's settings from the run's options.
 struct SearchSettings {
-    StaleCut stale_cut = StaleCut::duplicates;
+    StaleCut stale_cut = StaleCut::reorder;
     Handoff handoff = Handoff::on;
     Commute commute = Commute::on;
     Symmetry symmetry = Symmetry::on;

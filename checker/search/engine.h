@@ -25,8 +25,9 @@ struct RunOptions {
     bool override_search = false;   // use `search` below instead of the scenario's
     bool collect_outcomes = false;  // record the outcome of every judged execution (tests)
     // A full search's stale reads (search/stale_cut.h): the
-    // duplicates are cut; tests compare with `none`.
-    StaleCut stale_cut = StaleCut::duplicates;
+    // duplicates are cut, and under dpor the reorderable ones; tests
+    // compare with `duplicates` and `none`.
+    StaleCut stale_cut = StaleCut::reorder;
     // dpor's lock handoff rule (search/handoff.h): tests compare with `off`.
     Handoff handoff = Handoff::on;
     // dpor's commuting-adds rule (search/commute.h): tests compare with `off`.

@@ -9,7 +9,7 @@ namespace {
 uint8_t bit(int t) { return (uint8_t)(1u << t); }
 }  // namespace
 
-bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c) {
+bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, bool unsound) {
     if (n == 0 || steps[n - 1].thread != c.thread) return false;
     const ExecRecord* rec = rt().rec;
     if (!rec || rec->truncated || c.newer < 0 || c.read_ev < 0 || c.read_ev >= rec->nevents) return false;
@@ -17,10 +17,16 @@ bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candid
     const Event& re = rec->events[c.read_ev];
     for (int i = c.read_ev + 1; i < rec->nevents; i++)
         if (rec->events[i].obj == re.obj && rec->events[i].field == re.field) return false;
-    return stale_explained(steps, n, c.newer, c.key);
+    // Declined for a wait condition's read: a thread that parks on the
+    // stale value after the store it missed is woken by no later write,
+    // where the moved read parks before the store, which wakes it.
+    const Deps& d = deps();
+    for (int i = 0; i < d.nstep; i++)
+        if (d.step[i].await) return false;
+    return stale_explained(steps, n, c.newer, re.rf, c.key, unsound);
 }
 
-bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key key) {
+bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, int source, Key key, bool unsound) {
     int cur = n - 1;
     if (cur < 1) return false;
     // kx: the step of the store the read missed.
@@ -31,6 +37,11 @@ bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key ke
             break;
         }
     if (kx < 0 || kx == cur) return false;
+    // The store read is the initial value (-1) or ran before the step of
+    // the one it missed: moved before that step, the read still finds it.
+    // Under `kernel` a store that ran later may come first in modification
+    // order, and the moved read would run before it.
+    if (source >= steps[kx].first_ev) return false;
     int u = steps[cur].thread;
     AccSet& S = set_;
     S.clear();
@@ -38,7 +49,7 @@ bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, Key ke
     for (int k = kx; k < cur; k++) {
         const DporStep& st = steps[k];
         if (k != kx && !(threads & bit(st.thread)) && !st.acc.dependent(S, Commute::off)) continue;
-        if (st.thread == u) return false;
+        if (st.thread == u && !unsound) return false;
         threads |= bit(st.thread);
         S.add(st.acc);
         if (S.all) return false;

@@ -1,32 +1,51 @@
-// vfsmc: the reorder cut, a test-only and unsound stale-read cut of dpor.
+// vfsmc: the reorder cut, dpor's stale-read cut.
 //
-// Taken only under StaleCut::reorder (VFSMC_TEST_STALE_CUT=reorder), at the
-// close of a step, from the candidate the stale-read policy keeps
-// (stale_cut.h): the step's marked load (READ_ONCE, smp_load_acquire,
-// rcu_dereference) or failing lockref update read a stale value. It ends
-// the execution as a duplicate when no step of the reading thread is in S,
-// the steps from the store it missed on that depend on that store (by
-// program order, or a shared key with one of them writing), and the step's
-// other accesses do not depend on S.
+// Taken under StaleCut::reorder (the default of dpor), at the close of a
+// step, from the candidate the stale-read policy keeps (stale_cut.h): the
+// step's marked load (READ_ONCE, smp_load_acquire, rcu_dereference) or
+// failing lockref update read a stale value s, older in modification order
+// than a store that ran before it. Let W be the store after s in
+// modification order, kx the step that made W, and S the steps from kx on
+// that happen after it (a step of a thread already in S, or one that shares
+// a key with S with one of them writing). The cut ends the execution as a
+// duplicate (counted, never judged) when all of these hold:
+//  1. s is the initial value or a store that ran before kx;
+//  2. no step of the reading thread is in S;
+//  3. the step's other accesses do not depend on S, and it does not touch
+//     the word again after the stale read;
+//  4. the step has no wait condition's read (a thread that parks on the
+//     stale value after W is woken by no later write; moved before W, W's
+//     write wakes it).
 //
-// Its argument: moving the step before the store gives an interleaving with
-// one stale read fewer in which the read sees the same value as the latest
-// one; the read races with the store, so dpor reverses that race and
-// explores the moved interleaving; so this execution is a duplicate. Unlike
-// the two cuts of stale_cut.h the argument is not local: it leans on dpor's
-// completeness for an execution dpor never finishes. dpor's guarantee (one
-// execution per Mazurkiewicz trace of the *maximal* executions) is argued
-// from races found in executions that run to the end; an execution ended
-// early contributes only the races of its prefix, and the traces the cut
-// hands to "the moved interleaving" are reached only through races its
-// dropped suffix would show. On openref's rcu-legitimize-vs-kill under the
-// mutation d-lookup-rcu-no-unhashed-test, every execution in which P0's RCU
-// walk reads the hash chain after P1's __d_drop() unhashed "f" is ended by
-// it, and the violation (P0's try_to_unlazy() legitimizes the unhashed
-// dentry) is in no explored execution: dpor answers `holds (complete)`
-// where the bounded search at 3 preemptions finds the 49-step
-// counterexample. The cut exists so that the tests show that the
-// bounded-search oracle (tests/mutation_oracle.py) catches an unsound cut.
+// The argument. Call the execution E1 = u.kx.v.R, R the reading step.
+// Move R, and the steps of v that happen before it (none of S, by 2 and
+// 3), before kx: E2 = u.v'.R.kx.v'' is an interleaving of the same steps
+// in which every pair of dependent steps keeps its order but R against S,
+// and R still reads s: s ran before kx (1; under `kernel` a store that ran
+// after W may still come before it in modification order, and moved before
+// kx, R would run before the store it read), the thread's earlier reads and
+// what it knows are the same, and the store history it reads from holds
+// fewer stores. R is a read, so S runs after it as it ran before it: the
+// same memory, the same clocks, the same choices. So E2 reaches every
+// state E1 reaches once R has run, with fewer (read, missed store) pairs.
+// The premises depend only on the order of dependent steps (s and W are
+// stores of one word, S is what happens after kx), so they hold in every
+// interleaving of E1's trace, and an execution dpor runs is ended only
+// where every interleaving of its trace would be. Repeating the move ends
+// at a trace the cut never ends, which dpor explores: R races with W, and
+// the reversal of that race is found in E1's prefix, which runs to R.
+//
+// "The same state" covers what the model's checks see only if they see
+// what the steps did: a ghost the model keeps for an invariant must change
+// in the step of the access it records (docs/adding-a-model.md). A ghost
+// sampled one step late makes E1 and E2 judge differently, and then this
+// cut, like dpor itself, loses the execution only E1 shows.
+//
+// StaleCut::reorder_unsound (VFSMC_TEST_STALE_CUT=reorder-unsound) drops
+// premise 2, test-only: the reading thread's own earlier reads of S's
+// stores then stay after kx while R moves before it. The litmus corpus
+// shows the outcomes it loses (tests/cli.bats), and the bounded-search
+// oracle the i_dir_seq violation it loses (tests/CMakeLists.txt).
 #pragma once
 
 #include "search/dpor_step.h"
@@ -38,13 +57,15 @@ class ReorderCut {
 public:
     // Does the cut end the execution at the close of steps[n - 1], the
     // running step, whose stale read is `c`?
-    bool cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c);
+    // `unsound`: without premise 2 (StaleCut::reorder_unsound, test-only).
+    bool cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, bool unsound);
 
 private:
     // S commutes with the running step's accesses besides the stale word
     // `key`, and holds no step of its thread; `newer` is the event index of
     // the first store the read missed.
-    bool stale_explained(const DporStep* steps, int n, int newer, Key key);
+    // `source`: the event of the store the read read (-1: the initial value).
+    bool stale_explained(const DporStep* steps, int n, int newer, int source, Key key, bool unsound);
     AccSet set_, cur_;  // S, and the running step's other accesses
 };
 

@@ -42,10 +42,11 @@
 // spin_lock (before_access drops the pending cut); (2) the newer locked store is a reads-from
 // choice of the same data node (it lies in the window).
 //
-// The reorder cut (reorder_cut.h), test-only and unsound, is dpor's: it
-// reads the candidates this policy keeps under StaleCut::reorder, the stale
-// reads of the running step (a marked load, or an update that failed on a
-// stale value).
+// The reorder cut (reorder_cut.h) is dpor's: it reads the candidates this
+// policy keeps under StaleCut::reorder, the stale reads of the running step
+// (a marked load, or an update that failed on a stale value). Unlike the two
+// cuts above its argument is not local: it moves the reading step before the
+// store it missed, and leans on dpor reversing that race.
 #pragma once
 
 #include <cstdint>
@@ -56,11 +57,11 @@ namespace vfsmc {
 
 // How a full search treats a stale read under `kernel`.
 enum class StaleCut : uint8_t {
-    none,         // run every branch
-    duplicates,   // the default of the full searches: the succeeding-update cut and the
-                  // locked-value cut above
-    every_stale,  // test-only, unsound: cut every stale lockref read
-    reorder,      // test-only, unsound: duplicates plus the reorder cut
+    none,             // run every branch
+    duplicates,       // the succeeding-update cut and the locked-value cut above
+    every_stale,      // test-only, unsound: cut every stale lockref read
+    reorder,          // the default of the full searches: duplicates plus, under dpor, the reorder cut
+    reorder_unsound,  // test-only, unsound: reorder without its premise that no step of the reading thread follows the missed store
 };
 
 // The stale-read cuts, one of the search's policies on the layer's
@@ -89,7 +90,13 @@ public:
     Candidate take_candidate();
 
 private:
-    bool reorder() const { return cut_ == StaleCut::reorder && dpor_; }
+    bool reorder() const { return (cut_ == StaleCut::reorder || cut_ == StaleCut::reorder_unsound) && dpor_; }
+public:
+    // The reorder cut without its premise that no step of the reading
+    // thread follows the store it missed (StaleCut::reorder_unsound).
+    bool reorder_unsound() const { return cut_ == StaleCut::reorder_unsound; }
+
+private:
     StaleCut cut_;
     bool dpor_;
     // The locked-value cut pending at each thread's next access: the key
