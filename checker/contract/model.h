@@ -348,6 +348,10 @@ public:
     virtual void thread(int t) = 0;
     // Invariants checked after every state-changing step. Use peek() only.
     virtual void check_step() {}
+    // Invariants on object `id` as it is freed, in the free's own step
+    // (after its scheduling point, while the object is still alive): what
+    // must no longer point at it. Use peek() only.
+    virtual void check_free(int id) { (void)id; }
     // Invariants checked once every thread has finished (balances, leaks).
     virtual void check_final() {}
     // The final state of the objects, one "object: state" line each. peek() only.

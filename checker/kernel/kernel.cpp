@@ -198,6 +198,11 @@ void kfree_id(int id, SrcLoc at) {
     note_next_access(t, made_at_setup(id));
     sched_point();
     note_access(alive_key(id), true);
+    if (rt().check_free && !rt().in_check) {
+        rt().in_check = true;
+        rt().check_free(id);
+        rt().in_check = false;
+    }
     if (free_races_plain_access(id, t)) return;
     o.free_event = log_event(t, Ev::Free, id, "kfree", nullptr, 0, 0, "%s freed", o.name);
     o.freed = true;

@@ -169,6 +169,10 @@ void check_step_hook() {
     if (g->run) g->run->check_step();
 }
 
+void check_free_hook(int id) {
+    if (g->run) g->run->check_free(id);
+}
+
 int shown_steps(const ExecRecord& rec) {
     int n = 0;
     for (int i = 0; i < rec.nevents; i++) n += rec.events[i].kind != Ev::Enter;
@@ -344,10 +348,12 @@ void engine_after() {
         keep_sample();
     }
     r.check_step = nullptr;
+    r.check_free = nullptr;
     destroy_run(g->run);
     g->run = nullptr;
     layer_end_execution();
     r.check_step = check_step_hook;
+    r.check_free = check_free_hook;
     g->in_after = false;
 }
 
@@ -442,6 +448,7 @@ void setup_runtime(const Scenario& s, Model* m) {
     }
     r.inv_enabled = inv_enabled;
     r.check_step = check_step_hook;
+    r.check_free = check_free_hook;
     r.fail = fail_hook;
     r.ncoverage = 0;
     r.executions = 0;

@@ -50,6 +50,7 @@ struct Runtime {
     OrderConstraint order[kMaxOrder];
     bool (*inv_enabled)(const char* name) = nullptr;
     void (*check_step)() = nullptr;     // model's every-step invariants (peek only)
+    void (*check_free)(int id) = nullptr;  // model's invariants on an object at its free (peek only)
     void (*fail)(const char* desc) = nullptr;  // ends the execution as failed (Relacy)
 
     // Per execution.

@@ -34,17 +34,28 @@ void ChrdevRun::kobject_put(Cdev* p) {
     if (refcount_dec_and_test(p->kref)) kobject_release(p);
 }
 
-// The checker's free of a cdev: no inode may still be on its list (an
-// inode's i_cdev would then point to freed memory).
+// The checker's free of a cdev (check_free() looks at its list in the
+// free's step).
 void ChrdevRun::kfree_cdev(Cdev* p) {
-    if (p->list.peek() != NONE) {
-        int c[1] = {list_add_ev};
+    cdev_freed[cdev_index(p)] = true;
+    kfree(p);
+}
+
+// inode-on-freed-cdev-list, as the inode or a cdev is freed, in the step
+// of the free: an inode still on a cdev's list would keep i_cdev pointing
+// to freed memory, or the freed inode would stay on a live cdev's list.
+// Judged here and not before the free's scheduling point, where an opener
+// could still put the inode on the list before the free runs.
+void ChrdevRun::check_free(int id) {
+    int c[1] = {list_add_ev};
+    if (id == inode->id && inode->i_devices.peek() != NONE) {
+        violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
+                "%s is freed while still on %s's list", inode->name(), object_name(inode->i_devices.peek()));
+    } else if (Cdev* p = C(id); p && p->list.peek() != NONE) {
         violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
                 "%s is freed while %s is still on its list (i_cdev = %s)", p->name(),
                 object_name(p->list.peek()), object_name(inode->i_cdev.peek()));
     }
-    cdev_freed[cdev_index(p)] = true;
-    kfree(p);
 }
 
 // cdev_get: pin the owner module, then the kobject. Post-5.6 it uses

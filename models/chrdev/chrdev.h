@@ -334,6 +334,7 @@ struct ChrdevRun : ModelRun {
     int open_files() const;
     int open_files_on(int c) const;
     int open_fops_refs() const;
+    void check_free(int id) override;
     void check_final() override;
     void final_state(std::string& out) const override;
 };

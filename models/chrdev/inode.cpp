@@ -78,14 +78,10 @@ void ChrdevRun::evict() {
 
 void ChrdevRun::destroy_inode() {
     KFUNC("destroy_inode");
-    if (inode->i_devices.peek() != NONE) {
-        int c[1] = {list_add_ev};
-        violate(this_thread(), "inode-on-freed-cdev-list", c, list_add_ev >= 0 ? 1 : 0,
-                "%s is freed while still on %s's list", inode->name(), object_name(inode->i_devices.peek()));
-    }
     inode_freed = true;
     // i_callback after an RCU grace period; nobody here reads the inode
-    // under rcu_read_lock, so it is freed at once.
+    // under rcu_read_lock, so it is freed at once. check_free() looks at
+    // its list in the free's step.
     call_rcu_free(inode->id);
 }
 
