@@ -312,11 +312,13 @@ void die_with_parent(pid_t parent, int sig) {
 // (search/stale_cut.h): `local`, the cuts of one data node only, which the
 // benchmarks compare with; `reorder-unsound`, the reorder cut without its
 // premise that no step of the reading thread follows the store it missed,
-// which the litmus corpus and tests/mutation_oracle.py show are caught.
-// Checked at start-up (check_environment()).
+// and `reorder-promises`, without its premise that the execution made no
+// promise, which the litmus corpus and tests/mutation_oracle.py show are
+// caught. Checked at start-up (check_environment()).
 StaleCut test_stale_cut() {
     const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
     if (c && std::strcmp(c, "reorder-unsound") == 0) return StaleCut::reorder_unsound;
+    if (c && std::strcmp(c, "reorder-promises") == 0) return StaleCut::reorder_promises;
     if (c && std::strcmp(c, "local") == 0) return StaleCut::duplicates;
     return StaleCut::reorder;
 }
@@ -678,9 +680,9 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) 
 void check_environment() {
     // The test-only stale-read cuts (test_stale_cut()).
     if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
-        c && *c && std::strcmp(c, "reorder-unsound") != 0 && std::strcmp(c, "local") != 0)
+        c && *c && std::strcmp(c, "reorder-unsound") != 0 && std::strcmp(c, "reorder-promises") != 0 && std::strcmp(c, "local") != 0)
         throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: local or reorder-unsound (test-only), or unset");
+                        "\"; accepted: local, reorder-unsound or reorder-promises (test-only), or unset");
     // The parallel search's test-only switches (parallel_options()).
     if (const char* c = std::getenv("VFSMC_TEST_DROP_UPWARD"); c && *c && std::strcmp(c, "1") != 0)
         throw LoadError(std::string("VFSMC_TEST_DROP_UPWARD: bad value \"") + printable(c, kMaxShownValue) +

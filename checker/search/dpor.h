@@ -427,7 +427,7 @@ private:
     void reorder_cut() {
         StaleCutPolicy::Candidate c = SearchPolicies::running().stale().take_candidate();
         if (c.thread < 0 || halted_ || rt().pruned) return;
-        if (!reorder_.cuts(steps_.data(), (int)steps_.size(), c, SearchPolicies::running().stale().reorder_unsound()))
+        if (!reorder_.cuts(steps_.data(), (int)steps_.size(), c, SearchPolicies::running().stale().cut()))
             return;
         rt().duplicate = true;
         rt().pruned = true;

@@ -2,6 +2,7 @@
 #include "search/reorder_cut.h"
 
 #include "substrate/runtime.h"
+#include "substrate/sim.h"
 
 namespace vfsmc {
 
@@ -9,7 +10,7 @@ namespace {
 uint8_t bit(int t) { return (uint8_t)(1u << t); }
 }  // namespace
 
-bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, bool unsound) {
+bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, StaleCut variant) {
     if (n == 0 || steps[n - 1].thread != c.thread) return false;
     const ExecRecord* rec = rt().rec;
     if (!rec || rec->truncated || c.newer < 0 || c.read_ev < 0 || c.read_ev >= rec->nevents) return false;
@@ -23,7 +24,11 @@ bool ReorderCut::cuts(const DporStep* steps, int n, const StaleCutPolicy::Candid
     const Deps& d = deps();
     for (int i = 0; i < d.nstep; i++)
         if (d.step[i].await) return false;
-    return stale_explained(steps, n, c.newer, re.rf, c.key, unsound);
+    // Declined once a load has read from a later store (load buffering):
+    // what the promise's thread may do next rests on the store that keeps
+    // it, an order the steps' accesses do not show.
+    if (variant != StaleCut::reorder_promises && sim::promises_made() > 0) return false;
+    return stale_explained(steps, n, c.newer, re.rf, c.key, variant == StaleCut::reorder_unsound);
 }
 
 bool ReorderCut::stale_explained(const DporStep* steps, int n, int newer, int source, Key key, bool unsound) {

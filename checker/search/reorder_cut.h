@@ -15,7 +15,13 @@
 //     the word again after the stale read;
 //  4. the step has no wait condition's read (a thread that parks on the
 //     stale value after W is woken by no later write; moved before W, W's
-//     write wakes it).
+//     write wakes it);
+//  5. no load of the execution has read from a later store (a promise,
+//     under load buffering: kernel/kfield.h). A promise is kept by a store
+//     that may be in S, and what its thread does after the load (ending a
+//     read-side section that a grace period waits for, say) is ordered
+//     after that store by the layer, not by the steps' accesses: moving
+//     such a step before kx can leave the promise open where E1 kept it.
 //
 // The argument. Call the execution E1 = u.kx.v.R, R the reading step.
 // Move R, and the steps of v that happen before it (none of S, by 2 and
@@ -41,8 +47,11 @@
 // sampled one step late makes E1 and E2 judge differently, and then this
 // cut, like dpor itself, loses the execution only E1 shows.
 //
+// Two test-only variants drop a premise each. StaleCut::reorder_promises
+// (VFSMC_TEST_STALE_CUT=reorder-promises) drops premise 5: the corpus test
+// litmus/ISA2+rcuwrites+rcuonces+gp becomes a miss (tests/cli.bats).
 // StaleCut::reorder_unsound (VFSMC_TEST_STALE_CUT=reorder-unsound) drops
-// premise 2, test-only: the reading thread's own earlier reads of S's
+// premise 2: the reading thread's own earlier reads of S's
 // stores then stay after kx while R moves before it. The litmus corpus
 // shows the outcomes it loses (tests/cli.bats), and the bounded-search
 // oracle the i_dir_seq violation it loses (tests/CMakeLists.txt).
@@ -57,8 +66,9 @@ class ReorderCut {
 public:
     // Does the cut end the execution at the close of steps[n - 1], the
     // running step, whose stale read is `c`?
-    // `unsound`: without premise 2 (StaleCut::reorder_unsound, test-only).
-    bool cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, bool unsound);
+    // `variant`: StaleCut::reorder, or a test-only one without premise 2
+    // (reorder_unsound) or premise 5 (reorder_promises).
+    bool cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, StaleCut variant);
 
 private:
     // S commutes with the running step's accesses besides the stale word

@@ -62,6 +62,7 @@ enum class StaleCut : uint8_t {
     every_stale,      // test-only, unsound: cut every stale lockref read
     reorder,          // the default of the full searches: duplicates plus, under dpor, the reorder cut
     reorder_unsound,  // test-only, unsound: reorder without its premise that no step of the reading thread follows the missed store
+    reorder_promises,  // test-only, unsound: reorder without its premise that the execution made no promise
 };
 
 // The stale-read cuts, one of the search's policies on the layer's
@@ -90,11 +91,12 @@ public:
     Candidate take_candidate();
 
 private:
-    bool reorder() const { return (cut_ == StaleCut::reorder || cut_ == StaleCut::reorder_unsound) && dpor_; }
+    bool reorder() const {
+        return (cut_ == StaleCut::reorder || cut_ == StaleCut::reorder_unsound || cut_ == StaleCut::reorder_promises) && dpor_;
+    }
 public:
-    // The reorder cut without its premise that no step of the reading
-    // thread follows the store it missed (StaleCut::reorder_unsound).
-    bool reorder_unsound() const { return cut_ == StaleCut::reorder_unsound; }
+    // The cut, for the reorder cut's test-only variants.
+    StaleCut cut() const { return cut_; }
 
 private:
     StaleCut cut_;

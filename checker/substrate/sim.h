@@ -610,6 +610,8 @@ inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
 // the start of each; a front end whose locations have domains turns it on
 // before its threads run).
 inline bool promises_on() { return detail::g_promises; }
+// The promises the execution has made so far, kept or not.
+inline int promises_made() { return detail::g_npromises; }
 // `rules`: what an access ordered after a promised load by a dependency
 // may do (detail::Early).
 inline void set_promises(bool on, const detail::EarlyRules& rules = {}) {
