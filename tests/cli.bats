@@ -640,25 +640,9 @@ witness_replays() {
   [ "$rc" -eq 0 ] && [[ $(tail -1 <<<"$out") == *" agree, 0 differ, 0 unsupported" ]] || { echo "got exit $rc: $(tail -3 <<<"$out") $err"; return 1; }
 }
 
-@test "litmus --check on every 8th test of the generated set: the kernel model agrees with the oracle on each" {
-  # The whole set (6,996 tests, about a minute on two cores) is the next
-  # test, tagged long. Here every 8th file in sorted order: 874 tests over
-  # every shape.
-  vf litmus --generate "$tmp/gen"
-  [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
-  local f d
-  find "$tmp/gen" -name '*.litmus' | LC_ALL=C sort | awk 'NR % 8 == 0' | while read -r f; do
-    d=$tmp/sample/$(basename "$(dirname "$f")")
-    mkdir -p "$d" && cp "$f" "$d/"
-  done
-  vf litmus --check -j2 "$tmp/sample"
-  [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" == "874 agree, 0 differ (0 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" ] || {
-    echo "got exit $rc: $(grep -v '^agree' <<<"$out" | head) $err"; return 1; }
-}
-
-# The whole set (label "long": ctest's litmus-generated runs the tests tagged
-# long, ctest's cli the others).
-# bats test_tags=long
+# The whole set: 6,996 tests, about 16 s on two cores. A sample missed
+# ISA2+rcu+rcu+gp, a miss of dpor's reorder cut (search/reorder_cut.h,
+# premise 5).
 @test "litmus --check on the generated set: the kernel model agrees with the oracle on every test" {
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
