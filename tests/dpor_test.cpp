@@ -860,6 +860,29 @@ TEST_CASE("the duplicate stale lockref reads cut leave the verdicts and final st
     }
 }
 
+// The reorder cut on real models (`kernel`): the verdict, the invariant and
+// every final state of the search that cuts only the local duplicates,
+// with fewer executions judged.
+TEST_CASE("the reorder cut leaves the verdicts and final states of real scenarios as they are", "[dpor]") {
+    for (const char* f : {"dcache/shared-d-add", "dcache/shared-create-vs-lookup", "openref/rcu-legitimize-vs-unlink-negative",
+                          "dcache/broken-dir-seq-read-relaxed", "openref/rcu-legitimize-vs-kill-no-d-seq"}) {
+        Scenario s = load_scenario(std::string(VFSMC_SOURCE_DIR) + "/scenarios/" + f + ".json");
+        RunResult dup = run_as(s, Strategy::dpor, 2000000, StaleCut::duplicates);
+        RunResult reorder = run_as(s, Strategy::dpor, 2000000, StaleCut::reorder);
+        INFO(f << ": local cuts " << dup.verdict << " " << dup.invariant << " in " << dup.executions << ", reorder cut "
+               << reorder.verdict << " " << reorder.invariant << " in " << reorder.executions << " (" << reorder.duplicates
+               << " duplicates)");
+        CHECK(reorder.verdict == dup.verdict);
+        CHECK(reorder.invariant == dup.invariant);
+        if (dup.verdict == Verdict::holds) {
+            REQUIRE(dup.scope == Scope::complete);
+            CHECK(reorder.scope == Scope::complete);
+            CHECK(reorder.outcomes == dup.outcomes);
+            CHECK(reorder.executions - reorder.duplicates < dup.executions - dup.duplicates);  // the judged ones
+        }
+    }
+}
+
 TEST_CASE("the lock handoff rule leaves the verdicts and final states of real scenarios as they are", "[dpor]") {
     // Spinlocks, the lockref's lock, mutexes and the rwsem, in the three
     // models; a deadlock among them.

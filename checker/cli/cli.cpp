@@ -308,19 +308,36 @@ void die_with_parent(pid_t parent, int sig) {
     if (getppid() != parent) _exit(3);
 }
 
-// The stale-read cut of `run` and `litmus`: the default, or a test-only one
-// (search/stale_cut.h): `local`, the cuts of one data node only, which the
-// benchmarks compare with; `reorder-unsound`, the reorder cut without its
-// premise that no step of the reading thread follows the store it missed,
-// and `reorder-promises`, without its premise that the execution made no
-// promise, which the litmus corpus and tests/mutation_oracle.py show are
-// caught. Checked at start-up (check_environment()).
+namespace {
+
+// The test-only values of VFSMC_TEST_STALE_CUT (search/stale_cut.h):
+// `local`, the cuts of one data node only, which the benchmarks compare
+// with; `reorder-unsound`, the reorder cut without its premise that no step
+// of the reading thread follows the store it missed; `reorder-promises`,
+// without its premise that the execution made no promise. The litmus
+// corpus and tests/mutation_oracle.py show the last two are caught.
+struct NamedCut {
+    const char* name;
+    StaleCut cut;
+};
+constexpr NamedCut kTestStaleCuts[] = {
+    {"local", StaleCut::duplicates}, {"reorder-unsound", StaleCut::reorder_unsound}, {"reorder-promises", StaleCut::reorder_promises}};
+
+const NamedCut* named_stale_cut(const char* c) {
+    for (const NamedCut& n : kTestStaleCuts)
+        if (std::strcmp(c, n.name) == 0) return &n;
+    return nullptr;
+}
+
+}  // namespace
+
+// The stale-read cut of `run` and `litmus`: dpor's default, or the
+// test-only one VFSMC_TEST_STALE_CUT names (checked at start-up,
+// check_environment()).
 StaleCut test_stale_cut() {
     const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
-    if (c && std::strcmp(c, "reorder-unsound") == 0) return StaleCut::reorder_unsound;
-    if (c && std::strcmp(c, "reorder-promises") == 0) return StaleCut::reorder_promises;
-    if (c && std::strcmp(c, "local") == 0) return StaleCut::duplicates;
-    return StaleCut::reorder;
+    const NamedCut* n = c ? named_stale_cut(c) : nullptr;
+    return n ? n->cut : StaleCut::reorder;
 }
 
 namespace {
@@ -679,10 +696,13 @@ int parse_error(CLI::App& app, const CLI::ParseError& e, int argc, char** argv) 
 // The environment's switches, checked before anything runs.
 void check_environment() {
     // The test-only stale-read cuts (test_stale_cut()).
-    if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT");
-        c && *c && std::strcmp(c, "reorder-unsound") != 0 && std::strcmp(c, "reorder-promises") != 0 && std::strcmp(c, "local") != 0)
-        throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: local, reorder-unsound or reorder-promises (test-only), or unset");
+    if (const char* c = std::getenv("VFSMC_TEST_STALE_CUT"); c && *c && !named_stale_cut(c)) {
+        std::string accepted;
+        for (const NamedCut& n : kTestStaleCuts)
+            accepted += std::string(accepted.empty() ? "" : &n == std::end(kTestStaleCuts) - 1 ? " or " : ", ") + n.name;
+        throw LoadError(std::string("VFSMC_TEST_STALE_CUT: unknown cut \"") + printable(c, kMaxShownValue) + "\"; accepted: " +
+                        accepted + " (test-only), or unset");
+    }
     // The parallel search's test-only switches (parallel_options()).
     if (const char* c = std::getenv("VFSMC_TEST_DROP_UPWARD"); c && *c && std::strcmp(c, "1") != 0)
         throw LoadError(std::string("VFSMC_TEST_DROP_UPWARD: bad value \"") + printable(c, kMaxShownValue) +
