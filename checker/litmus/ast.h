@@ -16,6 +16,17 @@ namespace litmus {
 // `int **p`, `atomic_t *v`, `spinlock_t *s`, `struct srcu_struct *ss`).
 enum class VarType { Int, Pointer, Atomic, Lock, Srcu };
 
+// A location's address as a value: kLocationBase + its index, far above
+// the integers a test computes with, so that a pointer register holding an
+// int stays an int (`r1=1`, not the first location's name) and a condition
+// `0:r1=x` holds only of x's address, as in herd7. 0 is NULL.
+constexpr long kLocationBase = 1L << 24;
+inline long location_value(int var) { return kLocationBase + var; }
+// The index of the location whose address `v` is, or -1.
+inline int location_index(long v, int nvars) {
+    return v >= kLocationBase && v < kLocationBase + nvars ? (int)(v - kLocationBase) : -1;
+}
+
 struct Var {
     std::string name;
     VarType type = VarType::Int;

@@ -5,8 +5,8 @@
 // `vfsmc litmus` measures is the layer every protocol model runs on, under
 // `kernel`.
 //
-// Locations are objects with one word (object id = variable index + 1; id 0
-// is NULL, so a pointer 0 is NULL as in herd7). Registers are thread-local
+// Locations are objects with one word; a location's address, as a value, is
+// location_value(index) (ast.h), and a pointer 0 is NULL as in herd7. Registers are thread-local
 // plain values. Every srcu_struct is an SRCU domain of the layer.
 //
 // What is counted, as herd7 counts: candidate executions, not
@@ -97,9 +97,7 @@ uint64_t mix64(uint64_t x) {
 
 struct LitVar : kobj {
     kfield<int> w;
-    LitVar(const char* name, int init, bool pointer) : kobj("location", "%s", name), w(this, "", init) {
-        if (pointer) w.pointer();
-    }
+    LitVar(const char* name, int init) : kobj("location", "%s", name), w(this, "", init) {}
 };
 struct LitLock : kobj {
     spinlock_t l;
@@ -128,7 +126,7 @@ public:
         int domains = 0;
         for (int i = 0; i < nvars_; i++) {
             const Var& v = t.vars[i];
-            int init = v.init_addr.empty() ? (int)v.init : t.var_index(v.init_addr) + 1;
+            int init = v.init_addr.empty() ? (int)v.init : (int)location_value(t.var_index(v.init_addr));
             if (v.type == VarType::Srcu) {
                 // An srcu_struct: an SRCU domain of the layer. Its location
                 // stays, for the values herd7 gives it (srcu_read_lock's 0).
@@ -140,7 +138,7 @@ public:
                 locks_[i] = l;
                 ids_[i] = l->id;
             } else {
-                LitVar* x = kalloc<LitVar>(v.name.c_str(), init, v.type == VarType::Pointer);
+                LitVar* x = kalloc<LitVar>(v.name.c_str(), init);
                 vars_[i] = x;
                 ids_[i] = x->id;
             }
@@ -158,7 +156,7 @@ public:
         for (size_t p = 0; p < t.procs.size(); p++) {
             const Proc& P = t.procs[p];
             for (size_t r = 0; r < P.regs.size(); r++) {
-                regs_[p][r] = P.regs[r].init_addr.empty() ? P.regs[r].init : t.var_index(P.regs[r].init_addr) + 1;
+                regs_[p][r] = P.regs[r].init_addr.empty() ? P.regs[r].init : location_value(t.var_index(P.regs[r].init_addr));
                 srcu_section_[p][r] = 0;
             }
         }
@@ -309,7 +307,8 @@ private:
     std::string value_text(long v, bool pointer) const {
         if (pointer) {
             if (v == 0) return "NULL";
-            if (v >= 1 && v <= nvars_) return t_.vars[v - 1].name;
+            int i = location_index(v, nvars_);
+            if (i >= 0) return t_.vars[i].name;
         }
         return std::to_string(v);
     }
@@ -324,7 +323,7 @@ private:
             long v = observed(o.proc, o.index);
             const char* vn = nullptr;
             if (ptr && v == 0) vn = "NULL";
-            else if (ptr && v >= 1 && v <= nvars_) vn = t_.vars[v - 1].name.c_str();
+            else if (ptr && location_index(v, nvars_) >= 0) vn = t_.vars[location_index(v, nvars_)].name.c_str();
             char num[24];
             std::snprintf(num, sizeof num, "%ld", v);
             if (o.proc >= 0)
@@ -347,7 +346,7 @@ private:
             case Prop::And: return holds(*p.kids[0]) && holds(*p.kids[1]);
             case Prop::Or: return holds(*p.kids[0]) || holds(*p.kids[1]);
             case Prop::Eq: {
-                long want = p.rindex >= 0 ? observed(p.rproc, p.rindex) : p.value_addr >= 0 ? p.value_addr + 1 : p.value;
+                long want = p.rindex >= 0 ? observed(p.rproc, p.rindex) : p.value_addr >= 0 ? location_value(p.value_addr) : p.value;
                 return (observed(p.proc, p.index) == want) != p.negate;
             }
         }
@@ -374,8 +373,9 @@ private:
         return v;
     }
     kfield<int>& loc(long addr, int t, int line) {
-        if (addr < 1 || addr > nvars_ || !vars_[addr - 1] || t_.vars[addr - 1].type == VarType::Srcu) bad_pointer(t, line, addr);
-        return vars_[addr - 1]->w;
+        int i = location_index(addr, nvars_);
+        if (i < 0 || !vars_[i] || t_.vars[i].type == VarType::Srcu) bad_pointer(t, line, addr);
+        return vars_[i]->w;
     }
     spinlock_t& lock(const Expr& e) { return locks_[e.index]->l; }
 
@@ -451,7 +451,7 @@ private:
         switch (e.kind) {
             case Expr::Const: return e.value;
             case Expr::Reg: d |= regs_dep_[t][e.index]; return regs_[t][e.index];
-            case Expr::VarAddr: return e.index + 1;
+            case Expr::VarAddr: return location_value(e.index);
             case Expr::Deref: {
                 uint64_t ad = 0;
                 kfield<int>& f = loc(eval(*e.args[0], t, ad), t, e.line);
@@ -714,7 +714,8 @@ std::string state_line(const Test& t, const int32_t* key) {
         bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
         long v = key[i];
         std::string val = std::to_string(v);
-        if (ptr) val = v == 0 ? "NULL" : (v >= 1 && v <= (long)t.vars.size()) ? t.vars[v - 1].name : val;
+        int at = location_index(v, (int)t.vars.size());
+        if (ptr) val = v == 0 ? "NULL" : at >= 0 ? t.vars[at].name : val;
         s += (s.empty() ? "" : " ") + (o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name) + "=" + val + ";";
     }
     return s;

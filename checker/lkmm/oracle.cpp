@@ -549,7 +549,7 @@ bool value_domains(const Test& t, std::vector<std::vector<long>>& dom, std::stri
         error = out.error;
         return false;
     }
-    auto as_stored = [](long x) { return is_address(x) ? x - kAddressBase + 1 : x; };
+    auto as_stored = [](long x) { return is_address(x) ? litmus::location_value((int)(x - kAddressBase)) : x; };
     for (auto& vals : d) {
         std::vector<long> v;
         for (long x : vals) v.push_back(as_stored(x));
