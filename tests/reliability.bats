@@ -190,6 +190,25 @@ EOF
 EOF
 }
 
+@test "litmus pointers: a dereference of an int, an address past the test's locations, a spinlock or an srcu_struct is one clear line" {
+  local body want
+  while IFS='|' read -r body want; do
+    printf 'C ptr\n{}\nP0(int *x, spinlock_t *l, struct srcu_struct *s)\n{\n int r0;\n r0 = %s;\n WRITE_ONCE(*x, r0);\n}\nexists (x=0)\n' "$body" >"$tmp/p.litmus"
+    vf litmus "$tmp/p.litmus"
+    [ "$rc" -eq 2 ] && [ "$err" = "error: $tmp/p.litmus:6: P0 dereferences $want, which is not a location of the test; accepted: a location parameter or a pointer register holding one" ] || {
+      echo "$body: rc $rc err $err"; return 1; }
+  done <<'EOF'
+*(int *)1|1
+*(int *)(x + 3)|16777219
+*(int *)l|l (a spinlock_t)
+*(int *)s|s (an srcu_struct)
+EOF
+  # The address of x is x itself, not the int 1 a pointer register may hold.
+  printf 'C ok\n{}\nP0(int *x)\n{\n int *r0;\n r0 = x;\n WRITE_ONCE(*r0, 1);\n}\nexists (x=1 /\\ 0:r0=x /\\ ~0:r0=1)\n' >"$tmp/ok.litmus"
+  vf litmus --stable "$tmp/ok.litmus"
+  [ "$rc" -eq 0 ] && [[ $out == *"Observation ok Always 1 0"* ]] || { echo "rc $rc out $out err $err"; return 1; }
+}
+
 @test "litmus constants that do not fit a location are rejected, -2147483648 is not" {
   local c
   for c in 4294967296 99999999999999999999 0x100000000 2147483648; do

@@ -727,9 +727,12 @@ std::string bad_text(const Test& t) {
     std::string at = t.file + ":" + std::to_string(g.bad_line) + ": P" + std::to_string(g.bad_proc) + " ";
     std::string a = std::to_string(g.bad_value), b = std::to_string(g.bad_rhs), op = g.bad_op;
     switch (g.bad_kind) {
-        case Tally::Bad::Pointer:
+        case Tally::Bad::Pointer: {
+            int v = location_index(g.bad_value, (int)t.vars.size());
+            if (v >= 0) a = t.vars[v].name + (t.vars[v].type == VarType::Lock ? " (a spinlock_t)" : " (an srcu_struct)");
             return at + "dereferences " + a + ", which is not a location of the test; accepted: a location parameter or a "
                         "pointer register holding one";
+        }
         case Tally::Bad::DivZero:
             return at + "divides by zero (" + a + " " + op + " 0); accepted: a nonzero divisor";
         case Tally::Bad::Shift:
