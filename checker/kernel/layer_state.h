@@ -52,6 +52,7 @@ struct LayerState {
     int npending = 0;
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool special_barriers = false;         // the program uses them (use_special_barriers())
+    bool no_sections[kRcuDomains] = {};    // no thread enters a section of the domain (rcu_domain_without_readers())
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     sim::FenceMark before_atomic_at[kMaxThreads];  // ... with the thread's state at the barrier
     // The thread's state at its latest atomic RMW, spinlock taken, and SRCU read-side section left (unset: none yet): the before

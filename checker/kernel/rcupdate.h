@@ -47,6 +47,15 @@ void srcu_read_unlock(int domain, int section = 0);
 void srcu_down_read(int domain);
 void srcu_up_read(int domain);
 void synchronize_srcu(int domain);
+// The program declares, in its setup, that no thread of this execution
+// enters a read-side section of `domain` (0: RCU). Its grace periods then
+// wait for nothing, and each is the full barrier the LKMM's strong-fence
+// takes it for (one step, as smp_mb()), without the grace-period words that
+// order sections; entering a section of the domain is an internal error.
+// vfsmc litmus declares it for a test that has no section of a domain: its
+// answers are the same either way (the corpus and the generated set, under
+// VFSMC_TEST_GP_WORDS=1), and the search is smaller.
+void rcu_domain_without_readers(int domain);
 // Publish and read an RCU-protected pointer (a kfield that holds object ids).
 template <class T> inline T rcu_dereference(kfield<T>& p, SrcLoc at = SrcLoc()) { here(at); return p.load(Acc::RcuDereference); }
 template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v, SrcLoc at = SrcLoc()) { here(at); p.store((T)v, Acc::RcuAssignPointer); }

@@ -33,6 +33,7 @@ struct Var {
     long init = 0;             // an int, or
     std::string init_addr;     // the name of the location it points to (`p=y`)
     int line = 0;              // where it is first declared
+    bool srcu_sections = false;  // an srcu_struct some thread opens a section of (srcu_read_lock, srcu_down_read)
 };
 
 // The kernel primitives a body may call. Each has a fixed arity; the
@@ -147,6 +148,7 @@ struct Test {
     std::unique_ptr<Prop> filter;   // may be null
     std::vector<Observed> observed; // `locations` then the condition's, in order, no duplicates
     bool uses_rcu = false, uses_srcu = false;
+    bool rcu_sections = false;  // some thread calls rcu_read_lock()
     bool uses_special_barriers = false;  // smp_mb__before_atomic() and its kin (barrier.h)
     // The diy7 header lines between the name and the initial state
     // (`Cycle=Rfe PodRR Fre PodWW`, `Hash=...`), in order.

@@ -119,7 +119,9 @@ struct Promisable {
 
 class LitmusRun : public ModelRun {
 public:
-    LitmusRun(const Test& t, Want want, const Promisable& dom) : t_(t), want_(want) {
+    // `gp_words`: grace periods keep their words even in a domain no
+    // thread enters a section of (Options::gp_words).
+    LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words) : t_(t), want_(want) {
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
         for (int& v : objvar_) v = -1;
@@ -132,6 +134,7 @@ public:
                 // stays, for the values herd7 gives it (srcu_read_lock's 0).
                 domain_[i] = ++domains;
                 init_srcu_struct(domains);
+                if (!gp_words && !v.srcu_sections) rcu_domain_without_readers(domains);
             }
             if (v.type == VarType::Lock) {
                 LitLock* l = kalloc<LitLock>(v.name.c_str());
@@ -145,6 +148,7 @@ public:
         }
         for (int i = 0; i < nvars_; i++)
             if (ids_[i] >= 0 && ids_[i] < kMaxObjects) objvar_[ids_[i]] = i;
+        if (!gp_words && !t.rcu_sections) rcu_domain_without_readers(0);
         if (t.uses_special_barriers) use_special_barriers();
         plain_accesses_interleave();
         if (dom.any) {
@@ -625,9 +629,10 @@ private:
 
 class LitmusModel : public Model {
 public:
-    // `written`: by thread and variable, the values its stores may write
-    // (Options::written); a thread's promises name those of the others.
-    LitmusModel(const Test& t, Want w, const std::vector<std::vector<std::vector<long>>>& written) : t_(t), want_(w) {
+    // Options::written: by thread and variable, the values its stores may
+    // write; a thread's promises name those of the others.
+    LitmusModel(const Test& t, Want w, const Options& o) : t_(t), want_(w), gp_words_(o.gp_words) {
+        const auto& written = o.written;
         for (size_t th = 0; th < written.size() && th < (size_t)kMaxThreads; th++)
             for (size_t other = 0; other < written.size(); other++) {
                 if (other == th) continue;
@@ -656,11 +661,12 @@ public:
     }
     const ModelSpec& spec() const override { return spec_; }
     void prepare(const Scenario&) override {}
-    ModelRun* start() override { return make_run<LitmusRun>(t_, want_, *dom_); }
+    ModelRun* start() override { return make_run<LitmusRun>(t_, want_, *dom_, gp_words_); }
 
 private:
     const Test& t_;
     Want want_;
+    bool gp_words_;
     std::unique_ptr<Promisable> dom_ = std::make_unique<Promisable>();
     ModelSpec spec_;
 };
@@ -788,7 +794,7 @@ static SearchSpec bounded_to(SearchSpec search, int bound) {
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
     Outcome out;
-    LitmusModel counting(t, Want::Nothing, opt.written);
+    LitmusModel counting(t, Want::Nothing, opt);
     register_runtime_model(&counting);
     bool portfolio = opt.search.strategy == Strategy::dpor && opt.search.time_limit_s > 0;
     SearchSpec first = opt.search;
@@ -896,7 +902,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
         Want w = t.quant == Quant::Forall ? Want::Violates : Want::Satisfies;
         bool exists = w == Want::Satisfies ? out.positive > 0 : out.negative > 0;
         if (exists) {
-            LitmusModel wm(t, w, opt.written);
+            LitmusModel wm(t, w, opt);
             register_runtime_model(&wm);
             RunOptions wo;
             wo.minimize = opt.minimize;
@@ -935,7 +941,7 @@ Scenario witness_scenario(const Test& t, const std::string& text, const Options&
 
 RunResult replay_witness(const Test& t, const std::string& text, const Options& o, const std::string& token) {
     check_limits(t);
-    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies, o.written);
+    LitmusModel wm(t, t.quant == Quant::Forall ? Want::Violates : Want::Satisfies, o);
     register_runtime_model(&wm);
     Scenario ws = witness_scenario(t, text, o);
     g_tally.reset((int)t.observed.size());

@@ -54,9 +54,14 @@ struct Options {
                                     // bounded searches for the outcome it has not seen, run())
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
     StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
+    // Grace periods of a domain that no thread enters a section of keep the
+    // grace-period words (true) or are full barriers only (false, the
+    // default: kernel/rcupdate.h rcu_domain_without_readers). Test-only
+    // (VFSMC_TEST_GP_WORDS=1): the answers must not differ.
+    bool gp_words = false;
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
-    // pointer to variable i is i + 1): a load may then return one that a
+    // pointer to variable i is location_value(i)): a load may then return one that a
     // later store of another thread writes (load buffering,
     // kernel/kfield.h allow_load_buffering). Empty: loads read only stores
     // that ran before them.

@@ -751,7 +751,9 @@ private:
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Srcu)
                 fail(line, n + " needs a struct srcu_struct parameter; accepted: `struct srcu_struct *s`");
             t_.uses_srcu = true;
+            if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuDownRead) t_.vars[e->args[0]->index].srcu_sections = true;
         }
+        if (f.fn == Fn::RcuReadLock) t_.rcu_sections = true;
         if (f.fn == Fn::RcuReadLock || f.fn == Fn::RcuReadUnlock || f.fn == Fn::SynchronizeRcu) t_.uses_rcu = true;
         if (f.fn == Fn::MbBeforeAtomic || f.fn == Fn::MbAfterAtomic || f.fn == Fn::MbAfterSpinlock ||
             f.fn == Fn::MbAfterUnlockLock || f.fn == Fn::MbAfterSrcuReadUnlock)
