@@ -278,7 +278,7 @@ EOF
 @test "a test-only stale-cut switch with an unknown value, raw control bytes in it: exit 2, one escaped line" {
   VFSMC_TEST_STALE_CUT=$'sideways\x1b[31m' vf run --no-progress scenarios/dcache/shared-d-add.json
   [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_STALE_CUT: unknown cut "sideways\x1b[31m"; accepted: local, reorder-unsound or reorder-promises (test-only), or unset' ]
+  [ "$err" = 'error: VFSMC_TEST_STALE_CUT: unknown cut "sideways\x1b[31m"; accepted: local, reorder-source, reorder-unsound, reorder-step, reorder-await or reorder-promises (test-only), or unset' ]
   no_raw_control "$tmp/err"
 }
 

@@ -312,16 +312,21 @@ namespace {
 
 // The test-only values of VFSMC_TEST_STALE_CUT (search/stale_cut.h):
 // `local`, the cuts of one data node only, which the benchmarks compare
-// with; `reorder-unsound`, the reorder cut without its premise that no step
-// of the reading thread follows the store it missed; `reorder-promises`,
-// without its premise that the execution made no promise. The litmus
-// corpus and tests/mutation_oracle.py show the last two are caught.
+// with; the reorder cut without one of its premises (search/reorder_cut.h):
+// `reorder-source` (1, the store read ran before the missed one's step),
+// `reorder-unsound` (2, no step of the reading thread follows the missed
+// store), `reorder-step` (3, the step's other accesses commute with what
+// follows the missed store), `reorder-await` (4, no wait condition's read),
+// `reorder-promises` (5, no promise made). tests/cli.bats and
+// tests/mutation_oracle.py show that each is caught.
 struct NamedCut {
     const char* name;
     StaleCut cut;
 };
 constexpr NamedCut kTestStaleCuts[] = {
-    {"local", StaleCut::duplicates}, {"reorder-unsound", StaleCut::reorder_unsound}, {"reorder-promises", StaleCut::reorder_promises}};
+    {"local", StaleCut::duplicates},          {"reorder-source", StaleCut::reorder_source},
+    {"reorder-unsound", StaleCut::reorder_unsound}, {"reorder-step", StaleCut::reorder_step},
+    {"reorder-await", StaleCut::reorder_await},     {"reorder-promises", StaleCut::reorder_promises}};
 
 const NamedCut* named_stale_cut(const char* c) {
     for (const NamedCut& n : kTestStaleCuts)

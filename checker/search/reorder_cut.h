@@ -47,7 +47,13 @@
 // sampled one step late makes E1 and E2 judge differently, and then this
 // cut, like dpor itself, loses the execution only E1 shows.
 //
-// Two test-only variants drop a premise each. StaleCut::reorder_promises
+// Test-only variants drop a premise each (VFSMC_TEST_STALE_CUT names
+// them: reorder-source, reorder-unsound, reorder-step, reorder-await and
+// reorder-promises for premises 1 to 5). Premises 1, 3 and 4 decline no cut
+// that matters on any input of the repository: without each, the 101
+// scenarios, the litmus corpus and the generated set give the same
+// verdicts, final states and counts (bench/results.md), so no test shows
+// yet what each of them keeps. StaleCut::reorder_promises
 // (VFSMC_TEST_STALE_CUT=reorder-promises) drops premise 5: the corpus test
 // litmus/ISA2+rcuwrites+rcuonces+gp becomes a miss (tests/cli.bats).
 // StaleCut::reorder_unsound (VFSMC_TEST_STALE_CUT=reorder-unsound) drops
@@ -66,8 +72,9 @@ class ReorderCut {
 public:
     // Does the cut end the execution at the close of steps[n - 1], the
     // running step, whose stale read is `c`?
-    // `variant`: StaleCut::reorder, or a test-only one without premise 2
-    // (reorder_unsound) or premise 5 (reorder_promises).
+    // `variant`: StaleCut::reorder, or a test-only one without premise 1
+    // (reorder_source), 2 (reorder_unsound), 3 (reorder_step), 4
+    // (reorder_await) or 5 (reorder_promises).
     bool cuts(const DporStep* steps, int n, const StaleCutPolicy::Candidate& c, StaleCut variant);
 
 private:
@@ -75,7 +82,7 @@ private:
     // `key`, and holds no step of its thread; `newer` is the event index of
     // the first store the read missed.
     // `source`: the event of the store the read read (-1: the initial value).
-    bool stale_explained(const DporStep* steps, int n, int newer, int source, Key key, bool unsound);
+    bool stale_explained(const DporStep* steps, int n, int newer, int source, Key key, StaleCut variant);
     AccSet set_, cur_;  // S, and the running step's other accesses
 };
 

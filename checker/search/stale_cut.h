@@ -63,6 +63,9 @@ enum class StaleCut : uint8_t {
     reorder,          // the default of the full searches: duplicates plus, under dpor, the reorder cut
     reorder_unsound,  // test-only, unsound: reorder without its premise that no step of the reading thread follows the missed store
     reorder_promises,  // test-only, unsound: reorder without its premise that the execution made no promise
+    reorder_source,    // test-only, unsound: reorder without its premise that the store read ran before the missed one's step
+    reorder_step,      // test-only, unsound: reorder without its premise that the step's other accesses commute with S
+    reorder_await,     // test-only, unsound: reorder without its premise that the step reads no wait condition
 };
 
 // The stale-read cuts, one of the search's policies on the layer's
@@ -92,7 +95,13 @@ public:
 
 private:
     bool reorder() const {
-        return (cut_ == StaleCut::reorder || cut_ == StaleCut::reorder_unsound || cut_ == StaleCut::reorder_promises) && dpor_;
+        switch (cut_) {
+            case StaleCut::reorder: case StaleCut::reorder_unsound: case StaleCut::reorder_promises:
+            case StaleCut::reorder_source: case StaleCut::reorder_step: case StaleCut::reorder_await:
+                return dpor_;
+            case StaleCut::none: case StaleCut::duplicates: case StaleCut::every_stale: break;
+        }
+        return false;
     }
 public:
     // The cut, for the reorder cut's test-only variants.
