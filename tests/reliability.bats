@@ -282,6 +282,13 @@ EOF
   no_raw_control "$tmp/err"
 }
 
+@test "the test-only grace-period switch with a bad value: exit 2, one escaped line" {
+  VFSMC_TEST_GP_WORDS=$'yes\x1b[31m' vf litmus litmus/MP+sync+noreader.litmus
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
+  [ "$err" = 'error: VFSMC_TEST_GP_WORDS: bad value "yes\x1b[31m"; accepted: 1 (test-only), or unset' ]
+  no_raw_control "$tmp/err"
+}
+
 # --- replay commands ---------------------------------------------------
 
 # The replay command of a report (the line after "Replay:"), run as printed

@@ -83,7 +83,7 @@ Options options_of(const LitmusFlags& f) {
     opt.minimize = !f.first;
     opt.mutation = f.mutation;
     opt.stale_cut = test_stale_cut();
-    if (const char* g = std::getenv("VFSMC_TEST_GP_WORDS")) opt.gp_words = std::strcmp(g, "1") == 0;
+    if (const char* g = std::getenv("VFSMC_TEST_GP_WORDS")) opt.gp_words = *g != 0;  // "1" (check_environment())
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
         throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
     if (f.bound >= 0) {

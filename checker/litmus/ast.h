@@ -157,5 +157,14 @@ struct Test {
     int var_index(const std::string& n) const;
 };
 
+// The name a pointer-typed value prints as: "NULL", the location whose
+// address it is, or null (an int: printed as a number). No allocation (the
+// interpreter calls it inside the simulation).
+inline const char* pointer_name(const Test& t, long v) {
+    if (v == 0) return "NULL";
+    int i = location_index(v, (int)t.vars.size());
+    return i >= 0 ? t.vars[i].name.c_str() : nullptr;
+}
+
 }  // namespace litmus
 }  // namespace vfsmc

@@ -5,9 +5,10 @@
 // `vfsmc litmus` measures is the layer every protocol model runs on, under
 // `kernel`.
 //
-// Locations are objects with one word; a location's address, as a value, is
-// location_value(index) (ast.h), and a pointer 0 is NULL as in herd7. Registers are thread-local
-// plain values. Every srcu_struct is an SRCU domain of the layer.
+// Locations are objects with one word; a location's address, as a value,
+// is location_value(index) (ast.h), and a pointer 0 is NULL as in herd7.
+// Registers are thread-local plain values. Every srcu_struct is an SRCU
+// domain of the layer.
 //
 // What is counted, as herd7 counts: candidate executions, not
 // interleavings. Two interleavings are one execution when every read reads
@@ -309,12 +310,8 @@ private:
     }
 
     std::string value_text(long v, bool pointer) const {
-        if (pointer) {
-            if (v == 0) return "NULL";
-            int i = location_index(v, nvars_);
-            if (i >= 0) return t_.vars[i].name;
-        }
-        return std::to_string(v);
+        const char* name = pointer ? pointer_name(t_, v) : nullptr;
+        return name ? name : std::to_string(v);
     }
     // The observed values, into a fixed buffer: this runs inside the
     // simulation, where nothing may be allocated.
@@ -325,9 +322,7 @@ private:
             if (k >= n) break;
             bool ptr = o.proc >= 0 ? t_.procs[o.proc].regs[o.index].pointer : t_.vars[o.index].type == VarType::Pointer;
             long v = observed(o.proc, o.index);
-            const char* vn = nullptr;
-            if (ptr && v == 0) vn = "NULL";
-            else if (ptr && location_index(v, nvars_) >= 0) vn = t_.vars[location_index(v, nvars_)].name.c_str();
+            const char* vn = ptr ? pointer_name(t_, v) : nullptr;
             char num[24];
             std::snprintf(num, sizeof num, "%ld", v);
             if (o.proc >= 0)
@@ -719,9 +714,8 @@ std::string state_line(const Test& t, const int32_t* key) {
         const Observed& o = t.observed[i];
         bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
         long v = key[i];
-        std::string val = std::to_string(v);
-        int at = location_index(v, (int)t.vars.size());
-        if (ptr) val = v == 0 ? "NULL" : at >= 0 ? t.vars[at].name : val;
+        const char* name = ptr ? pointer_name(t, v) : nullptr;
+        std::string val = name ? name : std::to_string(v);
         s += (s.empty() ? "" : " ") + (o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name) + "=" + val + ";";
     }
     return s;
