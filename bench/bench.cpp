@@ -6,6 +6,8 @@
 //   vfsmc_bench [--repeat N] [SCENARIO_OR_DIR...]     (default: scenarios/)
 //   vfsmc_bench --dcache-cost [--repeat N] [--iterations N]
 //       only the per-execution cost on the dcache protocol (raw_dcache.cpp)
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -105,6 +107,11 @@ static void dcache_vs_raw(int repeat, long iterations) {
 }
 
 int main(int argc, char** argv) {
+    // The heap settings of vfsmc's own main() (checker/cli/main.cpp), so that
+    // the figures are those of the command a user runs; the raw model runs
+    // under them too.
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 16 << 20);
     int repeat = 3;
     long iterations = 20000;
     bool dcache_only = false;

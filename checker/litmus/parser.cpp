@@ -259,6 +259,31 @@ private:
         return k;
     }
 
+    // What the srcu_* and spin_* primitives name (by the location's index):
+    // herd7 gives a parameter's type no meaning, so a location is an
+    // srcu_struct or a spinlock_t because a thread uses it as one, not
+    // because some thread declares it so.
+    std::vector<VarType> used_as_;
+    void note_use(int var, VarType k, int line) {
+        if ((int)used_as_.size() <= var) used_as_.resize(var + 1, VarType::Int);
+        VarType& u = used_as_[var];
+        if (u != VarType::Int && u != k)
+            fail(line, "`" + t_.vars[var].name + "` is used both as a spinlock_t and as an srcu_struct; accepted: one of the two");
+        u = k;
+    }
+    // Each location's kind from its use: one that no spin_* or srcu_*
+    // primitive names is an int location, whatever a thread's parameter
+    // calls it (C-srcue-observed-4's `struct srcu_struct *s`, only ever
+    // read with READ_ONCE); one that a primitive names is what it names.
+    void kinds_by_use() {
+        for (size_t i = 0; i < t_.vars.size(); i++) {
+            VarType u = i < used_as_.size() ? used_as_[i] : VarType::Int;
+            VarType& k = t_.vars[i].type;
+            if (u != VarType::Int) k = u;
+            else if (k == VarType::Srcu || k == VarType::Lock) k = VarType::Int;
+        }
+    }
+
     // The initial state: `x=1; int y=2; p=x; int *q=&y; 0:r1=x;`.
     void init() {
         expect("{", "to open the initial state");
@@ -341,6 +366,7 @@ private:
                std::isdigit((unsigned char)peek().s[1]))
             proc();
         if (t_.procs.empty()) fail(peek().line, "no P0(...) { ... } thread found, found " + shown(peek()));
+        kinds_by_use();
         for (size_t i = 0; i < t_.procs.size(); i++)
             if (t_.procs[i].index != (int)i) fail(t_.procs[i].line, "threads must be P0, P1, ... in order");
         if ((int)t_.procs.size() > kMaxThreads)
@@ -745,11 +771,13 @@ private:
         if (f.fn == Fn::SpinLock || f.fn == Fn::SpinUnlock || f.fn == Fn::SpinTrylock || f.fn == Fn::SpinIsLocked) {
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Lock)
                 fail(line, n + " needs a spinlock_t parameter; accepted: `spinlock_t *s` in the thread's parameters");
+            note_use(e->args[0]->index, VarType::Lock, line);
         }
         if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuReadUnlock || f.fn == Fn::SynchronizeSrcu ||
             f.fn == Fn::SrcuDownRead || f.fn == Fn::SrcuUpRead) {
             if (e->args[0]->kind != Expr::VarAddr || t_.vars[e->args[0]->index].type != VarType::Srcu)
                 fail(line, n + " needs a struct srcu_struct parameter; accepted: `struct srcu_struct *s`");
+            note_use(e->args[0]->index, VarType::Srcu, line);
             t_.uses_srcu = true;
             if (f.fn == Fn::SrcuReadLock || f.fn == Fn::SrcuDownRead) t_.vars[e->args[0]->index].srcu_sections = true;
         }
