@@ -317,9 +317,9 @@ namespace {
 // `reorder-unsound` (2, no step of the reading thread follows the missed
 // store), `reorder-step` (3, the step's other accesses commute with what
 // follows the missed store), `reorder-await` (4, no wait condition's read),
-// `reorder-promises` (5, no promise made). tests/cli.bats and
-// tests/mutation_oracle.py catch the variants of premises 2 and 5; those of
-// 1, 3 and 4 change nothing on any input of the repository yet
+// `reorder-promises` (5, no promise made). tests/cli.bats catches the
+// variants of premises 1, 2 and 5, and tests/mutation_oracle.py that of 2;
+// those of 3 and 4 change nothing on any input of the repository yet
 // (bench/results.md).
 struct NamedCut {
     const char* name;

@@ -49,11 +49,14 @@
 //
 // Test-only variants drop a premise each (VFSMC_TEST_STALE_CUT names
 // them: reorder-source, reorder-unsound, reorder-step, reorder-await and
-// reorder-promises for premises 1 to 5). Premises 1, 3 and 4 decline no cut
+// reorder-promises for premises 1 to 5). Premises 3 and 4 decline no cut
 // that matters on any input of the repository: without each, the 101
 // scenarios, the litmus corpus and the generated set give the same
 // verdicts, final states and counts (bench/results.md), so no test shows
-// yet what each of them keeps. StaleCut::reorder_promises
+// yet what each of them keeps. StaleCut::reorder_source
+// (VFSMC_TEST_STALE_CUT=reorder-source) drops premise 1: the corpus test
+// litmus/S+poonceonces+acquire-ctrl+acquire-observer, where the store read
+// ran after the one missed, becomes a miss (tests/cli.bats). StaleCut::reorder_promises
 // (VFSMC_TEST_STALE_CUT=reorder-promises) drops premise 5: the corpus test
 // litmus/ISA2+rcuwrites+rcuonces+gp becomes a miss (tests/cli.bats).
 // StaleCut::reorder_unsound (VFSMC_TEST_STALE_CUT=reorder-unsound) drops
