@@ -219,6 +219,18 @@ EOF
   [ "$rc" -eq 0 ] && [[ $out == *"Observation lockint Sometimes 1 1"* ]] || { echo "rc $rc out $out err $err"; return 1; }
 }
 
+@test "litmus registers: one that only locations [...] names prints as 0; in the condition it is one clear line" {
+  printf 'C loc\n{}\nP0(int *x)\n{\n int r2;\n r2 = READ_ONCE(*x);\n}\nP1(int *x)\n{\n int r1;\n WRITE_ONCE(*x, 1);\n r1 = 5;\n}\nlocations [0:r1]\nexists (0:r2=1)\n' >"$tmp/loc.litmus"
+  vf litmus --stable "$tmp/loc.litmus"
+  [ "$rc" -eq 0 ] && [[ $out == *"0:r1=0; 0:r2=0;"* ]] && [[ $out == *"0:r1=0; 0:r2=1;"* ]] &&
+    [[ $out == *"Observation loc Sometimes 1 1"* ]] || { echo "rc $rc out $out err $err"; return 1; }
+  # Without the locations entry, the condition may not name it.
+  sed -i 's/^exists (0:r2=1)$/exists (0:r1=1)/; /^locations/d' "$tmp/loc.litmus"
+  vf litmus "$tmp/loc.litmus"
+  [ "$rc" -eq 2 ] && [ "$err" = "error: $tmp/loc.litmus:14: bad register \`0:r1\`: P0 declares no such register; accepted: r2" ] || {
+    echo "rc $rc err $err"; return 1; }
+}
+
 @test "litmus constants that do not fit a location are rejected, -2147483648 is not" {
   local c
   for c in 4294967296 99999999999999999999 0x100000000 2147483648; do

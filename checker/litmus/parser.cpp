@@ -418,7 +418,7 @@ private:
                 expect("[", "after locations");
                 while (!accept("]")) {
                     if (accept(";")) continue;
-                    Observed o = observed_loc();
+                    Observed o = observed_loc(true);
                     add_observed(o);
                 }
                 continue;
@@ -815,13 +815,31 @@ private:
         }
         return l;
     }
-    Observed observed_loc() {
+    // `listed`: an entry of `locations [...]`, which only adds to what the
+    // final states print. There a register its thread never declares nor
+    // uses is a register of that thread that nothing writes, so it prints
+    // as 0, as herd7 runs such a test (paulmckrcu/litmus's
+    // C-srcu-nest-6 lists 0:r1, which only P1 has); in the condition it
+    // stays an error, since a misspelt register there would change the
+    // answer.
+    Observed observed_loc(bool listed = false) {
         int line = peek().line;
         Observed o;
         if (peek().kind == Tok::Num && is(":", 1)) {
             o.proc = (int)next().num;
             next();
             std::string r = ident("a register name");
+            if (listed && o.proc >= 0 && o.proc < (int)t_.procs.size() && t_.var_index(r) < 0) {
+                auto& regs = t_.procs[o.proc].regs;
+                bool have = false;
+                for (const auto& x : regs) have |= x.name == r;
+                if (!have) {
+                    Reg nr;
+                    nr.name = r;
+                    nr.given = true;
+                    regs.push_back(nr);
+                }
+            }
             o.index = reg_of(o.proc, r, line);
             return o;
         }
