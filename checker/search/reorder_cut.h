@@ -53,7 +53,16 @@
 // that matters on any input of the repository: without each, the 101
 // scenarios, the litmus corpus and the generated set give the same
 // verdicts, final states and counts (bench/results.md), so no test shows
-// yet what each of them keeps. StaleCut::reorder_source
+// yet what each of them keeps. Premise 4 guards a case the parking rule
+// (parking.h) does not let happen today: a failed wait parks only when
+// every location it read still holds the value it read (WatchSet::stale()),
+// so it never parks on a stale value that the missed store changed; the
+// premise keeps the cut's argument from resting on that rule. Premise 3
+// needs a step that accesses something besides its stale read, and a
+// litmus step is one primitive (plain accesses are steps of their own
+// there), so only a protocol model, whose steps run several accesses, can
+// reach it.
+// StaleCut::reorder_source
 // (VFSMC_TEST_STALE_CUT=reorder-source) drops premise 1: the corpus test
 // litmus/S+poonceonces+acquire-ctrl+acquire-observer, where the store read
 // ran after the one missed, becomes a miss (tests/cli.bats). StaleCut::reorder_promises
