@@ -3,6 +3,7 @@
 
     tests/scenario_oracle.py VFSMC SOURCE_DIR COUNT SEED [-j N] [--bound B]
                              [--time-limit S] [--expect-miss] [--keep DIR]
+                             [--parallel]
 
 The mutation oracle (tests/mutation_oracle.py) compares dpor with the plain
 search on the scenarios of the repository. This one makes new scenarios:
@@ -17,6 +18,11 @@ combination the loader rejects (exit 2: an op that needs a knob the config
 lacks, say) is counted and skipped; a dpor search cut by its time limit is
 counted as not compared, never as `holds`. Any other exit code, or an error
 of more than one line, fails the run.
+
+With --parallel each case also runs the one dpor search over two worker
+processes (`--jobs 2`, search/parallel.h): where both it and the serial
+search end, their verdicts must be the same (a difference fails the run,
+in either direction).
 
 Deterministic for a seed. Exit 0 when nothing missed; 1 on a miss (each
 one printed with its scenario, kept in --keep DIR); with --expect-miss the
@@ -46,6 +52,7 @@ ap.add_argument("--bound", type=int, default=2)
 ap.add_argument("--time-limit", type=float, default=30)
 ap.add_argument("--expect-miss", action="store_true")
 ap.add_argument("--keep", default=None)
+ap.add_argument("--parallel", action="store_true")
 a = ap.parse_args()
 if not (os.path.isfile(a.vfsmc) and os.access(a.vfsmc, os.X_OK)):
     sys.exit(f"scenario_oracle: {a.vfsmc} is not an executable; accepted: the vfsmc binary")
@@ -128,7 +135,14 @@ def one(i):
     dv = d["verdict"] if d.get("scope") == "complete" or d["verdict"] != "holds" else "inconclusive"
     bv = b["verdict"]
     if bv == "violated" and dv == "holds":
-        return i, "miss", f"bounded {b.get('invariant', b.get('violation', {}))}"
+        return i, "miss", f"dpor holds (complete), the bounded search finds a violation ({b.get('invariant', '?')})"
+    if a.parallel:
+        p, e = run(path, ["--jobs", "2", "--time-limit", str(a.time_limit)])
+        if p is None or p == "rejected":
+            return i, "error", f"--jobs 2: {e}"
+        pv = p["verdict"] if p.get("scope") == "complete" or p["verdict"] != "holds" else "inconclusive"
+        if "inconclusive" not in (dv, pv) and pv != dv:
+            return i, "miss", f"serial dpor {dv}, --jobs 2 {pv}"
     return i, f"dpor {dv}, bounded {bv}", None
 
 
@@ -139,7 +153,7 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
         counts[kind] += 1
         if kind == "miss":
             misses.append(i)
-            print(f"MISS case{i}: dpor holds (complete), the bounded search finds a violation ({why})")
+            print(f"MISS case{i}: {why}")
         elif kind == "error":
             errors.append(i)
             print(f"ERROR case{i}: {why}")
