@@ -376,16 +376,7 @@ private:
         for (const auto& ri : reg_inits_) {
             // A register the initial state names but the body never uses
             // is declared by the initial state.
-            if (ri.proc >= 0 && ri.proc < (int)t_.procs.size()) {
-                auto& regs = t_.procs[ri.proc].regs;
-                bool have = false;
-                for (const auto& x : regs) have |= x.name == ri.reg;
-                if (!have) {
-                    Reg nr;
-                    nr.name = ri.reg;
-                    regs.push_back(nr);
-                }
-            }
+            if (ri.proc >= 0 && ri.proc < (int)t_.procs.size()) add_reg(t_.procs[ri.proc], ri.reg);
             int r = reg_of(ri.proc, ri.reg, ri.line);
             Reg& R = t_.procs[ri.proc].regs[r];
             R.given = true;
@@ -444,6 +435,15 @@ private:
         if (peek().kind != Tok::End) fail(peek().line, "unexpected " + shown(peek()) + " after the final condition");
     }
 
+    // Thread P's register `name`, added (never assigned) if P has none.
+    static Reg& add_reg(Proc& P, const std::string& name) {
+        for (auto& x : P.regs)
+            if (x.name == name) return x;
+        Reg nr;
+        nr.name = name;
+        P.regs.push_back(nr);
+        return P.regs.back();
+    }
     int reg_of(int proc, const std::string& name, int line) const {
         if (proc < 0 || proc >= (int)t_.procs.size())
             fail(line, "bad register `" + std::to_string(proc) + ":" + name + "`: there is no thread P" + std::to_string(proc) +
@@ -829,17 +829,8 @@ private:
             o.proc = (int)next().num;
             next();
             std::string r = ident("a register name");
-            if (listed && o.proc >= 0 && o.proc < (int)t_.procs.size() && t_.var_index(r) < 0) {
-                auto& regs = t_.procs[o.proc].regs;
-                bool have = false;
-                for (const auto& x : regs) have |= x.name == r;
-                if (!have) {
-                    Reg nr;
-                    nr.name = r;
-                    nr.given = true;
-                    regs.push_back(nr);
-                }
-            }
+            if (listed && o.proc >= 0 && o.proc < (int)t_.procs.size() && t_.var_index(r) < 0)
+                add_reg(t_.procs[o.proc], r);
             o.index = reg_of(o.proc, r, line);
             return o;
         }
