@@ -7,8 +7,9 @@
 //
 // Locations are objects with one word; a location's address, as a value,
 // is location_value(index) (ast.h), and a pointer 0 is NULL as in herd7.
-// Registers are thread-local plain values. Every srcu_struct is an SRCU
-// domain of the layer.
+// Registers are thread-local plain values. Every location a thread passes
+// to an srcu_* primitive is an SRCU domain of the layer, and every one it
+// passes to spin_* a spinlock (the parser's kinds_by_use()).
 //
 // What is counted, as herd7 counts: candidate executions, not
 // interleavings. Two interleavings are one execution when every read reads
