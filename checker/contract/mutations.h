@@ -107,6 +107,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no model runs with load buffering; litmus/LB+rcuonce+poacquireonce, LB+srcuonce+poacquireonce and LB+srcudownup+rcuonce catch it (vfsmc litmus --check --mutation rcu-unlock-orders-later-loads)"},
     {"gp-leaves-section-promises-open", "layer", "under kernel with load buffering, a grace period that acquires an ended read-side section leaves the promises of the section's loads open, and takes nothing of what the stores that keep them later published",
      "no model runs with load buffering; litmus/RCU+section-reads-release+sync and SRCU+section-reads-release+sync catch it (vfsmc litmus --check --mutation gp-leaves-section-promises-open)"},
+    {"gp-refuses-late-section-end", "layer", "under kernel with load buffering, a grace period that starts after a reader left its section, while a load inside it still has an open promise, refuses that promise (the section ended before it), where it waits for the promise to be kept (the section ends when its loads are satisfied); and it refuses the open promises of sections that began after its start",
+     "no model runs with load buffering; litmus/RCU+sections-end-late+sync catches it (vfsmc litmus --check --mutation gp-refuses-late-section-end)"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
     // chrdev.

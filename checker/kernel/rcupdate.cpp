@@ -26,10 +26,11 @@ static void rcu_read_all(int t, int d = 0) {
 static void gp_end(int waited);
 // The running grace period has acquired reader u's word in domain d: it is
 // ordered after the loads of the sections released into it, promises
-// included (sim::deferred_load_order::take()).
-static void take_open_promises(int d, int u) {
+// included (sim::deferred_load_order::take()); `mask`: of those promises,
+// the ones it takes.
+static void take_open_promises(int d, int u, uint32_t mask = ~0u) {
     if (MUTATION("gp-leaves-section-promises-open")) return;
-    sim::deferred_load_order::take(g_ls.gp_open_promises[d][u]);
+    sim::deferred_load_order::take(g_ls.gp_open_promises[d][u] & mask);
 }
 static void rcu_process(int t) {
     for (int i = 0; i < g_ls.npending;) {
@@ -69,7 +70,9 @@ static Key rcu_gp_key(int d, int t) { return field_key(-2 - t - d * kMaxThreads,
 // Under `sc` the words carry only happens-before (for the race check and
 // kfree's free-time plain-access check): every access is sequentially consistent
 // already, so they are no DPOR keys there.
-static void gp_rmw(Acc a, int d = 0, int reader = -1) {
+// `take`: for a grace period (Acc::RcuGp), the promises it takes of each
+// reader's word (take_open_promises()); null: all of them.
+static void gp_rmw(Acc a, int d = 0, int reader = -1, const uint32_t* take = nullptr) {
     if (!g_ls.gp[d][0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
@@ -93,14 +96,14 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1) {
     int n = rt().nthreads;
     for (int u = 0; u < n; u++) {
         g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
-        take_open_promises(d, u);
+        take_open_promises(d, u, take ? take[u] : ~0u);
     }
     for (int u = 0; u < n; u++) {
         g_ls.gp[d][u]->fetch_add(1, mo_for(a));
         if (keys) note_access(rcu_gp_key(d, u), true);
     }
 }
-static void gp_fence(int d = 0) { gp_rmw(Acc::RcuGp, d); }
+static void gp_fence(int d = 0, const uint32_t* take = nullptr) { gp_rmw(Acc::RcuGp, d, -1, take); }
 // The end of call_rcu()'s grace period, before its callback (the free): an
 // acquire of the words of the readers it waited for, each of which released
 // its section into its word when it left; call_rcu() released into every
@@ -234,10 +237,28 @@ static void grace_period(int d, const char* what) {
         return;
     }
     gp_full_barrier();
-    gp_fence(d);
+    // A reader's section ends, for the grace periods, when its loads are
+    // satisfied: rcu_read_unlock() orders nothing the thread does next, so
+    // a store after it may reach other threads while a load inside the
+    // section still waits for the store it will read (load buffering; the
+    // load's promise is open). A grace period that starts then waits for
+    // that section as for one still running: its start leaves open
+    // promises open (`late`), and it ends once they are kept, ordered
+    // after those loads. The sections of other readers that began after
+    // its start are not waited for, and their promises stay open past its
+    // end. (Taken at the start instead, the promises would be refused: a
+    // section that ended before the grace period, whatever it read.)
+    int n = rt().nthreads;
+    uint32_t late[kMaxThreads] = {}, take_start[kMaxThreads], take_end[kMaxThreads] = {};
+    bool delay = !MUTATION("gp-refuses-late-section-end");
+    for (int u = 0; u < n; u++) {
+        if (delay && u != t) late[u] = sim::promises_open(g_ls.gp_open_promises[d][u]);
+        take_start[u] = ~late[u];
+    }
+    gp_fence(d, delay ? take_start : nullptr);
     rcu_read_all(t, d);
     int readers = 0;
-    for (int u = 0; u < rt().nthreads; u++)
+    for (int u = 0; u < n; u++)
         if (g_ls.rcu_nest[d][u] > 0 && u != t) readers |= 1 << u;
     if (g_ls.rcu_nest[d][t] > 0) {
         // It waits for its own section, which cannot end while it waits: a
@@ -274,13 +295,25 @@ static void grace_period(int d, const char* what) {
                 return true;
         return down[u] > 0 && g_ls.rcu_down[d][u] > 0;
     };
+    // A promise still open of a late section, or of a waited reader's
+    // sections since: the grace period waits for a store to keep it (for
+    // dpor and parking, it reads the promise's location).
+    auto promises_wait = [&](int u) {
+        uint32_t open = sim::promises_open(late[u] | ((readers >> u & 1) ? g_ls.gp_open_promises[d][u] : 0));
+        for (int i = 0; open >> i; i++)
+            if (open >> i & 1) read_global(t, sim::promise_key(i));
+        return open != 0;
+    };
     wait_until(what, -1, true, [&] {
         rcu_read_all(t, d);
-        for (int u = 0; u < rt().nthreads; u++)
+        for (int u = 0; u < n; u++)
             if ((readers & (1 << u)) && waits_for(u)) return false;
+        for (int u = 0; u < n && delay; u++)
+            if (promises_wait(u)) return false;
         return true;
     });
-    gp_fence(d);
+    for (int u = 0; u < n; u++) take_end[u] = late[u] || (readers >> u & 1) ? ~0u : 0;
+    gp_fence(d, delay ? take_end : nullptr);
     gp_full_barrier();
 }
 void rcu_domain_without_readers(int d) {

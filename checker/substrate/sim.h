@@ -604,6 +604,16 @@ private:
     bool on_;
 };
 
+// Of the promises in `mask` (by index), those still open: not kept, and
+// not refused (a promise refused can no longer be kept).
+inline uint32_t promises_open(uint32_t mask) {
+    uint32_t m = 0;
+    for (int i = 0; i < detail::g_npromises; i++)
+        if ((mask >> i & 1) && !detail::g_promise[i].kept && !detail::g_promise[i].touched) m |= 1u << i;
+    return m;
+}
+// The dependency key of promise i's location (a store there may keep it).
+inline Key promise_key(int i) { return detail::g_promise[i].key; }
 // Thread t has ended (its function returned).
 inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
 // Whether loads may make promises, for the execution under way (off at
