@@ -733,3 +733,15 @@ witness_replays() {
   vf litmus --check $f
   [ "$rc" -eq 0 ] || { echo "exit $rc: $out $err"; return 1; }
 }
+
+@test "a grace period's wait reads the read-side words of the readers it waits for (gp-wait-reads-no-reader-words)" {
+  # The wait reads each waited reader's word as it looks at it: dpor and
+  # parking know the wait depends on that reader's section end and on no
+  # other thread's. Reading none, the umount's synchronize_rcu() parks with
+  # nothing to wake it when the reader leaves: a false deadlock.
+  s=scenarios/openref/bind-mount-close-vs-umount.json
+  vf run --no-progress --brief "$s"
+  [ "$rc" -eq 0 ] && [[ $out == "holds (complete)"* ]] || { echo "got exit $rc: $out $err"; return 1; }
+  vf run --no-progress --brief --mutation gp-wait-reads-no-reader-words "$s"
+  [ "$rc" -eq 1 ] && grep -q '^violated deadlock: bind-mount-close-vs-umount ' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+}

@@ -109,6 +109,8 @@ inline constexpr MutationInfo kMutations[] = {
      "no model runs with load buffering; litmus/RCU+section-reads-release+sync and SRCU+section-reads-release+sync catch it (vfsmc litmus --check --mutation gp-leaves-section-promises-open)"},
     {"gp-refuses-late-section-end", "layer", "under kernel with load buffering, a grace period that starts after a reader left its section, while a load inside it still has an open promise, refuses that promise (the section ended before it), where it waits for the promise to be kept (the section ends when its loads are satisfied); and it refuses the open promises of sections that began after its start",
      "no model runs with load buffering; litmus/RCU+sections-end-late+sync catches it (vfsmc litmus --check --mutation gp-refuses-late-section-end)"},
+    {"gp-wait-reads-no-reader-words", "layer", "a grace period's wait for its readers reads none of their read-side words, for dpor and parking, where it reads the words of the readers it waits for",
+     "the umount's synchronize_rcu() then parks with nothing to wake it when its reader leaves: openref/bind-mount-close-vs-umount and every openref scenario with an umount report a false deadlock (cli.bats)"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
     // chrdev.

@@ -304,10 +304,15 @@ static void grace_period(int d, const char* what) {
             if (open >> i & 1) read_global(t, sim::promise_key(i));
         return open != 0;
     };
+    // The condition reads the word of each reader it waits for as it
+    // looks at it, up to the first still in its section, and no other:
+    // another thread's section boundaries change nothing in it.
     wait_until(what, -1, true, [&] {
-        rcu_read_all(t, d);
-        for (int u = 0; u < n; u++)
-            if ((readers & (1 << u)) && waits_for(u)) return false;
+        for (int u = 0; u < n; u++) {
+            if (!(readers >> u & 1)) continue;
+            if (!MUTATION("gp-wait-reads-no-reader-words")) read_global(t, domain_key(d, u));
+            if (waits_for(u)) return false;
+        }
         for (int u = 0; u < n && delay; u++)
             if (promises_wait(u)) return false;
         return true;
