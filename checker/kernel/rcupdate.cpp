@@ -71,8 +71,9 @@ static Key rcu_gp_key(int d, int t) { return field_key(-2 - t - d * kMaxThreads,
 // kfree's free-time plain-access check): every access is sequentially consistent
 // already, so they are no DPOR keys there.
 // `take`: for a grace period (Acc::RcuGp), the promises it takes of each
-// reader's word (take_open_promises()); null: all of them.
-static void gp_rmw(Acc a, int d = 0, int reader = -1, const uint32_t* take = nullptr) {
+// reader's word (take_open_promises()); null: all of them. `words`: the
+// readers whose words it acquires and releases into (bit u: reader u).
+static void gp_rmw(Acc a, int d = 0, int reader = -1, const uint32_t* take = nullptr, uint32_t words = ~0u) {
     if (!g_ls.gp[d][0]) return;
     bool keys = rt().mm == MemModel::kernel;
     no_preempt np;
@@ -95,15 +96,17 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1, const uint32_t* take = nul
     }
     int n = rt().nthreads;
     for (int u = 0; u < n; u++) {
+        if (!(words >> u & 1)) continue;
         g_ls.gp[d][u]->fetch_add(0, MemOrder::acquire);
         take_open_promises(d, u, take ? take[u] : ~0u);
     }
     for (int u = 0; u < n; u++) {
+        if (!(words >> u & 1)) continue;
         g_ls.gp[d][u]->fetch_add(1, mo_for(a));
         if (keys) note_access(rcu_gp_key(d, u), true);
     }
 }
-static void gp_fence(int d = 0, const uint32_t* take = nullptr) { gp_rmw(Acc::RcuGp, d, -1, take); }
+static void gp_fence(int d = 0, const uint32_t* take = nullptr, uint32_t words = ~0u) { gp_rmw(Acc::RcuGp, d, -1, take, words); }
 // The end of call_rcu()'s grace period, before its callback (the free): an
 // acquire of the words of the readers it waited for, each of which released
 // its section into its word when it left; call_rcu() released into every
@@ -317,8 +320,17 @@ static void grace_period(int d, const char* what) {
             if (promises_wait(u)) return false;
         return true;
     });
-    for (int u = 0; u < n; u++) take_end[u] = late[u] || (readers >> u & 1) ? ~0u : 0;
-    gp_fence(d, delay ? take_end : nullptr);
+    // Its end acquires the sections it waited for, and releases into
+    // their words (and its own): a section that began after its start is
+    // not ordered against its end (the LKMM orders such a section after
+    // the start alone), and its boundaries commute with the end for dpor.
+    uint32_t waited = 1u << t | readers;
+    for (int u = 0; u < n; u++) {
+        if (late[u]) waited |= 1u << u;
+        take_end[u] = late[u] || (readers >> u & 1) ? ~0u : 0;
+    }
+    if (MUTATION("gp-end-orders-every-section")) waited = ~0u;
+    gp_fence(d, delay ? take_end : nullptr, waited);
     gp_full_barrier();
 }
 void rcu_domain_without_readers(int d) {
