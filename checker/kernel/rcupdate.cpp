@@ -57,9 +57,11 @@ static void rcu_process(int t) {
 // the outermost unlock is one under load buffering (section_leave).
 //
 // Each reader has a word of its own: its rcu_read_lock() is an acquire RMW
-// and its rcu_read_unlock() a release RMW of that word, and a grace period
-// first acquires every reader's word, then releases into every word (one
-// step: the union of what it acquired reaches every later section). Read
+// and its rcu_read_unlock() a release RMW of that word, and a grace
+// period's start first acquires every reader's word, then releases into
+// every word (one step: the union of what it acquired reaches every later
+// section); its end does the same with the words of the readers it waited
+// for (grace_period()). Read
 // sections of different threads do not order each other (they do not in
 // the LKMM either), and for DPOR they touch different keys (rcu_gp_key),
 // so two readers' rcu_read_lock()/rcu_read_unlock() commute; a grace
