@@ -113,6 +113,8 @@ inline constexpr MutationInfo kMutations[] = {
      "the umount's synchronize_rcu() then parks with nothing to wake it when its reader leaves: openref/bind-mount-close-vs-umount and every openref scenario with an umount report a false deadlock (cli.bats)"},
     {"gp-end-orders-every-section", "layer", "the end of synchronize_rcu()/synchronize_srcu() acquires the read-side word of every reader, so that it is ordered after a section that began after the grace period started and ended before it ended, where it acquires the words of the readers it waited for",
      "no model's verdict depends on it (every openref count stays); litmus/RCU+sync-end-after-unwaited-section and SRCU+sync-end-after-unwaited-section catch it (vfsmc litmus --check --mutation gp-end-orders-every-section)"},
+    {"kept-rmw-carries-nothing", "layer", "under kernel with load buffering, an RMW that keeps a load's promise hands the load only what its own store published, not what the store it read published (a release before it in its thread, rmw-sequence), where a load that reads it directly takes both",
+     "no model runs with load buffering; litmus/MP+release-inc+rmb catches it (vfsmc litmus --check --mutation kept-rmw-carries-nothing)"},
     {"synchronize-rcu-no-wait", "layer", "synchronize_rcu: the wait for the readers inside a section when it starts"},
     {"wake-up-all-no-op", "layer", "wake_up_all() wakes nobody"},
     // chrdev.

@@ -228,6 +228,7 @@ void allow_load_buffering() {
     r.hand_on = !MUTATION("early-access-hands-on-nothing");
     r.kept_free = !MUTATION("promise-keeper-goes-last");
     r.plain_rf_unordered = !MUTATION("plain-store-read-orders");
+    r.kept_rmw_carries = !MUTATION("kept-rmw-carries-nothing");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -323,6 +323,7 @@ struct EarlyRules {
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
     bool plain_rf_unordered = true;  // a load of a plain store is not ordered after the loads that store was (Rec::cause)
+    bool kept_rmw_carries = true;    // an RMW that keeps a promise hands on what the store it read published (rmw-sequence)
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -1550,6 +1551,18 @@ class atomic {
         // before the RMW's store (store `keep_at`).
         detail::Promise* rmw_keep = nullptr;
         unsigned keep_at = 0;
+        // What a load that reads the new store takes from it (Rec::released
+        // and ::glob, below), for the promises it keeps: an RMW placed last
+        // also carries what the store it read published (rmw-sequence), so
+        // the reader of its value is ordered after that store's release
+        // (linux-kernel.cat: a release, then an RMW of the same location in
+        // its thread, is ppo through overwrite & int).
+        rl::timestamp_t kpub[kMaxSimThreads], kgpub[kMaxSimThreads];
+        const Rec* read_rec = rmw && !placed && !rmw_promised_ && detail::g_early_rules.kept_rmw_carries ? rec(cur_) : nullptr;
+        for (int t = 0; t < th.nthreads; t++) {
+            kpub[t] = read_rec ? std::max(pub[t], read_rec->released[t]) : pub[t];
+            kgpub[t] = read_rec ? std::max(gpub[t], read_rec->glob[t]) : gpub[t];
+        }
         if (promising()) {
             touch(th.index);
             if (placed) {
@@ -1572,7 +1585,7 @@ class atomic {
             if (rmw_keep) {
                 keep(th, *rmw_keep, pub, gpub, seen, causes ? cause : nullptr);
             } else {
-                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ ? keep_promises(th, v, cause, pub, gpub, seen) : 0;
+                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ ? keep_promises(th, v, cause, kpub, kgpub, seen) : 0;
             }
         }
         uint32_t early_before = early ? detail::early_mask(th.index, cause, false) : 0;
