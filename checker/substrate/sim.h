@@ -1552,18 +1552,19 @@ class atomic {
         detail::Promise* rmw_keep = nullptr;
         unsigned keep_at = 0;
         // What a load that reads the new store takes from it (Rec::released
-        // and ::glob, below), for the promises it keeps: an RMW placed last
+        // and ::glob, below, which join the same for such an RMW), for the
+        // promises it keeps (kpub, kgpub): an RMW placed last
         // also carries what the store it read published (rmw-sequence), so
         // the reader of its value is ordered after that store's release
         // (linux-kernel.cat: a release, then an RMW of the same location in
         // its thread, is ppo through overwrite & int).
-        rl::timestamp_t kpub[kMaxSimThreads], kgpub[kMaxSimThreads];
-        const Rec* read_rec = rmw && !placed && !rmw_promised_ && detail::g_early_rules.kept_rmw_carries ? rec(cur_) : nullptr;
-        for (int t = 0; t < th.nthreads; t++) {
-            kpub[t] = read_rec ? std::max(pub[t], read_rec->released[t]) : pub[t];
-            kgpub[t] = read_rec ? std::max(gpub[t], read_rec->glob[t]) : gpub[t];
-        }
         if (promising()) {
+            rl::timestamp_t kpub[kMaxSimThreads], kgpub[kMaxSimThreads];
+            const Rec* read_rec = rmw && !placed && !rmw_promised_ && detail::g_early_rules.kept_rmw_carries ? rec(cur_) : nullptr;
+            for (int t = 0; t < th.nthreads; t++) {
+                kpub[t] = read_rec ? std::max(pub[t], read_rec->released[t]) : pub[t];
+                kgpub[t] = read_rec ? std::max(gpub[t], read_rec->glob[t]) : gpub[t];
+            }
             touch(th.index);
             if (placed) {
                 // Right before an RMW that promised: this store is the one it reads.
