@@ -154,6 +154,7 @@ struct ReadMsg {
     rl::timestamp_t c[kMaxSimThreads];
     rl::timestamp_t g[kMaxSimThreads];       // the part of c that reached every thread (Clocks::glob)
     rl::timestamp_t cause[kMaxSimThreads];   // the loads it is ordered after (promises, below)
+    rl::timestamp_t carried_me;              // of cause, its own thread's part without the load itself (carry-dep)
     int from;                                // the thread whose store it read (-1: a promise not kept yet)
     bool plain;                              // a plain C load (note_plain_load()), not a marked one
     // A load of its own thread's store that depends by data on marked
@@ -324,6 +325,7 @@ struct EarlyRules {
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
     bool plain_rf_unordered = true;  // a load of a plain store is not ordered after the loads that store was (Rec::cause)
     bool kept_rmw_carries = true;    // an RMW that keeps a promise hands on what the store it read published (rmw-sequence)
+    bool plain_ctrl_unordered = true;  // a control dependency on a plain load orders nothing after it (dependency())
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -887,13 +889,26 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) buf[t] = gbuf[t] = 0;
         *gdep = gbuf;
         bool gone = false;
+        const uint64_t ctrl = detail::g_dep_ctrl[me];
+        const unsigned base = detail::g_dep_base[me];
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
             if (!msg) return !(gone = true);  // no longer kept: every earlier load
-            detail::order_after_loads(me, false, n, early);
+            // A control dependency on a plain load does not order the
+            // access after the load: the LKMM's ppo is in hb between
+            // marked accesses only, and a branch makes no value up, so the
+            // load's promise stays open and the access does not run early
+            // before it. (A data or address dependency on it still
+            // refuses its promise: the value or location the access takes
+            // could then come from the value it promises, which herd7
+            // never makes up.)
+            // What the plain load carried from a store of its own thread
+            // (carry-dep) still orders the access.
+            bool unordered = msg->plain && (ctrl >> (n - base) & 1) && detail::g_early_rules.plain_ctrl_unordered;
+            if (!unordered) detail::order_after_loads(me, false, n, early);
             for (int t = 0; t < th.nthreads; t++) {
                 buf[t] = std::max(buf[t], msg->c[t]);
                 gbuf[t] = std::max(gbuf[t], msg->g[t]);
-                if (cause) cause[t] = std::max(cause[t], msg->cause[t]);
+                if (cause) cause[t] = std::max(cause[t], unordered && t == me ? msg->carried_me : msg->cause[t]);
             }
             return true;
         });
@@ -1215,6 +1230,7 @@ class atomic {
             // loads each access is ordered after matter only as promises,
             // and an acquire orders what follows it after itself, not
             // after the earlier loads of its thread.
+            msg.carried_me = cause[th.index];
             if (pick) cause[th.index] = std::max(cause[th.index], *th.own);
             int me = th.index;
             for (int t = 0; t < th.nthreads; t++) {
