@@ -257,6 +257,41 @@ mp_n_back() {
     echo "want exit 0 and 'Observation ... Never 0 N', got exit $rc: $out $err"; return 1; }
 }
 
+@test "litmus: state lines in herd7's order whatever order the condition names them in" {
+  cat >"$tmp/order.litmus" <<'EOF'
+C order
+
+{
+}
+
+P0(int *y, int *x)
+{
+	WRITE_ONCE(*y, 2);
+	WRITE_ONCE(*x, 1);
+}
+
+P1(int *y, int *x)
+{
+	int r1;
+	int r0;
+
+	r1 = READ_ONCE(*x);
+	r0 = READ_ONCE(*y);
+}
+
+exists (y=2 /\ 1:r1=1 /\ x=1 /\ 1:r0=0)
+EOF
+  vf litmus --stable "$tmp/order.litmus"
+  local want='States 4
+1:r0=0; 1:r1=0; x=1; y=2;
+1:r0=0; 1:r1=1; x=1; y=2;
+1:r0=2; 1:r1=0; x=1; y=2;
+1:r0=2; 1:r1=1; x=1; y=2;'
+  [ "$rc" -eq 0 ] && [ "$(sed -n 2,6p <<<"$out")" == "$want" ] || { echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --stable --oracle "$tmp/order.litmus"
+  [ "$rc" -eq 0 ] && [ "$(sed -n 2,6p <<<"$out")" == "$want" ] || { echo "oracle: got exit $rc: $out $err"; return 1; }
+}
+
 # --- vfsmc litmus --oracle: the executable LKMM (checker/lkmm).
 @test "litmus --oracle MP+poonceonces: herd7's whole report" {
   vf litmus --oracle --stable litmus-lkmm/MP+poonceonces.litmus

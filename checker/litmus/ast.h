@@ -157,6 +157,10 @@ struct Test {
     int var_index(const std::string& n) const;
 };
 
+// The indices of t.observed in the order herd7 prints a state's
+// locations: registers by thread and name, then memory by name.
+std::vector<size_t> herd_order(const Test& t);
+
 // The name a pointer-typed value prints as: "NULL", the location whose
 // address it is, or null (an int: printed as a number). No allocation (the
 // interpreter calls it inside the simulation).

@@ -709,9 +709,10 @@ Scenario scenario_of(const Test& t, const std::string& text, bool witness, const
     return s;
 }
 
-std::string state_line(const Test& t, const int32_t* key) {
+// A state's line, its locations in herd7's order (`order`: herd_order()).
+std::string state_line(const Test& t, const std::vector<size_t>& order, const int32_t* key) {
     std::string s;
-    for (size_t i = 0; i < t.observed.size(); i++) {
+    for (size_t i : order) {
         const Observed& o = t.observed[i];
         bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
         long v = key[i];
@@ -850,15 +851,23 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     out.data_race = g_tally.race;
     out.lock_misuse = g_tally.misuse;
     out.counts_exact = !g_tally.truncated && !g_tally.seen_overflow && !cut;
-    for (int i = 0; i < g_tally.nstates; i++) {
+    // herd7 sorts the states by their values, in its order of locations.
+    const std::vector<size_t> order = herd_order(t);
+    std::vector<int> by_value(g_tally.nstates);
+    for (int i = 0; i < g_tally.nstates; i++) by_value[i] = i;
+    std::sort(by_value.begin(), by_value.end(), [&](int a, int b) {
+        for (size_t k : order)
+            if (g_tally.key[a][k] != g_tally.key[b][k]) return g_tally.key[a][k] < g_tally.key[b][k];
+        return false;
+    });
+    for (int i : by_value) {
         State st;
-        st.text = state_line(t, g_tally.key[i]);
+        st.text = state_line(t, order, g_tally.key[i]);
         st.executions = g_tally.count[i];
         st.satisfies = g_tally.sat[i];
         (st.satisfies ? out.positive : out.negative) += st.executions;
         out.states.push_back(st);
     }
-    std::sort(out.states.begin(), out.states.end(), [](const State& a, const State& b) { return a.text < b.text; });
     uint64_t total = out.positive + out.negative;
     // Both kinds of outcome seen is an answer without load buffering too;
     // one kind only may be an execution load buffering would add short.

@@ -7,6 +7,7 @@
 #include "litmus/lexer.h"
 #include "litmus/primitives.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -19,6 +20,22 @@
 
 namespace vfsmc {
 namespace litmus {
+
+std::vector<size_t> herd_order(const Test& t) {
+    std::vector<size_t> order(t.observed.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    auto name = [&](const Observed& o) -> const std::string& {
+        return o.proc >= 0 ? t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const Observed &x = t.observed[a], &y = t.observed[b];
+        bool rx = x.proc >= 0, ry = y.proc >= 0;
+        if (rx != ry) return rx;
+        if (x.proc != y.proc) return x.proc < y.proc;
+        return name(x) < name(y);
+    });
+    return order;
+}
 
 const char* answer_name(Answer a) {
     switch (a) {

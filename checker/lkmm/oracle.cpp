@@ -399,18 +399,10 @@ bool grow_domains(const Test& t, Domains& dom, std::vector<std::vector<Run>>& ru
 // by thread and name, then memory by name) and sorts the states by their
 // values in that order.
 void herd_order(const Test& t, const std::map<std::vector<long>, std::pair<uint64_t, bool>>& states, OracleOutcome& out) {
-    std::vector<size_t> order(t.observed.size());
-    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    const std::vector<size_t> order = litmus::herd_order(t);
     auto obs_name = [&](const litmus::Observed& o) {
         return o.proc >= 0 ? t.procs[o.proc].regs[o.index].name : t.vars[o.index].name;
     };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const auto &x = t.observed[a], &y = t.observed[b];
-        bool rx = x.proc >= 0, ry = y.proc >= 0;
-        if (rx != ry) return rx;
-        if (x.proc != y.proc) return x.proc < y.proc;
-        return obs_name(x) < obs_name(y);
-    });
     std::vector<std::pair<std::vector<long>, OracleState>> sorted;
     for (const auto& kv : states) {
         OracleState st;
