@@ -230,6 +230,7 @@ void allow_load_buffering() {
     r.plain_rf_unordered = !MUTATION("plain-store-read-orders");
     r.kept_rmw_carries = !MUTATION("kept-rmw-carries-nothing");
     r.plain_ctrl_unordered = !MUTATION("plain-ctrl-orders");
+    r.release_early = !MUTATION("release-refuses-promises");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

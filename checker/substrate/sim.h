@@ -309,9 +309,11 @@ inline void order_after_read_fence(int me, bool rmw_only = false) {
 //   against it, ran without `pub`);
 // and when no thread but the reader has seen anything ordered after the
 // load (the causes of its loads), which would have run without `pub` too.
-// Once kept, what the access hands on gets `pub` (Early::kept). Any other
-// ordering (a fence, an acquire, a release, an RMW) refuses the promise
-// (order_after_loads()). A choice the search explores is never made
+// Once kept, what the access hands on gets `pub` (Early::kept). A release
+// store (not an RMW's) is early in the same way: it is ordered after every
+// earlier load of its thread and orders nothing after itself. Any other
+// ordering (a fence, an acquire, a release RMW, an RMW) refuses the
+// promise (order_after_loads()). A choice the search explores is never made
 // here: a refused keep only leaves an execution out.
 // The rules of early accesses, of where a keeping store goes and of what a
 // keep is refused by, each one a layer mutation when false (set_promises()).
@@ -326,6 +328,7 @@ struct EarlyRules {
     bool plain_rf_unordered = true;  // a load of a plain store is not ordered after the loads that store was (Rec::cause)
     bool kept_rmw_carries = true;    // an RMW that keeps a promise hands on what the store it read published (rmw-sequence)
     bool plain_ctrl_unordered = true;  // a control dependency on a plain load orders nothing after it (dependency())
+    bool release_early = true;         // a release store may run before the promises of its thread's earlier loads are kept
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -333,6 +336,7 @@ struct Early {
     int thread;
     bool store;
     bool wmb_orders;  // a store an smp_wmb() after it orders later stores after (refuse_early_stores())
+    bool release;     // a release store: once kept, it carries what the load read (A-cumulativity)
     const void* obj;
     // A load: the store it read; a store: itself (thread, stamp).
     int rthread;
@@ -1490,9 +1494,10 @@ class atomic {
         return true;
     }
     // An early store, once the promise is kept: it publishes what a store
-    // that depends on the load does (publish()), a load of its thread
-    // that reads it is ordered after that (Rec::dep_c), and bounded by it
-    // for the race check (Rec::bound_c).
+    // that depends on the load does (publish()), a release what the load
+    // read (A-cumulativity), a load of its thread that reads it is ordered
+    // after that (Rec::dep_c), and bounded by it for the race check
+    // (Rec::bound_c).
     static void early_store_kept(void* obj, const detail::Early& e, const rl::timestamp_t* pub,
                                  const rl::timestamp_t* gpub, int nthreads) {
         atomic& a = *static_cast<atomic*>(obj);
@@ -1500,7 +1505,7 @@ class atomic {
         if (!i) return;
         Rec& r = a.hist_[i % kHistory];
         for (int t = 0; t < nthreads; t++) {
-            r.released[t] = std::max(r.released[t], gpub[t]);
+            r.released[t] = std::max(r.released[t], e.release ? pub[t] : gpub[t]);
             r.glob[t] = std::max(r.glob[t], gpub[t]);
             if (r.has_dep) {
                 r.dep_c[t] = std::max(r.dep_c[t], pub[t]);
@@ -1534,13 +1539,19 @@ class atomic {
         bool causes = detail::g_promises;
         // A store but a release or an RMW's may run before the promises
         // it is ordered after are kept (detail::Early).
+        // So may a release store (not an RMW's): it is ordered after every
+        // earlier load of its thread (po-rel), and what the thread does
+        // after it is not (a release orders nothing after itself), so a
+        // store after it may be seen before those loads are satisfied.
+        bool release_early = causes && detail::g_lkmm && !rmw && releases(mo) && !detail::g_release_defers &&
+                             detail::g_early_rules.on && detail::g_early_rules.release_early;
         bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
         bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
-        const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr, early);
+        const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr, early || release_early);
         if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
-            detail::order_after_loads(th.index, true);
+            detail::order_after_loads(th.index, true, 0, release_early);  // early: an RMW's promises only
         }
         if (causes) {
             // An RMW that writes a value computed from the one it read (an
@@ -1605,7 +1616,7 @@ class atomic {
                 kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ ? keep_promises(th, v, cause, kpub, kgpub, seen) : 0;
             }
         }
-        uint32_t early_before = early ? detail::early_mask(th.index, cause, false) : 0;
+        uint32_t early_before = early || release_early ? detail::early_mask(th.index, cause, false) : 0;
         unsigned n = cur_ + 1;
         if (placed || rmw_keep) {
             // Right after the store its load read (rmw_placed()), or right
@@ -1681,7 +1692,11 @@ class atomic {
             e.obj = this;
             e.rthread = th.index;
             e.rstamp = r.stamp;
-            for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, false);
+            e.release = release_early;
+            // A release's place is after what every earlier load of its
+            // thread read (store_place()'s `after`).
+            for (int t = 0; t < th.nthreads; t++)
+                e.known[t] = release_early ? std::max(known(th, dep, t, false), th.acq_fence[t]) : known(th, dep, t, false);
             e.recheck = &recheck_early;
             e.kept = &early_store_kept;
             detail::note_early(early_before, e);
