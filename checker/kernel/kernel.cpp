@@ -231,6 +231,7 @@ void allow_load_buffering() {
     r.kept_rmw_carries = !MUTATION("kept-rmw-carries-nothing");
     r.plain_ctrl_unordered = !MUTATION("plain-ctrl-orders");
     r.release_early = !MUTATION("release-refuses-promises");
+    r.same_location = !MUTATION("early-store-overwrite-unordered");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -329,6 +329,7 @@ struct EarlyRules {
     bool kept_rmw_carries = true;    // an RMW that keeps a promise hands on what the store it read published (rmw-sequence)
     bool plain_ctrl_unordered = true;  // a control dependency on a plain load orders nothing after it (dependency())
     bool release_early = true;         // a release store may run before the promises of its thread's earlier loads are kept
+    bool same_location = true;         // a marked store after an early marked access to its location is ordered after its loads
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -337,6 +338,7 @@ struct Early {
     bool store;
     bool wmb_orders;  // a store an smp_wmb() after it orders later stores after (refuse_early_stores())
     bool release;     // a release store: once kept, it carries what the load read (A-cumulativity)
+    bool marked;      // a marked access (not a C plain one)
     const void* obj;
     // A load: the store it read; a store: itself (thread, stamp).
     int rthread;
@@ -401,6 +403,16 @@ inline void note_early(uint32_t mask, const Early& e) {
     r.flagged = g_flagged_at_access;
     for (int i = 0; i < g_npromises; i++)
         if (mask >> i & 1) note_access(g_promise[i].key, false);
+}
+// The promises still open that thread `me`'s earlier marked early
+// accesses to location `obj` ran before (to-w's overwrite & int orders a
+// later marked store of the location after them).
+inline uint32_t early_here(int me, const void* obj) {
+    if (!g_early_rules.same_location) return 0;
+    uint32_t m = 0;
+    for (int k = 0; k < g_nearly; k++)
+        if (g_early[k].thread == me && g_early[k].obj == obj && g_early[k].marked) m |= g_early[k].mask;
+    return m;
 }
 // May a store that published `pub` keep promise i, given its early
 // accesses? For dpor the keep then depends on every location (the
@@ -1222,6 +1234,7 @@ class atomic {
             e.obj = this;
             e.rthread = read_thread;
             e.rstamp = read_stamp;
+            e.marked = !plain_;
             e.number = nr - 1;
             for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true);
             e.recheck = &recheck_early;
@@ -1537,12 +1550,11 @@ class atomic {
             dd = db = true;
         }
         bool causes = detail::g_promises;
-        // A store but a release or an RMW's may run before the promises
-        // it is ordered after are kept (detail::Early).
-        // So may a release store (not an RMW's): it is ordered after every
-        // earlier load of its thread (po-rel), and what the thread does
-        // after it is not (a release orders nothing after itself), so a
-        // store after it may be seen before those loads are satisfied.
+        // A store (not an RMW's) may run before the promises it is
+        // ordered after are kept (detail::Early): one that depends on the
+        // loads, and a release store, which is ordered after every earlier
+        // load of its thread (po-rel) and orders nothing after itself, so
+        // a store after it may be seen before those loads are satisfied.
         bool release_early = causes && detail::g_lkmm && !rmw && releases(mo) && !detail::g_release_defers &&
                              detail::g_early_rules.on && detail::g_early_rules.release_early;
         bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
@@ -1562,6 +1574,18 @@ class atomic {
             if (rmw && rmw_data_) {
                 const detail::ReadMsg& own = detail::g_read_msg[th.index][(detail::g_nreads[th.index] - 1) % kDepReads];
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], own.cause[t]);
+            }
+            // A marked store is ordered after its thread's earlier marked
+            // accesses to the same location (linux-kernel.cat's to-w:
+            // overwrite & int), so after the loads an early one of them
+            // ran before: it runs early too, or refuses them.
+            if (uint32_t over = detail::g_lkmm && !plain_ ? detail::early_here(th.index, this) : 0) {
+                if (early || release_early) {
+                    for (int i = 0; i < detail::g_npromises; i++)
+                        if (over >> i & 1) cause[th.index] = std::max(cause[th.index], detail::g_promise[i].at);
+                } else {
+                    detail::refuse_promises(over);
+                }
             }
             detail::close_causes(cause, th.nthreads);
         }
@@ -1693,6 +1717,7 @@ class atomic {
             e.rthread = th.index;
             e.rstamp = r.stamp;
             e.release = release_early;
+            e.marked = !plain_;
             // A release's place is after what every earlier load of its
             // thread read (store_place()'s `after`).
             for (int t = 0; t < th.nthreads; t++)
