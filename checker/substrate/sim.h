@@ -910,15 +910,14 @@ class atomic {
         detail::for_each_dep_read(me, m, [&](const detail::ReadMsg* msg, unsigned n) {
             if (!msg) return !(gone = true);  // no longer kept: every earlier load
             // A control dependency on a plain load does not order the
-            // access after the load: the LKMM's ppo is in hb between
-            // marked accesses only, and a branch makes no value up, so the
-            // load's promise stays open and the access does not run early
-            // before it. (A data or address dependency on it still
-            // refuses its promise: the value or location the access takes
-            // could then come from the value it promises, which herd7
-            // never makes up.)
-            // What the plain load carried from a store of its own thread
-            // (carry-dep) still orders the access.
+            // access after the load (the LKMM's ppo is in hb between
+            // marked accesses only, and a branch makes no value up): the
+            // load's promise stays open, the access does not run early
+            // before it, and only what the load carried from a store of
+            // its own thread (carry-dep) orders the access. A data or
+            // address dependency on it still refuses its promise: the
+            // value or location the access takes could then come from the
+            // value it promises, which herd7 never makes up.
             bool unordered = msg->plain && (ctrl >> (n - base) & 1) && detail::g_early_rules.plain_ctrl_unordered;
             if (!unordered) detail::order_after_loads(me, false, n, early);
             for (int t = 0; t < th.nthreads; t++) {
@@ -1720,8 +1719,10 @@ class atomic {
             e.marked = !plain_;
             // A release's place is after what every earlier load of its
             // thread read (store_place()'s `after`).
-            for (int t = 0; t < th.nthreads; t++)
-                e.known[t] = release_early ? std::max(known(th, dep, t, false), th.acq_fence[t]) : known(th, dep, t, false);
+            for (int t = 0; t < th.nthreads; t++) {
+                rl::timestamp_t k = known(th, dep, t, false);
+                e.known[t] = release_early ? std::max(k, th.acq_fence[t]) : k;
+            }
             e.recheck = &recheck_early;
             e.kept = &early_store_kept;
             detail::note_early(early_before, e);
