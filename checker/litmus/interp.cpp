@@ -801,6 +801,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     ro.minimize = false;
     ro.mutation = opt.mutation;
     ro.stale_cut = opt.stale_cut;
+    ro.refused = opt.refused;
     auto started = std::chrono::steady_clock::now();
     out.run = run_scenario(out.scenario, ro);
     bool cut = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
@@ -912,6 +913,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             wo.minimize = opt.minimize;
             wo.mutation = opt.mutation;
             wo.stale_cut = opt.stale_cut;
+            wo.refused = opt.refused;
             // A Sometimes from a search cut short: the witness is looked for
             // as the outcome was found, by the searches bounded to 0, then 1
             // preemption (Outcome::witness_search names the one that found

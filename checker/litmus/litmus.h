@@ -54,6 +54,9 @@ struct Options {
                                     // bounded searches for the outcome it has not seen, run())
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
     StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
+    // dpor's refused-promise rule (RunOptions::refused). Test-only
+    // (VFSMC_TEST_REFUSED=off): the answers and states must not differ.
+    RefusedPromise refused = RefusedPromise::stop;
     // Grace periods of a domain that no thread enters a section of keep the
     // grace-period words (true) or are full barriers only (false, the
     // default: kernel/rcupdate.h rcu_domain_without_readers). Test-only

@@ -72,6 +72,7 @@
 #include "search/dpor_step.h"
 #include "search/handoff.h"
 #include "search/policies.h"
+#include "search/refused.h"
 #include "search/reorder_cut.h"
 #include "search/symmetry.h"
 #include "substrate/deps.h"
@@ -83,6 +84,7 @@ namespace vfsmc {
 // What a DPOR search did, across its executions.
 struct DporStats {
     uint64_t sleep_blocked = 0;   // executions abandoned as redundant
+    uint64_t refused_ended = 0;   // executions ended by the refused-promise rule (refused.h)
     uint64_t races = 0;           // races found (backtrack candidates)
     uint64_t max_depth = 0;       // deepest choice path
     bool replay_mismatch = false; // a replayed path did not fit the execution
@@ -96,6 +98,7 @@ Commute dpor_commute();
 // The running search's classes of identical threads (symmetry.h), or null
 // when the rule is off or no two threads are of one class.
 const ThreadClasses* dpor_symmetry();
+RefusedPromise dpor_refused();
 
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N> {
@@ -114,6 +117,7 @@ public:
     rl::thread_id_t iteration_begin_impl() {
         if (!seeded_) seed();
         sym_ = replay_ ? nullptr : dpor_symmetry();
+        refused_ = dpor_refused();
         for (int u = 0; u < (int)N; u++) release_at_[u] = en_step_[u] = last_step_[u] = -1;
         deps().next_writes = 0;  // every thread at its start (the layer's reset runs after this first choice)
         SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
@@ -258,6 +262,7 @@ private:
     // write (-1: none yet), the step that enabled that one (the release of
     // the next lower thread of its class; -1: none), and its last step.
     const ThreadClasses* sym_ = nullptr;
+    RefusedPromise refused_ = RefusedPromise::stop;
     int release_at_[N], en_step_[N], last_step_[N];
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }
@@ -299,6 +304,19 @@ private:
 
     rl::thread_id_t choose(bool first) {
         uint8_t enabled = running_mask();
+        if (!first) {
+            // The refused-promise rule (refused.h). (At the first choice no
+            // thread has run, and the layer's promises are the last
+            // execution's.)
+            bool end;
+            enabled = refused_rule(refused_, enabled, (uint8_t)sim::refused_readers(), end);
+            if (end) {
+                dpor_stats().refused_ended++;
+                halted_ = true;
+                rt().pruned = true;
+                return any_running();
+            }
+        }
         if (sym_) {
             // S' of the identical-threads rule: a thread whose next step
             // starts with a write is not enabled while the next lower

@@ -12,6 +12,7 @@
 #include "contract/model.h"
 #include "search/commute.h"
 #include "search/handoff.h"
+#include "search/refused.h"
 #include "search/symmetry.h"
 #include "substrate/runtime.h"
 #include "search/stale_cut.h"
@@ -35,6 +36,8 @@ struct RunOptions {
     // dpor's identical-threads rule (search/symmetry.h): `run --no-symmetry`
     // and the tests turn it off.
     Symmetry symmetry = Symmetry::on;
+    // dpor's refused-promise rule (search/refused.h): tests compare with `off`.
+    RefusedPromise refused = RefusedPromise::stop;
     // The mutation the models run under (contract/mutations.h): a name of
     // kMutations, or empty for none. A token is valid only under the
     // mutation it was found with; a replay takes the same. Unknown: the run

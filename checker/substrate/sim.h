@@ -696,6 +696,16 @@ inline int take_kept_promises(const int** events) {
     detail::g_nkept = 0;
     return n;
 }
+// The threads with a promise that was refused (it can no longer be
+// kept), as a mask by thread index.
+inline uint32_t refused_readers() {
+    uint32_t m = 0;
+    for (int i = 0; i < detail::g_npromises; i++) {
+        const detail::Promise& p = detail::g_promise[i];
+        if (p.touched && !p.kept) m |= 1u << p.reader;
+    }
+    return m;
+}
 // Promises of this execution that no store kept.
 inline int promises_broken() {
     int n = 0;
