@@ -318,6 +318,13 @@ EOF
   no_raw_control "$tmp/err"
 }
 
+@test "the test-only needless-promise switch with an unknown value: exit 2, one escaped line" {
+  VFSMC_TEST_KEPT_CUT=$'on\x1b[31m' vf litmus litmus/LB+poonceonces.litmus
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
+  [ "$err" = 'error: VFSMC_TEST_KEPT_CUT: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' ]
+  no_raw_control "$tmp/err"
+}
+
 # --- replay commands ---------------------------------------------------
 
 # The replay command of a report (the line after "Replay:"), run as printed

@@ -738,6 +738,12 @@ void check_environment() {
         c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
         throw LoadError(std::string("VFSMC_TEST_REFUSED: unknown value \"") + printable(c, kMaxShownValue) +
                         "\"; accepted: off, mutant (test-only), or unset");
+    // VFSMC_TEST_KEPT_CUT=off runs `litmus` without dpor's needless-promise
+    // cut; =mutant is its test-only unsound mutation (search/kept_cut.h).
+    if (const char* c = std::getenv("VFSMC_TEST_KEPT_CUT");
+        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
+        throw LoadError(std::string("VFSMC_TEST_KEPT_CUT: unknown value \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: off, mutant (test-only), or unset");
 }
 
 // The mutation the models run under (contract/mutations.h): --mutation, or

@@ -86,6 +86,8 @@ Options options_of(const LitmusFlags& f) {
     if (const char* g = std::getenv("VFSMC_TEST_GP_WORDS")) opt.gp_words = *g != 0;  // "1" (check_environment())
     if (const char* r = std::getenv("VFSMC_TEST_REFUSED"); r && *r)  // off or mutant (check_environment())
         opt.refused = std::strcmp(r, "off") == 0 ? RefusedPromise::off : RefusedPromise::mutant;
+    if (const char* k = std::getenv("VFSMC_TEST_KEPT_CUT"); k && *k)  // off or mutant (check_environment())
+        opt.kept_cut = std::strcmp(k, "off") == 0 ? KeptCut::off : KeptCut::mutant;
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
         throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
     if (f.bound >= 0) {

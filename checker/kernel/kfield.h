@@ -330,7 +330,10 @@ public:
                 e->latest = ev_of_tag(shadow_tag_);
             }
         }
-        if (promised) sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
+        if (promised) {
+            sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
+            search_observer().promise_made(ev);
+        }
         if (ev >= 0) access_logged(Ev::Read);
         // A marked load that read a value a newer store overwrote: the search decides.
         if (tag != shadow_tag_ && !promised && marked(a) && ev >= 0)
@@ -375,8 +378,10 @@ public:
         note_write(t, before);
         int ev = log_access(t, Ev::Write, owner_, marked(a) ? acc_name(a) : "store", name_, before, (int64_t)v);
         const int* kept;
-        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++)
+        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++) {
             if (Event* r = event_at(kept[i])) r->rf = ev;
+            search_observer().promise_kept(kept[i]);
+        }
         if (Event* e = event_at(ev)) {
             if (!last) {
                 e->stale = 1;
@@ -595,8 +600,10 @@ public:
         int ev = log_access(t, w ? Ev::Rmw : Ev::Read, owner_, action, name_, (int64_t)old, (int64_t)(w ? nv : old));
         if (old_tag == kPromiseTag) sim::note_promise(ev, key_);  // its rf is the store that keeps the promise
         const int* kept;
-        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++)
+        for (int i = 0, n = sim::take_kept_promises(&kept); i < n; i++) {
             if (Event* r = event_at(kept[i])) r->rf = ev;  // a promise this RMW's store kept
+            search_observer().promise_kept(kept[i]);
+        }
         if (Event* e = event_at(ev)) {
             e->marked = 1;
             e->word = word_;

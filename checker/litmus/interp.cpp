@@ -802,6 +802,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     ro.mutation = opt.mutation;
     ro.stale_cut = opt.stale_cut;
     ro.refused = opt.refused;
+    ro.kept_cut = opt.kept_cut;
     auto started = std::chrono::steady_clock::now();
     out.run = run_scenario(out.scenario, ro);
     bool cut = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
@@ -914,6 +915,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             wo.mutation = opt.mutation;
             wo.stale_cut = opt.stale_cut;
             wo.refused = opt.refused;
+            wo.kept_cut = opt.kept_cut;
             // A Sometimes from a search cut short: the witness is looked for
             // as the outcome was found, by the searches bounded to 0, then 1
             // preemption (Outcome::witness_search names the one that found

@@ -57,6 +57,9 @@ struct Options {
     // dpor's refused-promise rule (RunOptions::refused). Test-only
     // (VFSMC_TEST_REFUSED=off): the answers and states must not differ.
     RefusedPromise refused = RefusedPromise::stop;
+    // dpor's needless-promise cut (RunOptions::kept_cut). Test-only
+    // (VFSMC_TEST_KEPT_CUT=off): the answers and states must not differ.
+    KeptCut kept_cut = KeptCut::on;
     // Grace periods of a domain that no thread enters a section of keep the
     // grace-period words (true) or are full barriers only (false, the
     // default: kernel/rcupdate.h rcu_domain_without_readers). Test-only

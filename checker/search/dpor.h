@@ -435,6 +435,7 @@ private:
         s.thread = t;
         s.node = (int)at;
         s.first_ev = rt().rec ? rt().rec->nevents : 0;
+        SearchPolicies::running().kept().step(t);
         if (link_) step_data_.push_back(0);
         SearchPolicies::running().awaits().set_cur_step((int)steps_.size() - 1);
         return (rl::thread_id_t)t;

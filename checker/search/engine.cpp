@@ -42,14 +42,15 @@ using clk = std::chrono::steady_clock;
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, ThreadClasses tc, RefusedPromise rp,
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, ThreadClasses tc, RefusedPromise rp, KeptCut kc,
                 const MutationInfo* m)
-        : policies(cut, dpor_search), handoff(h), commute(c), classes(tc), refused(rp), mutation(m) {}
+        : policies(cut, dpor_search, dpor_search ? kc : KeptCut::off), handoff(h), commute(c), classes(tc), refused(rp), kept_cut(kc), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
     Commute commute;
     ThreadClasses classes;         // dpor's identical-threads rule (symmetry.h): none when off
     RefusedPromise refused;        // dpor's refused-promise rule (refused.h)
+    KeptCut kept_cut;              // dpor's needless-promise cut (kept_cut.h)
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
@@ -589,6 +590,7 @@ struct SearchSettings {
     Commute commute = Commute::on;
     Symmetry symmetry = Symmetry::on;
     RefusedPromise refused = RefusedPromise::stop;
+    KeptCut kept_cut = KeptCut::on;
     const MutationInfo* mutation = nullptr;
 };
 
@@ -689,7 +691,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     // replay (a token is a path of the plain system).
     const Symmetry sym = ss.strategy == Strategy::dpor && !replay ? set.symmetry : Symmetry::off;
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.commute, thread_classes(s, sym), set.refused, set.mutation);
+                       set.handoff, set.commute, thread_classes(s, sym), set.refused, set.kept_cut, set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
@@ -784,7 +786,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     struct Linked {
         explicit Linked(DporLink* l) { g_link = l; }
         ~Linked() { g_link = nullptr; }
@@ -794,14 +796,14 @@ RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     return minimize_counterexample(s, opt, first);
 }
 
 RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;

@@ -12,6 +12,7 @@
 #include "contract/model.h"
 #include "search/commute.h"
 #include "search/handoff.h"
+#include "search/kept_cut.h"
 #include "search/refused.h"
 #include "search/symmetry.h"
 #include "substrate/runtime.h"
@@ -38,6 +39,8 @@ struct RunOptions {
     Symmetry symmetry = Symmetry::on;
     // dpor's refused-promise rule (search/refused.h): tests compare with `off`.
     RefusedPromise refused = RefusedPromise::stop;
+    // dpor's needless-promise cut (search/kept_cut.h): tests compare with `off`.
+    KeptCut kept_cut = KeptCut::on;
     // The mutation the models run under (contract/mutations.h): a name of
     // kMutations, or empty for none. A token is valid only under the
     // mutation it was found with; a replay takes the same. Unknown: the run

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "search/await_marks.h"
+#include "search/kept_cut.h"
 #include "search/parking.h"
 #include "search/stale_cut.h"
 #include "substrate/observer.h"
@@ -14,11 +15,12 @@ namespace vfsmc {
 
 class SearchPolicies : public SearchObserver {
 public:
-    SearchPolicies(StaleCut cut, bool dpor) : stale_(cut, dpor), awaits_(dpor) {}
+    SearchPolicies(StaleCut cut, bool dpor, KeptCut kept = KeptCut::off) : stale_(cut, dpor), awaits_(dpor), kept_(kept) {}
 
     void begin_execution() override {
         stale_.begin_execution();
         awaits_.begin_execution();
+        kept_.begin_execution();
     }
     void before_access(int t, Key key, bool lock_acquire) override { stale_.before_access(t, key, lock_acquire); }
     void stale_update(const StaleValue& v, bool succeeds, bool locked) override { stale_.stale_update(v, succeeds, locked); }
@@ -40,7 +42,11 @@ public:
         return b;
     }
 
+    void promise_made(int load_ev) override { kept_.made(load_ev); }
+    void promise_kept(int load_ev) override { kept_.kept(load_ev); }
+
     StaleCutPolicy& stale() { return stale_; }
+    KeptPromises& kept() { return kept_; }
     AwaitMarks& awaits() { return awaits_; }
 
     // The running run's policies, for the scheduler (dpor.h); the engine
@@ -52,6 +58,7 @@ private:
     StaleCutPolicy stale_;
     ParkingRule parking_;
     AwaitMarks awaits_;
+    KeptPromises kept_;
 };
 
 }  // namespace vfsmc

@@ -70,6 +70,11 @@ public:
     // Thread t's retry pass ends and the thread starts over; `ws` holds what
     // the pass read, `writes` what it wrote. Any answer.
     virtual Blocked pass_ends(int t, const WatchSet& ws, const PassWrites& writes) = 0;
+    // The load logged as event `load_ev` made a promise, and a store kept
+    // it (load buffering, substrate/sim.h). The second may end the
+    // execution.
+    virtual void promise_made(int /*load_ev*/) {}
+    virtual void promise_kept(int /*load_ev*/) {}
 };
 
 // The running search's observer (search/policies.h: the engine installs a
