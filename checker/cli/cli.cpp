@@ -720,30 +720,16 @@ void check_environment() {
         if (const char* c = std::getenv(name); c && *c && std::strspn(c, "0123456789") != std::strlen(c))
             throw LoadError(std::string(name) + ": bad value \"" + printable(c, kMaxShownValue) +
                             "\"; accepted: a number (test-only), or unset");
-    // VFSMC_TEST_COMMUTE=off measures `run` without dpor's commuting-adds
-    // rule; =mutant is its test-only unsound mutation (search/commute.h).
-    if (const char* c = std::getenv("VFSMC_TEST_COMMUTE");
-        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
-        throw LoadError(std::string("VFSMC_TEST_COMMUTE: unknown value \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: off, mutant (test-only), or unset");
-    // VFSMC_TEST_SYMMETRY=off is `run --no-symmetry`; =mutant is the
-    // identical-threads rule's test-only unsound mutation (search/symmetry.h).
-    if (const char* c = std::getenv("VFSMC_TEST_SYMMETRY");
-        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
-        throw LoadError(std::string("VFSMC_TEST_SYMMETRY: unknown value \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: off, mutant (test-only), or unset");
-    // VFSMC_TEST_REFUSED=off runs `litmus` without dpor's refused-promise
-    // rule; =mutant is its test-only unsound mutation (search/refused.h).
-    if (const char* c = std::getenv("VFSMC_TEST_REFUSED");
-        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
-        throw LoadError(std::string("VFSMC_TEST_REFUSED: unknown value \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: off, mutant (test-only), or unset");
-    // VFSMC_TEST_KEPT_CUT=off runs `litmus` without dpor's needless-promise
-    // cut; =mutant is its test-only unsound mutation (search/kept_cut.h).
-    if (const char* c = std::getenv("VFSMC_TEST_KEPT_CUT");
-        c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
-        throw LoadError(std::string("VFSMC_TEST_KEPT_CUT: unknown value \"") + printable(c, kMaxShownValue) +
-                        "\"; accepted: off, mutant (test-only), or unset");
+    // dpor's test-only switches, each `off` (the search without the rule)
+    // or `mutant` (the rule's unsound mutation, which the tests must
+    // notice): VFSMC_TEST_COMMUTE (search/commute.h; `run`),
+    // VFSMC_TEST_SYMMETRY (search/symmetry.h; off is `run --no-symmetry`),
+    // VFSMC_TEST_REFUSED (search/refused.h; `litmus`) and
+    // VFSMC_TEST_KEPT_CUT (search/kept_cut.h; `litmus`).
+    for (const char* name : {"VFSMC_TEST_COMMUTE", "VFSMC_TEST_SYMMETRY", "VFSMC_TEST_REFUSED", "VFSMC_TEST_KEPT_CUT"})
+        if (const char* c = std::getenv(name); c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0)
+            throw LoadError(std::string(name) + ": unknown value \"" + printable(c, kMaxShownValue) +
+                            "\"; accepted: off, mutant (test-only), or unset");
 }
 
 // The mutation the models run under (contract/mutations.h): --mutation, or
