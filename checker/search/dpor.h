@@ -42,7 +42,7 @@
 // sleep-blocked executions remain; plain accesses that race are reported
 // as data races by the layer rather than reversed.
 //
-// Four extensions, each in a file of its own with its argument, and
+// Six extensions, each in a file of its own with its argument, and
 // called here where it acts:
 // - the failed-await marks (await_marks.h): a wait condition that failed
 //   and parked is no event of its own, so its reads are marked and
@@ -59,7 +59,12 @@
 //   identical threads is not enabled (choose()) for a step that starts
 //   with a write before the next lower one of its class has taken such a
 //   step or ended, and analyze() orders the step that released it before
-//   the thread's own first such step.
+//   the thread's own first such step;
+// - the refused-promise rule (refused.h): a thread whose load-buffering
+//   promise was refused is not enabled (choose());
+// - the needless-promise cut (kept_cut.h): take() counts each thread's
+//   steps, and the search's policy ends an execution whose promise is kept
+//   before its reader took another step.
 #pragma once
 
 #include <cstdint>

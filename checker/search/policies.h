@@ -1,8 +1,8 @@
 // vfsmc: the search's policies on the layer's accesses, put together as
 // the one observer the engine installs for a run (substrate/observer.h):
-// the stale-read cuts (stale_cut.h), the parking rule (parking.h) and
-// dpor's failed-await marks (await_marks.h). A new policy is a file of its
-// own and a member here.
+// the stale-read cuts (stale_cut.h), the parking rule (parking.h),
+// dpor's failed-await marks (await_marks.h) and its needless-promise cut
+// (kept_cut.h). A new policy is a file of its own and a member here.
 #pragma once
 
 #include "search/await_marks.h"

@@ -30,8 +30,8 @@
 //     contain the refusal before it, and so be thrown away by 1.
 // So every execution with all its promises kept is still reached; the
 // ones left out are thrown away in either search. tests/cli.bats compares
-// the states of every corpus test and a generated set with the rule `off`,
-// byte for byte, and shows that the comparison notices `mutant`, which
+// the states of every corpus test with the rule `off`, byte for byte, and
+// shows that the comparison notices `mutant`, which
 // ends the whole execution at the refusal: then the keeping store of
 // another thread never runs after it, its race is not seen, and kept
 // executions are lost.

@@ -8,7 +8,7 @@
 // for a thread that cannot go on, say what it does next (Blocked). The
 // engine installs one observer per run (engine.cpp); the policies that
 // implement it live in checker/search/, one file each (stale_cut.*,
-// parking.h, await_marks.*), and policies.h puts them together.
+// parking.h, await_marks.*, kept_cut.h), and policies.h puts them together.
 #pragma once
 
 #include <cstdint>
