@@ -89,7 +89,6 @@ namespace vfsmc {
 // What a DPOR search did, across its executions.
 struct DporStats {
     uint64_t sleep_blocked = 0;   // executions abandoned as redundant
-    uint64_t refused_ended = 0;   // executions ended by the refused-promise rule (refused.h)
     uint64_t races = 0;           // races found (backtrack candidates)
     uint64_t max_depth = 0;       // deepest choice path
     bool replay_mismatch = false; // a replayed path did not fit the execution
@@ -316,7 +315,6 @@ private:
             bool end;
             enabled = refused_rule(refused_, enabled, (uint8_t)sim::refused_readers(), end);
             if (end) {
-                dpor_stats().refused_ended++;
                 halted_ = true;
                 rt().pruned = true;
                 return any_running();
