@@ -44,13 +44,12 @@ using clk = std::chrono::steady_clock;
 struct EngineState {
     EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, ThreadClasses tc, RefusedPromise rp, KeptCut kc,
                 const MutationInfo* m)
-        : policies(cut, dpor_search, dpor_search ? kc : KeptCut::off), handoff(h), commute(c), classes(tc), refused(rp), kept_cut(kc), mutation(m) {}
+        : policies(cut, dpor_search, kc), handoff(h), commute(c), classes(tc), refused(rp), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
     Commute commute;
     ThreadClasses classes;         // dpor's identical-threads rule (symmetry.h): none when off
     RefusedPromise refused;        // dpor's refused-promise rule (refused.h)
-    KeptCut kept_cut;              // dpor's needless-promise cut (kept_cut.h)
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
     PctConfig pct;
     DporStats dpor_stats;
@@ -687,11 +686,12 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     static ExecRecord sample_rec;
     // Only a search that explores every reads-from choice cuts a duplicate
     // one: random and PCT sample, a replay follows its token.
-    // The identical-threads rule applies to a dpor search, never to a
-    // replay (a token is a path of the plain system).
+    // The identical-threads rule and the needless-promise cut apply to a
+    // dpor search, never to a replay (a token is a path of the plain system).
     const Symmetry sym = ss.strategy == Strategy::dpor && !replay ? set.symmetry : Symmetry::off;
+    const KeptCut kept = ss.strategy == Strategy::dpor && !replay ? set.kept_cut : KeptCut::off;
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.commute, thread_classes(s, sym), set.refused, set.kept_cut, set.mutation);
+                       set.handoff, set.commute, thread_classes(s, sym), set.refused, kept, set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {

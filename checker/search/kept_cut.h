@@ -29,8 +29,9 @@
 //
 // The cut ends E in K's step, as a duplicate. The layer reports each
 // promise a load makes and each one a store keeps (SearchObserver), and
-// dpor each step it starts (dpor.h, take()); only dpor runs the cut, since
-// only dpor reorders L after K. tests/cli.bats compares the states of
+// dpor each step it starts (dpor.h, take()); only a dpor search runs the
+// cut (engine.cpp), since only dpor reorders L after K, and a replay
+// follows its token whole. tests/cli.bats compares the states of
 // every corpus test with the cut `off`, byte for byte, and shows that the
 // comparison notices `mutant`, which cuts also when the reader took a step
 // in between (the LB shapes' promises).
@@ -44,7 +45,7 @@ namespace vfsmc {
 
 enum class KeptCut : uint8_t {
     on,      // the default: a promise kept before its reader took another step ends the execution
-    off,     // no cut: for the tests that compare the two (and every search but dpor)
+    off,     // no cut: for the tests that compare the two (and every search but dpor, and replays)
     mutant,  // every kept promise of a load ends it: unsound, for the test that shows the comparison notices
 };
 
