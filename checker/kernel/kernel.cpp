@@ -232,6 +232,8 @@ void allow_load_buffering() {
     r.plain_ctrl_unordered = !MUTATION("plain-ctrl-orders");
     r.release_early = !MUTATION("release-refuses-promises");
     r.same_location = !MUTATION("early-store-overwrite-unordered");
+    r.own_store = !MUTATION("promise-refused-by-own-store");
+    r.own_store_bound = !MUTATION("promise-keeper-passes-own-store");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

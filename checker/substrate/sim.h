@@ -202,7 +202,9 @@ inline void for_each_dep_read(int me, uint64_t mask, F f) {
 // thread, must not be ordered after the load (by dependencies, fences,
 // acquires and the reads-from between them: the loads each access is
 // ordered after are tracked as clocks of load times, `cause`), and the
-// reading thread must not have touched the location since. An execution
+// reading thread must not have read the location since, nor made an RMW
+// of it; a store of its own there bounds the promise (Promise::bound),
+// and the keeping store goes before that store. An execution
 // that ends with a promise not kept is not one the memory model allows.
 // An unconditional RMW's load may promise too (atomic::rmw_placed()): its
 // store goes last at once, and the store that keeps the promise takes its
@@ -221,7 +223,7 @@ struct Promise {
     int event;            // the load's trace event (note_promise_event)
     unsigned number;      // the load's number among its thread's
     Key key;              // the location's dependency key (substrate/deps.h)
-    bool touched;         // the reader accessed the location, or ordered something after the load, since
+    bool touched;         // refused: the reader read the location or made an RMW of it, or ordered something after the load, since
     bool kept;
     bool rmw;                   // an RMW's load made it
     rl::timestamp_t rmw_stamp;  // and the stamp of the RMW's store
@@ -230,6 +232,12 @@ struct Promise {
     // `at`): a store it knew of cannot follow the store that keeps the
     // promise in coherence order (atomic::readers_allow()).
     rl::timestamp_t known[kMaxSimThreads];
+    // The stamp of the reader's first store to the location after the
+    // load (0: none yet). The store that keeps the promise goes before it
+    // in coherence order (CoRW: the load reads a store coherence-before
+    // its thread's later store), and only a store that may take that
+    // place keeps it (atomic::keep_promises()).
+    rl::timestamp_t bound;
 };
 inline bool g_promises = false;
 // The threads that have ended: they write nothing more, so no promise
@@ -330,6 +338,8 @@ struct EarlyRules {
     bool plain_ctrl_unordered = true;  // a control dependency on a plain load orders nothing after it (dependency())
     bool release_early = true;         // a release store may run before the promises of its thread's earlier loads are kept
     bool same_location = true;         // a marked store after an early marked access to its location is ordered after its loads
+    bool own_store = true;             // a store of the reader to a promise's location leaves the promise open (bounded, below)
+    bool own_store_bound = true;       // and the store that keeps it goes before the reader's store in coherence order
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -1079,10 +1089,26 @@ class atomic {
     // no longer be kept.
     // An RMW's promise is not: the RMW's store fixes the place of the
     // thread's later accesses to the location after the store that keeps it.
+    // A promise bounded by a store of its reader (Promise::bound) is not
+    // touched: a later access of the reader comes after that store, which
+    // the keeping store goes before.
     void touch(int me) const {
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
-            if (p.loc == this && p.reader == me && !p.rmw) p.touched = true;
+            if (p.loc == this && p.reader == me && !p.rmw && !p.bound) p.touched = true;
+        }
+    }
+    // The running thread's store (`stamp`, not an RMW's) to this location,
+    // which may run before its loads' promises here are kept: each one not
+    // bounded yet is bounded by it (Promise::bound). A marked store is
+    // ordered after those loads (linux-kernel.cat's to-w: overwrite & int):
+    // `cause` gets them, so that it runs early (detail::Early).
+    void bound_promises(int me, rl::timestamp_t stamp, rl::timestamp_t* cause) const {
+        for (int i = 0; i < detail::g_npromises; i++) {
+            detail::Promise& p = detail::g_promise[i];
+            if (p.loc != this || p.reader != me || p.rmw || p.kept || p.touched) continue;
+            if (!p.bound) p.bound = stamp;
+            if (!plain_) cause[me] = std::max(cause[me], p.at);
         }
     }
     bool promising() const { return detail::g_promises && any_domain_; }
@@ -1090,7 +1116,7 @@ class atomic {
     bool pending(int me) const {
         for (int i = 0; i < detail::g_npromises; i++) {
             const detail::Promise& p = detail::g_promise[i];
-            if (p.loc == this && p.reader == me && !p.rmw && !p.kept && !p.touched) return true;
+            if (p.loc == this && p.reader == me && !p.rmw && !p.kept && !p.touched && !p.bound) return true;
         }
         return false;
     }
@@ -1358,9 +1384,17 @@ class atomic {
     // it move up one place.
     // A store that keeps promises (`keepers`) may go before the stores
     // their loads did not know of (readers_allow()).
-    unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, uint32_t keepers = 0) {
+    // `must`: the store goes at or before store `must` (0: anywhere), as
+    // a bounded promise it keeps asks (keep_promises() made sure it can).
+    unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, uint32_t keepers = 0,
+                         unsigned must = 0) {
         unsigned n = cur_ + 1;
         unsigned at = n;
+        while (must && at > must) {
+            unsigned k = precede_past(th, mo, at - 1, after, false, nullptr, keepers);
+            if (!k) throw std::logic_error("store_place: a kept promise's bound it cannot go before");
+            at = k;
+        }
         for (unsigned k; (k = precede_past(th, mo, at - 1, after, false, nullptr, keepers)) != 0 &&
                          rl::ctx().rand(2, rl::sched_type_atomic_load) == 1;)
             at = k;
@@ -1409,21 +1443,52 @@ class atomic {
     // release sequence).
     // Which promises on this location the new store `v` of the running
     // thread keeps (each one it may keep is a choice), by index.
-    uint32_t keep_promises(const Clocks& th, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
-                           const rl::timestamp_t* gpub, rl::timestamp_t* first_seen) {
+    // A bounded promise (Promise::bound) is kept only by a store that
+    // takes a free place (`after`, as store_place() has it) and may go
+    // before the reader's store, with every promise it keeps: `*must`
+    // gets the index it must go at or before. An RMW placed after the
+    // store it read (`fixed`, its index; rmw_placed()) keeps a promise
+    // whose load knew of no store it goes before, at or before the bound.
+    // Any other store goes last.
+    uint32_t keep_promises(const Clocks& th, MemOrder mo, T v, const rl::timestamp_t* cause, const rl::timestamp_t* pub,
+                           const rl::timestamp_t* gpub, rl::timestamp_t* first_seen, const rl::timestamp_t* after,
+                           unsigned fixed, unsigned* must) {
         uint32_t any = 0;
+        *must = 0;
         for (int i = 0; i < detail::g_npromises; i++) {
             detail::Promise& p = detail::g_promise[i];
             if (p.kept || p.loc != this || p.reader == th.index || p.touched || p.rmw) continue;
             if (((uint64_t)v & p.mask) != (p.value & p.mask)) continue;
             if (cause[p.reader] >= p.at) continue;  // the store is ordered after the load
             if (earlier_unkept(i)) continue;  // a later load may not read an earlier store (CoRR)
+            unsigned m = *must;
+            if (p.bound && detail::g_early_rules.own_store_bound) {
+                unsigned b = after || fixed ? find(p.reader, p.bound) : 0;
+                if (!b || (fixed && fixed > b)) continue;
+                if (!m || b < m) m = b;
+            }
+            if (fixed) {
+                bool allowed = true;
+                for (unsigned k = fixed; k <= cur_ && allowed; k++) allowed = readers_allow(th, k, 1u << i);
+                if (!allowed) continue;
+            } else if (m && !may_place_by(th, mo, after, m, any | 1u << i)) {
+                continue;
+            }
             if (!detail::early_allows(i, pub, th.nthreads)) continue;
             if (rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) continue;
             keep(th, p, pub, gpub, first_seen, cause);
             any |= 1u << i;
+            *must = m;
         }
         return any;
+    }
+    // May a new store that keeps the promises `keepers` take a place at
+    // or before store `must` (store_place())?
+    bool may_place_by(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, unsigned must,
+                      uint32_t keepers) const {
+        for (unsigned at = cur_ + 1; at > must;)
+            if (!(at = precede_past(th, mo, at - 1, after, false, nullptr, keepers))) return false;
+        return true;
     }
     // May a store that keeps the promises `keepers` go before store k in
     // coherence order? Not if one of their loads knew of store k: it
@@ -1603,14 +1668,24 @@ class atomic {
         rl::timestamp_t seen[kMaxSimThreads];
         for (int t = 0; t < th.nthreads; t++) seen[t] = (rl::timestamp_t)-1;
         uint32_t kept = 0;
-        // An RMW placed before newer stores (rmw_placed()): not last, so it
-        // keeps no load's promise. An RMW whose load made a promise goes
-        // last and keeps none.
+        // An RMW placed before newer stores (rmw_placed()) keeps a load's
+        // promise only where that load knew of none of them
+        // (keep_promises()). An RMW whose load made a promise goes last
+        // and keeps none.
         bool placed = rmw && place_rmw_ && !rmw_promised_ && rmw_read_ != cur_;
         // An RMW's promise this store keeps, by taking its place right
         // before the RMW's store (store `keep_at`).
         detail::Promise* rmw_keep = nullptr;
         unsigned keep_at = 0;
+        // A store that takes a free place in the modification order goes
+        // after `after` (store_place()), and at or before store `must`
+        // when it keeps a bounded promise.
+        bool place = free && !rmw && detail::g_lkmm;
+        rl::timestamp_t after[kMaxSimThreads];
+        if (place)
+            for (int t = 0; t < th.nthreads; t++)
+                after[t] = std::max(dep ? dep[t] : 0, releases(mo) ? th.acq_fence[t] : 0);
+        unsigned must = 0;
         // What a load that reads the new store takes from it (Rec::released
         // and ::glob, below, which join the same for such an RMW), for the
         // promises it keeps (kpub, kgpub): an RMW placed last
@@ -1620,10 +1695,14 @@ class atomic {
         // its thread, is ppo through overwrite & int).
         if (promising()) {
             rl::timestamp_t kpub[kMaxSimThreads], kgpub[kMaxSimThreads];
-            const Rec* read_rec = rmw && !placed && !rmw_promised_ && detail::g_early_rules.kept_rmw_carries ? rec(cur_) : nullptr;
+            const Rec* read_rec = rmw && !rmw_promised_ && detail::g_early_rules.kept_rmw_carries ? rec(placed ? rmw_read_ : cur_) : nullptr;
             for (int t = 0; t < th.nthreads; t++) {
                 kpub[t] = read_rec ? std::max(pub[t], read_rec->released[t]) : pub[t];
                 kgpub[t] = read_rec ? std::max(gpub[t], read_rec->glob[t]) : gpub[t];
+            }
+            if ((early || release_early) && detail::g_early_rules.own_store) {
+                bound_promises(th.index, *th.own + 1, cause);
+                detail::close_causes(cause, th.nthreads);
             }
             touch(th.index);
             if (placed) {
@@ -1646,7 +1725,10 @@ class atomic {
             if (rmw_keep) {
                 keep(th, *rmw_keep, pub, gpub, seen, causes ? cause : nullptr);
             } else {
-                kept = (!rmw || rmw_writes) && !placed && !rmw_promised_ ? keep_promises(th, v, cause, kpub, kgpub, seen) : 0;
+                const rl::timestamp_t* free_after = place && detail::g_early_rules.kept_free ? after : nullptr;
+                kept = (!rmw || rmw_writes) && !rmw_promised_
+                           ? keep_promises(th, mo, v, cause, kpub, kgpub, seen, free_after, placed ? rmw_read_ + 1 : 0, &must)
+                           : 0;
             }
         }
         uint32_t early_before = early || release_early ? detail::early_mask(th.index, cause, false) : 0;
@@ -1660,14 +1742,9 @@ class atomic {
         // A store that keeps a load's promise goes before no store that
         // load knew of (readers_allow()). One that keeps an RMW's goes
         // right before the RMW (above).
-        if (free && !rmw && detail::g_lkmm && !rmw_keep && (!kept || detail::g_early_rules.kept_free)) {
-            // A release store is ordered after every earlier load of its
-            // thread, and so after what the stores they read published.
-            rl::timestamp_t after[kMaxSimThreads];
-            for (int t = 0; t < th.nthreads; t++)
-                after[t] = std::max(dep ? dep[t] : 0, releases(mo) ? th.acq_fence[t] : 0);
-            n = store_place(th, mo, after, kept);
-        }
+        // A release store is ordered after every earlier load of its
+        // thread, and so after what the stores they read published (`after`).
+        if (place && !rmw_keep && (!kept || detail::g_early_rules.kept_free)) n = store_place(th, mo, after, kept, must);
         ++cur_;
         const Rec* prev = rec(n - 1);
         Rec& r = hist_[n % kHistory];
