@@ -292,6 +292,49 @@ EOF
   [ "$rc" -eq 0 ] && [ "$(sed -n 2,6p <<<"$out")" == "$want" ] || { echo "oracle: got exit $rc: $out $err"; return 1; }
 }
 
+@test "litmus: an int register that reads an address prints the location's name, as the oracle and herd7 do" {
+  # P2's r1 is an int (the condition compares it with 0); through r0=d0
+  # it reads the address P1 stored there.
+  cat >"$tmp/addr.litmus" <<'EOF'
+C int-reads-address
+
+{
+	int *y = &d0;
+	int *z = &d0;
+	int d0 = 0;
+}
+
+P0(int *x, int **y, int **z)
+{
+	WRITE_ONCE(*x, 1);
+	WRITE_ONCE(*y, z);
+}
+
+P1(int *x, int **y)
+{
+	int *r0;
+
+	r0 = READ_ONCE(*y);
+	WRITE_ONCE(*r0, x);
+}
+
+P2(int **z)
+{
+	int *r0;
+	int r1 = 0;
+
+	r0 = READ_ONCE(*z);
+	r1 = READ_ONCE(*r0);
+}
+
+exists (1:r0=z /\ 2:r0=x /\ 2:r1=0)
+EOF
+  vf litmus --stable "$tmp/addr.litmus"
+  [ "$rc" -eq 0 ] && grep -qx '1:r0=d0; 2:r0=d0; 2:r1=x;' <<<"$out" && ! grep -q '=[0-9]\{5,\}' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+  vf litmus --stable --oracle "$tmp/addr.litmus"
+  [ "$rc" -eq 0 ] && grep -qx '1:r0=d0; 2:r0=d0; 2:r1=x;' <<<"$out" || { echo "oracle: got exit $rc: $out $err"; return 1; }
+}
+
 # --- vfsmc litmus --oracle: the executable LKMM (checker/lkmm).
 @test "litmus --oracle MP+poonceonces: herd7's whole report" {
   vf litmus --oracle --stable litmus-lkmm/MP+poonceonces.litmus

@@ -161,11 +161,12 @@ struct Test {
 // locations: registers by thread and name, then memory by name.
 std::vector<size_t> herd_order(const Test& t);
 
-// The name a pointer-typed value prints as: "NULL", the location whose
-// address it is, or null (an int: printed as a number). No allocation (the
+// The name a value prints as: the location whose address it is, as herd7
+// prints an address whatever the type it was stored as, "NULL" for a
+// pointer-typed 0, or null (printed as a number). No allocation (the
 // interpreter calls it inside the simulation).
-inline const char* pointer_name(const Test& t, long v) {
-    if (v == 0) return "NULL";
+inline const char* value_name(const Test& t, long v, bool pointer) {
+    if (pointer && v == 0) return "NULL";
     int i = location_index(v, (int)t.vars.size());
     return i >= 0 ? t.vars[i].name.c_str() : nullptr;
 }

@@ -311,7 +311,7 @@ private:
     }
 
     std::string value_text(long v, bool pointer) const {
-        const char* name = pointer ? pointer_name(t_, v) : nullptr;
+        const char* name = value_name(t_, v, pointer);
         return name ? name : std::to_string(v);
     }
     // The observed values, into a fixed buffer: this runs inside the
@@ -323,7 +323,7 @@ private:
             if (k >= n) break;
             bool ptr = o.proc >= 0 ? t_.procs[o.proc].regs[o.index].pointer : t_.vars[o.index].type == VarType::Pointer;
             long v = observed(o.proc, o.index);
-            const char* vn = ptr ? pointer_name(t_, v) : nullptr;
+            const char* vn = value_name(t_, v, ptr);
             char num[24];
             std::snprintf(num, sizeof num, "%ld", v);
             if (o.proc >= 0)
@@ -716,7 +716,7 @@ std::string state_line(const Test& t, const std::vector<size_t>& order, const in
         const Observed& o = t.observed[i];
         bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
         long v = key[i];
-        const char* name = ptr ? pointer_name(t, v) : nullptr;
+        const char* name = value_name(t, v, ptr);
         std::string val = name ? name : std::to_string(v);
         s += (s.empty() ? "" : " ") + (o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name) + "=" + val + ";";
     }
