@@ -234,6 +234,8 @@ void allow_load_buffering() {
     r.same_location = !MUTATION("early-store-overwrite-unordered");
     r.own_store = !MUTATION("promise-refused-by-own-store");
     r.own_store_bound = !MUTATION("promise-keeper-passes-own-store");
+    r.nested = !MUTATION("early-load-refuses-promises");
+    r.nested_known = !MUTATION("early-load-promise-ignores-keep");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

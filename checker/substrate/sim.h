@@ -340,6 +340,8 @@ struct EarlyRules {
     bool same_location = true;         // a marked store after an early marked access to its location is ordered after its loads
     bool own_store = true;             // a store of the reader to a promise's location leaves the promise open (bounded, below)
     bool own_store_bound = true;       // and the store that keeps it goes before the reader's store in coherence order
+    bool nested = true;                // a load that runs early may promise too (Early::promise)
+    bool nested_known = true;          // and once the outer promise is kept, its own is kept only by a store it may read then
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -353,6 +355,10 @@ struct Early {
     // A load: the store it read; a store: itself (thread, stamp).
     int rthread;
     rl::timestamp_t rstamp;
+    // A load that made a promise itself: the promise (by index, -1: none).
+    // Its store is rthread/rstamp once a store keeps it (atomic::keep());
+    // while it is open, rthread is -1.
+    int promise = -1;
     unsigned number;   // a load: its number among its thread's loads
     uint64_t flagged;  // g_flagged when it began
     rl::timestamp_t known[kMaxSimThreads];  // what it was ordered after, of each thread's clock
@@ -466,6 +472,11 @@ inline void early_load_kept(void*, const Early& e, const rl::timestamp_t* pub, c
         msg.g[t] = std::max(msg.g[t], gpub[t]);
         if (msg.carried) msg.carried_c[t] = std::max(msg.carried_c[t], pub[t]);
     }
+    // Its own promise, still open, is kept only by a store its load may
+    // read with `pub` joined (atomic::readers_allow()).
+    if (e.promise >= 0 && !g_promise[e.promise].kept && g_early_rules.nested_known)
+        for (int t = 0; t < nthreads; t++)
+            if (t != e.thread) g_promise[e.promise].known[t] = std::max(g_promise[e.promise].known[t], pub[t]);
 }
 // A kept promise's store is read by its load: the reader, at its next
 // step, has what that store published, as its relaxed loads do.
@@ -1251,11 +1262,11 @@ class atomic {
             if (causes && (!plain_rfe || !detail::g_early_rules.plain_rf_unordered))
                 for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], r.cause[t]);
         }
-        // The promises of its thread this load runs before (detail::Early):
-        // a load that promises too refuses them (a promise made past an
-        // open one is never early).
+        // The promises of its thread this load runs before (detail::Early).
+        // A load that promises too is early as well (Early::promise); with
+        // the rule off (EarlyRules::nested) it refuses them.
         uint32_t early_before = early ? detail::early_mask(th.index, cause, rmb, pick ? detail::g_npromises - 1 : -1) : 0;
-        if (early_before && pick) {
+        if (early_before && pick && !detail::g_early_rules.nested) {
             detail::refuse_promises(early_before);
             early_before = 0;
         }
@@ -1267,8 +1278,9 @@ class atomic {
             e.thread = th.index;
             e.store = false;
             e.obj = this;
-            e.rthread = read_thread;
-            e.rstamp = read_stamp;
+            e.rthread = pick ? -1 : read_thread;
+            e.rstamp = pick ? 0 : read_stamp;
+            e.promise = pick ? detail::g_npromises - 1 : -1;
             e.marked = !plain_;
             e.number = nr - 1;
             for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true);
@@ -1537,8 +1549,19 @@ class atomic {
         for (int t = 0; t < th.nthreads; t++) {
             detail::g_kept_join[p.reader][t] = std::max(detail::g_kept_join[p.reader][t], pub[t]);
             detail::g_kept_gjoin[p.reader][t] = std::max(detail::g_kept_gjoin[p.reader][t], gpub[t]);
-            detail::g_read_msg[p.reader][p.number % kDepReads].c[t] = pub[t];
-            detail::g_read_msg[p.reader][p.number % kDepReads].g[t] = gpub[t];
+            rl::timestamp_t& c = detail::g_read_msg[p.reader][p.number % kDepReads].c[t];
+            rl::timestamp_t& g = detail::g_read_msg[p.reader][p.number % kDepReads].g[t];
+            c = std::max(c, pub[t]);
+            g = std::max(g, gpub[t]);
+        }
+        // An early load that made this promise now reads the new store,
+        // whose stamp is the running thread's next.
+        for (int k = 0; k < detail::g_nearly; k++) {
+            detail::Early& e = detail::g_early[k];
+            if (!e.store && e.promise == (int)(&p - detail::g_promise) && e.rthread < 0) {
+                e.rthread = th.index;
+                e.rstamp = *th.own + 1;
+            }
         }
         detail::g_read_msg[p.reader][p.number % kDepReads].from = th.index;
         for (int t = 0; t < th.nthreads; t++) p.kept_cause[t] = cause ? cause[t] : 0;
@@ -1570,8 +1593,12 @@ class atomic {
     // still takes its place, when each store after that one in the
     // modification order is one it may pass (may_pass) or precede
     // (may_precede) with `pub` joined.
+    // An early load whose own promise is still open has read no store:
+    // the store that keeps it later is checked against what the load then
+    // knows, `pub` joined (Promise::known, detail::early_load_kept()).
     static bool recheck_early(const void* obj, const detail::Early& e, const rl::timestamp_t* pub, int nthreads) {
         const atomic& a = *static_cast<const atomic*>(obj);
+        if (!e.store && e.promise >= 0 && e.rthread < 0) return true;
         unsigned i = a.find(e.rthread, e.rstamp);
         if (!i) return false;
         for (unsigned j = i + 1; j <= a.cur_; j++) {
