@@ -236,6 +236,8 @@ void allow_load_buffering() {
     r.own_store_bound = !MUTATION("promise-keeper-passes-own-store");
     r.nested = !MUTATION("early-load-refuses-promises");
     r.nested_known = !MUTATION("early-load-promise-ignores-keep");
+    r.defer_races = !MUTATION("early-race-flagged-at-once");
+    r.defer_checks = !MUTATION("early-race-dropped-at-keep");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -342,6 +342,8 @@ struct EarlyRules {
     bool own_store_bound = true;       // and the store that keeps it goes before the reader's store in coherence order
     bool nested = true;                // a load that runs early may promise too (Early::promise)
     bool nested_known = true;          // and once the outer promise is kept, its own is kept only by a store it may read then
+    bool defer_races = true;           // a race against an early access waits for the keep (PendingRace)
+    bool defer_checks = true;          // and the keep drops it only when the keeping store orders the two
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -359,6 +361,7 @@ struct Early {
     // Its store is rthread/rstamp once a store keeps it (atomic::keep());
     // while it is open, rthread is -1.
     int promise = -1;
+    int event = -1;    // its trace event (note_early_event())
     unsigned number;   // a load: its number among its thread's loads
     uint64_t flagged;  // g_flagged when it began
     rl::timestamp_t known[kMaxSimThreads];  // what it was ordered after, of each thread's clock
@@ -373,6 +376,28 @@ inline int g_nearly = 0;
 // own race check may come before its load or store.
 inline uint64_t g_flagged = 0;
 inline uint64_t g_flagged_at_access = 0;
+// A data race between an early access (entry `early`) and a later store
+// of thread `thread` (its clock `stamp`), not flagged yet: had the stores
+// that keep the early access's promises come first, the early access
+// would be ordered after what they published, and so maybe after the
+// store. A keep that orders the two drops it (early_kept()); the last
+// keep of the entry's promises that does not makes it due, and the layer
+// flags it then (flag_due_races()). An execution whose promises are not
+// all kept is none the memory model allows, so a race still pending at
+// its end needs no flag.
+struct PendingRace {
+    int early;  // -1: dropped or flagged
+    bool due;
+    int thread;
+    rl::timestamp_t stamp;
+    int cause;      // the early access's trace event
+    char msg[192];  // the race, as the layer words it
+};
+inline constexpr int kMaxPendingRaces = 32;
+inline PendingRace g_pending_race[kMaxPendingRaces];
+inline int g_npending_races = 0;
+// The early entry the running access made (note_early()), or -1.
+inline int g_early_noted = -1;
 // The promises of thread `me` an access ordered after its loads by
 // `cause` (and, `rmb`, a load after an smp_rmb()) runs before; `self`: the
 // access's own promise, left out.
@@ -413,6 +438,7 @@ inline void note_early(uint32_t mask, const Early& e) {
         refuse_promises(mask);
         return;
     }
+    g_early_noted = g_nearly;
     Early& r = g_early[g_nearly++];
     r = e;
     r.mask = mask;
@@ -429,6 +455,14 @@ inline uint32_t early_here(int me, const void* obj) {
     for (int k = 0; k < g_nearly; k++)
         if (g_early[k].thread == me && g_early[k].obj == obj && g_early[k].marked) m |= g_early[k].mask;
     return m;
+}
+// Does a store that published `pub` order pending race r: the early
+// access, ordered after what that store published, after the later one?
+// (A store's publication orders the stores before it: a fence that
+// orders stores does.)
+inline bool orders_pending(const PendingRace& r, const rl::timestamp_t* pub) {
+    if (!g_early_rules.defer_checks) return true;
+    return std::max(g_early[r.early].known[r.thread], pub[r.thread]) >= r.stamp;
 }
 // May a store that published `pub` keep promise i, given its early
 // accesses? For dpor the keep then depends on every location (the
@@ -452,6 +486,12 @@ inline bool early_allows(int i, const rl::timestamp_t* pub, int nthreads) {
 // Promise i is kept by a store that published `pub` (`gpub`): its early
 // accesses hand that on from now on.
 inline void early_kept(int i, const rl::timestamp_t* pub, const rl::timestamp_t* gpub, int nthreads) {
+    for (int k = 0; k < g_npending_races; k++) {
+        PendingRace& r = g_pending_race[k];
+        if (r.early < 0 || r.due || !(g_early[r.early].mask >> i & 1)) continue;
+        if (orders_pending(r, pub)) r.early = -1;
+        else if (g_early[r.early].mask == (1u << i)) r.due = true;
+    }
     for (int k = 0; k < g_nearly; k++) {
         Early& e = g_early[k];
         if (!(e.mask >> i & 1)) continue;
@@ -680,6 +720,8 @@ inline void begin_execution_deps() {
     }
     detail::g_npromises = 0;
     detail::g_nearly = 0;
+    detail::g_npending_races = 0;
+    detail::g_early_noted = -1;
     detail::g_flagged = detail::g_flagged_at_access = 0;
     detail::g_done_mask = 0;
     detail::g_promise_overflow = false;
@@ -702,7 +744,49 @@ inline void begin_execution_deps() {
 // detail::Early).
 inline void note_flagged() { detail::g_flagged++; }
 // The layer begins a load or a store of a location, before its race check.
-inline void access_begins() { detail::g_flagged_at_access = detail::g_flagged; }
+inline void access_begins() {
+    detail::g_flagged_at_access = detail::g_flagged;
+    detail::g_early_noted = -1;
+}
+// The trace event of the running access, which may have run early.
+inline void note_early_event(int ev) {
+    if (detail::g_early_noted >= 0) detail::g_early[detail::g_early_noted].event = ev;
+    detail::g_early_noted = -1;
+}
+// The running access of thread `me` (its clock `stamp`) races with
+// thread `other`'s access, trace event `ev`: when that access ran early
+// with a promise of its thread still open, the race waits for the keep
+// (detail::PendingRace) and this returns true; false: flag it now.
+// `msg`: the race, as the layer words it.
+inline bool defer_race(int other, int ev, int me, rl::timestamp_t stamp, const char* msg) {
+    if (!detail::g_early_rules.defer_races || ev < 0) return false;
+    for (int k = 0; k < detail::g_nearly; k++) {
+        const detail::Early& e = detail::g_early[k];
+        if (e.thread != other || e.event != ev || !e.mask) continue;
+        if (detail::g_npending_races == detail::kMaxPendingRaces) return false;
+        detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
+        r.early = k;
+        r.due = false;
+        r.thread = me;
+        r.stamp = stamp;
+        r.cause = ev;
+        std::snprintf(r.msg, sizeof r.msg, "%s", msg);
+        return true;
+    }
+    return false;
+}
+// The deferred races the last keep left standing: f(thread, cause event,
+// message) flags each one, once.
+template <class F>
+inline void flag_due_races(F f) {
+    for (int k = 0; k < detail::g_npending_races; k++) {
+        detail::PendingRace& r = detail::g_pending_race[k];
+        if (r.early < 0 || !r.due) continue;
+        r.early = -1;
+        note_flagged();
+        f(r.thread, r.cause, r.msg);
+    }
+}
 // The trace event of the load that just made a promise, and its
 // location's dependency key.
 inline void note_promise(int ev, Key key) {
@@ -2387,6 +2471,8 @@ public:
 using timestamp_t = rl::timestamp_t;
 // Ticks the running thread's own clock and returns the new value.
 inline timestamp_t tick() { return ++rl::ctx().threadx_->own_acq_rel_order_; }
+// The running thread's clock, as tick() last left it.
+inline timestamp_t clock_now() { return rl::ctx().threadx_->own_acq_rel_order_; }
 // The clock of thread `i` as the running thread has acquired it.
 inline timestamp_t acquired_clock(int i) { return rl::ctx().threadx_->acq_rel_order_[i]; }
 // cpu_relax(): a load cannot return a value older than one the thread saw
