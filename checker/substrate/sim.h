@@ -765,11 +765,7 @@ inline bool defer_race(int other, int ev, int me, rl::timestamp_t stamp, const c
         if (e.thread != other || e.event != ev || !e.mask) continue;
         if (detail::g_npending_races == detail::kMaxPendingRaces) return false;
         detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
-        r.early = k;
-        r.due = false;
-        r.thread = me;
-        r.stamp = stamp;
-        r.cause = ev;
+        r = {k, false, me, stamp, ev, {}};
         std::snprintf(r.msg, sizeof r.msg, "%s", msg);
         return true;
     }
