@@ -162,11 +162,10 @@ struct Test {
 std::vector<size_t> herd_order(const Test& t);
 
 // The name a value prints as: the location whose address it is, as herd7
-// prints an address whatever the type it was stored as, "NULL" for a
-// pointer-typed 0, or null (printed as a number). No allocation (the
-// interpreter calls it inside the simulation).
-inline const char* value_name(const Test& t, long v, bool pointer) {
-    if (pointer && v == 0) return "NULL";
+// prints an address whatever the type it was stored as, or null (printed
+// as a number: a null pointer is 0, as herd7 and the oracle print it).
+// No allocation (the interpreter calls it inside the simulation).
+inline const char* value_name(const Test& t, long v) {
     int i = location_index(v, (int)t.vars.size());
     return i >= 0 ? t.vars[i].name.c_str() : nullptr;
 }

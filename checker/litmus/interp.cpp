@@ -310,8 +310,11 @@ private:
         return h;
     }
 
+    // A value for the witness's final state, which a reader reads: a null
+    // pointer is NULL there (herd7's States lines print it 0).
     std::string value_text(long v, bool pointer) const {
-        const char* name = value_name(t_, v, pointer);
+        if (pointer && v == 0) return "NULL";
+        const char* name = value_name(t_, v);
         return name ? name : std::to_string(v);
     }
     // The observed values, into a fixed buffer: this runs inside the
@@ -321,9 +324,8 @@ private:
         buf[0] = 0;
         for (const auto& o : t_.observed) {
             if (k >= n) break;
-            bool ptr = o.proc >= 0 ? t_.procs[o.proc].regs[o.index].pointer : t_.vars[o.index].type == VarType::Pointer;
             long v = observed(o.proc, o.index);
-            const char* vn = value_name(t_, v, ptr);
+            const char* vn = value_name(t_, v);
             char num[24];
             std::snprintf(num, sizeof num, "%ld", v);
             if (o.proc >= 0)
@@ -714,9 +716,8 @@ std::string state_line(const Test& t, const std::vector<size_t>& order, const in
     std::string s;
     for (size_t i : order) {
         const Observed& o = t.observed[i];
-        bool ptr = o.proc >= 0 ? t.procs[o.proc].regs[o.index].pointer : t.vars[o.index].type == VarType::Pointer;
         long v = key[i];
-        const char* name = value_name(t, v, ptr);
+        const char* name = value_name(t, v);
         std::string val = name ? name : std::to_string(v);
         s += (s.empty() ? "" : " ") + (o.proc >= 0 ? std::to_string(o.proc) + ":" + t.procs[o.proc].regs[o.index].name : t.vars[o.index].name) + "=" + val + ";";
     }
