@@ -1481,12 +1481,8 @@ class atomic {
     unsigned store_place(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, uint32_t keepers = 0,
                          unsigned must = 0) {
         unsigned n = cur_ + 1;
-        unsigned at = n;
-        while (must && at > must) {
-            unsigned k = precede_past(th, mo, at - 1, after, false, nullptr, keepers);
-            if (!k) throw std::logic_error("store_place: a kept promise's bound it cannot go before");
-            at = k;
-        }
+        unsigned at = must ? place_by(th, mo, after, must, keepers) : n;
+        if (!at) throw std::logic_error("store_place: a kept promise's bound it cannot go before");
         for (unsigned k; (k = precede_past(th, mo, at - 1, after, false, nullptr, keepers)) != 0 &&
                          rl::ctx().rand(2, rl::sched_type_atomic_load) == 1;)
             at = k;
@@ -1563,7 +1559,7 @@ class atomic {
                 bool allowed = true;
                 for (unsigned k = fixed; k <= cur_ && allowed; k++) allowed = readers_allow(th, k, 1u << i);
                 if (!allowed) continue;
-            } else if (m && !may_place_by(th, mo, after, m, any | 1u << i)) {
+            } else if (m && !place_by(th, mo, after, m, any | 1u << i)) {
                 continue;
             }
             if (!detail::early_allows(i, pub, th.nthreads)) continue;
@@ -1574,13 +1570,15 @@ class atomic {
         }
         return any;
     }
-    // May a new store that keeps the promises `keepers` take a place at
-    // or before store `must` (store_place())?
-    bool may_place_by(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, unsigned must,
+    // The first place at or before store `must` that a new store keeping
+    // the promises `keepers` reaches by going before each store after it
+    // (store_place()), or 0 when one of them is a store it may not precede.
+    unsigned place_by(const Clocks& th, MemOrder mo, const rl::timestamp_t* after, unsigned must,
                       uint32_t keepers) const {
-        for (unsigned at = cur_ + 1; at > must;)
-            if (!(at = precede_past(th, mo, at - 1, after, false, nullptr, keepers))) return false;
-        return true;
+        unsigned at = cur_ + 1;
+        while (at > must)
+            if (!(at = precede_past(th, mo, at - 1, after, false, nullptr, keepers))) return 0;
+        return at;
     }
     // May a store that keeps the promises `keepers` go before store k in
     // coherence order? Not if one of their loads knew of store k: it
