@@ -851,6 +851,27 @@ witness_replays() {
   [ "$rc" -eq 0 ] && ! grep -q 'a grace period with no reader to wait for' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
 }
 
+# A grace period's end and the full barrier after it are one step
+# (kernel/rcupdate.cpp grace_period(), with the argument): every test of
+# the corpus and the generated set with a read-side section and a grace
+# period (about 590) prints the same herd7 output, states and counts
+# included, with the two steps (VFSMC_TEST_GP_END=split); the switch takes
+# `split` only.
+@test "litmus: a grace period's end and its full barrier in one step give the same answers and states as two steps" {
+  vf litmus --generate "$tmp/gen"
+  [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
+  local f n=0 a b
+  while IFS= read -r f; do
+    a=$("$VFSMC" litmus --stable "$f" 2>&1)
+    b=$(VFSMC_TEST_GP_END=split "$VFSMC" litmus --stable "$f" 2>&1)
+    [ "$a" == "$b" ] || { echo "$f differs:"; diff <(echo "$a") <(echo "$b"); return 1; }
+    n=$((n + 1))
+  done < <(grep -rlE 'synchronize_s?rcu' "$tmp/gen" litmus litmus-lkmm litmus-oracle | xargs grep -lE 'rcu_read_lock|srcu_read_lock|srcu_down_read' | sort)
+  [ "$n" -gt 500 ] || { echo "only $n tests"; return 1; }
+  VFSMC_TEST_GP_END=joined vf litmus litmus/MP+sync+noreader.litmus
+  [ "$rc" -eq 2 ] && grep -q 'VFSMC_TEST_GP_END: bad value "joined"; accepted: split' <<<"$err" || { echo "got exit $rc: $out $err"; return 1; }
+}
+
 # dpor's two reductions of load buffering's promises: the refused-promise
 # rule (search/refused.h: a thread whose promise can no longer be kept is
 # not scheduled again) and the needless-promise cut (search/kept_cut.h: an

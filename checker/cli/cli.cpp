@@ -716,6 +716,11 @@ void check_environment() {
         if (const char* c = std::getenv(name); c && *c && std::strcmp(c, "1") != 0)
             throw LoadError(std::string(name) + ": bad value \"" + printable(c, kMaxShownValue) +
                             "\"; accepted: 1 (test-only), or unset");
+    // litmus's grace periods with their end and full barrier in two steps
+    // (litmus::Options::gp_end_split).
+    if (const char* c = std::getenv("VFSMC_TEST_GP_END"); c && *c && std::strcmp(c, "split") != 0)
+        throw LoadError(std::string("VFSMC_TEST_GP_END: bad value \"") + printable(c, kMaxShownValue) +
+                        "\"; accepted: split (test-only), or unset");
     for (const char* name : {"VFSMC_TEST_KILL_WORKER", "VFSMC_TEST_WORKER_EXIT"})
         if (const char* c = std::getenv(name); c && *c && std::strspn(c, "0123456789") != std::strlen(c))
             throw LoadError(std::string(name) + ": bad value \"" + printable(c, kMaxShownValue) +

@@ -73,6 +73,7 @@ void layer_begin_execution() {
     blocking().begin_execution();
     g_ls.special_barriers = false;
     for (bool& b : g_ls.no_sections) b = false;
+    g_ls.gp_end_split = false;
     for (int t = 0; t < kMaxThreads; t++) {
         g_ls.before_atomic[t] = false;
         g_ls.after_atomic[t].set = g_ls.after_lock[t].set = g_ls.after_srcu_unlock[t].set = false;

@@ -53,6 +53,7 @@ struct LayerState {
     RealCond real[kMaxThreads];   // what each parked thread really waits for
     bool special_barriers = false;         // the program uses them (use_special_barriers())
     bool no_sections[kRcuDomains] = {};    // no thread enters a section of the domain (rcu_domain_without_readers())
+    bool gp_end_split = false;             // a grace period's end and its full barrier are two steps (rcu_grace_period_end_split())
     bool before_atomic[kMaxThreads] = {};  // smp_mb__before_atomic waits for the next atomic RMW
     sim::FenceMark before_atomic_at[kMaxThreads];  // ... with the thread's state at the barrier
     // The thread's state at its latest atomic RMW, spinlock taken, and SRCU read-side section left (unset: none yet): the before

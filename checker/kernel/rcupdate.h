@@ -56,6 +56,12 @@ void synchronize_srcu(int domain);
 // answers are the same either way (the corpus and the generated set, under
 // VFSMC_TEST_GP_WORDS=1), and the search is smaller.
 void rcu_domain_without_readers(int domain);
+// A grace period's end (the release into the words of the readers it
+// waited for) and the full barrier after it are one step (rcupdate.cpp,
+// grace_period()). Declared in the setup, they are two, as a fence after a
+// store is: for the tests that show the answers and states are the same
+// either way (vfsmc litmus under VFSMC_TEST_GP_END=split).
+void rcu_grace_period_end_split();
 // Publish and read an RCU-protected pointer (a kfield that holds object ids).
 template <class T> inline T rcu_dereference(kfield<T>& p, SrcLoc at = SrcLoc()) { here(at); return p.load(Acc::RcuDereference); }
 template <class T, class V> inline void rcu_assign_pointer(kfield<T>& p, V v, SrcLoc at = SrcLoc()) { here(at); p.store((T)v, Acc::RcuAssignPointer); }

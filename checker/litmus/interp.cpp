@@ -122,8 +122,10 @@ struct Promisable {
 class LitmusRun : public ModelRun {
 public:
     // `gp_words`: grace periods keep their words even in a domain no
-    // thread enters a section of (Options::gp_words).
-    LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words) : t_(t), want_(want) {
+    // thread enters a section of (Options::gp_words); `gp_end_split`: their
+    // end and full barrier are two steps (Options::gp_end_split).
+    LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words, bool gp_end_split) : t_(t), want_(want) {
+        if (gp_end_split) rcu_grace_period_end_split();
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
         for (int& v : objvar_) v = -1;
@@ -629,7 +631,7 @@ class LitmusModel : public Model {
 public:
     // Options::written: by thread and variable, the values its stores may
     // write; a thread's promises name those of the others.
-    LitmusModel(const Test& t, Want w, const Options& o) : t_(t), want_(w), gp_words_(o.gp_words) {
+    LitmusModel(const Test& t, Want w, const Options& o) : t_(t), want_(w), gp_words_(o.gp_words), gp_end_split_(o.gp_end_split) {
         const auto& written = o.written;
         for (size_t th = 0; th < written.size() && th < (size_t)kMaxThreads; th++)
             for (size_t other = 0; other < written.size(); other++) {
@@ -659,12 +661,13 @@ public:
     }
     const ModelSpec& spec() const override { return spec_; }
     void prepare(const Scenario&) override {}
-    ModelRun* start() override { return make_run<LitmusRun>(t_, want_, *dom_, gp_words_); }
+    ModelRun* start() override { return make_run<LitmusRun>(t_, want_, *dom_, gp_words_, gp_end_split_); }
 
 private:
     const Test& t_;
     Want want_;
     bool gp_words_;
+    bool gp_end_split_;
     std::unique_ptr<Promisable> dom_ = std::make_unique<Promisable>();
     ModelSpec spec_;
 };

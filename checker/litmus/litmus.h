@@ -65,6 +65,11 @@ struct Options {
     // default: kernel/rcupdate.h rcu_domain_without_readers). Test-only
     // (VFSMC_TEST_GP_WORDS=1): the answers must not differ.
     bool gp_words = false;
+    // A grace period's end and its full barrier are two steps (true) or one
+    // (false, the default: kernel/rcupdate.h rcu_grace_period_end_split).
+    // Test-only (VFSMC_TEST_GP_END=split): the answers and states must not
+    // differ.
+    bool gp_end_split = false;
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
     // pointer to variable i is location_value(i)): a load may then return one that a
