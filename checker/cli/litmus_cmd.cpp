@@ -85,6 +85,8 @@ Options options_of(const LitmusFlags& f) {
     opt.stale_cut = test_stale_cut();
     if (const char* g = std::getenv("VFSMC_TEST_GP_WORDS")) opt.gp_words = *g != 0;  // "1" (check_environment())
     if (const char* g = std::getenv("VFSMC_TEST_GP_END")) opt.gp_end_split = *g != 0;  // "split" (check_environment())
+    if (const char* m = std::getenv("VFSMC_TEST_MB_PROMISE"); m && *m)  // off or mutant (check_environment())
+        opt.barrier_promise = std::string(m) == "off" ? Options::BarrierPromise::off : Options::BarrierPromise::mutant;
     if (const char* r = std::getenv("VFSMC_TEST_REFUSED"); r && *r)  // off or mutant (check_environment())
         opt.refused = std::strcmp(r, "off") == 0 ? RefusedPromise::off : RefusedPromise::mutant;
     if (const char* k = std::getenv("VFSMC_TEST_KEPT_CUT"); k && *k)  // off or mutant (check_environment())

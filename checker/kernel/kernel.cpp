@@ -244,6 +244,7 @@ void allow_load_buffering() {
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }
 bool plain_accesses_are_steps() { return g_ls.plain_steps; }
 bool promises_kept() { return sim::promises_broken() == 0; }
+void next_load_before_full_barrier(bool on) { sim::next_load_makes_no_promise(this_thread(), on); }
 void access_depends_on(uint64_t loads, uint64_t ctrl, uint64_t addr) {
     int t = this_thread();
     g_told_mask[t] = loads | ctrl;

@@ -37,6 +37,10 @@ void note_read_fence();
 // data-race check).
 unsigned loads_done();
 void access_depends_on(uint64_t loads, uint64_t ctrl = 0, uint64_t addr = 0);
+// Under load buffering, the running thread's next load makes no promise
+// (on), or may again (off): a front end says so for a load whose thread's
+// next operation is a full barrier (sim::next_load_makes_no_promise()).
+void next_load_before_full_barrier(bool on);
 void note_pointer_load(int t, int64_t obj);
 // Thread t took (acquire) or released a spinlock, for the barriers that
 // name a lock operation (smp_mb__after_spinlock, smp_mb__after_unlock_lock).

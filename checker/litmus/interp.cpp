@@ -26,6 +26,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <unordered_set>
 
 #include "litmus/states.h"
 #include "scenario/scenario.h"
@@ -117,14 +118,59 @@ struct Promisable {
     uint32_t writers[kMaxThreads][kMaxVars][kMaxDomain];  // the threads that may write each
     unsigned n[kMaxThreads][kMaxVars] = {};
     bool any = false;
+    // The statements whose load makes no promise: its thread's next
+    // operation is a full barrier (Options::barrier_promise).
+    std::unordered_set<const Stmt*> before_barrier;
 };
+
+// An expression of constants, registers and addresses only.
+static bool reads_no_memory(const Expr& e) {
+    switch (e.kind) {
+        case Expr::Const: case Expr::Reg: case Expr::VarAddr: return true;
+        case Expr::Unary: case Expr::Binary:
+            for (const auto& a : e.args) if (!a || !reads_no_memory(*a)) return false;
+            return true;
+        default: return false;
+    }
+}
+// An expression that reads memory once, a load that may promise, and does
+// nothing else: READ_ONCE(), rcu_dereference(), atomic_read() or a plain
+// `*p` of an address that reads no memory.
+static bool single_load(const Expr& e) {
+    if (e.kind == Expr::Deref) return e.args.size() == 1 && reads_no_memory(*e.args[0]);
+    if (e.kind != Expr::Call || (e.fn != Fn::ReadOnce && e.fn != Fn::RcuDereference && e.fn != Fn::AtomicRead)) return false;
+    for (const auto& a : e.args) if (!a || !reads_no_memory(*a)) return false;
+    return true;
+}
+// The assignments of a single load followed at once, in the same list of
+// statements, by smp_mb(), synchronize_rcu() or synchronize_srcu() (with
+// `rmb`, the mutant's smp_rmb() too).
+static void loads_before_barrier(const std::vector<std::unique_ptr<Stmt>>& body, bool rmb, std::unordered_set<const Stmt*>& out) {
+    for (size_t i = 0; i < body.size(); i++) {
+        const Stmt& s = *body[i];
+        if (s.kind == Stmt::Block) loads_before_barrier(s.body, rmb, out);
+        if (s.kind == Stmt::If)
+            for (const auto& b : s.body)
+                if (b && b->kind == Stmt::Block) loads_before_barrier(b->body, rmb, out);
+        // A declaration is a block of its assignments: its last one is the
+        // statement before the next.
+        const Stmt* last = &s;
+        while (last->kind == Stmt::Block && !last->body.empty()) last = last->body.back().get();
+        if (last->kind != Stmt::Assign || !last->value || !single_load(*last->value) || i + 1 == body.size()) continue;
+        const Stmt& n = *body[i + 1];
+        if (n.kind != Stmt::Eval || !n.value || n.value->kind != Expr::Call) continue;
+        Fn f = n.value->fn;
+        if (f == Fn::Mb || f == Fn::SynchronizeRcu || f == Fn::SynchronizeSrcu || (rmb && f == Fn::Rmb)) out.insert(last);
+    }
+}
 
 class LitmusRun : public ModelRun {
 public:
     // `gp_words`: grace periods keep their words even in a domain no
     // thread enters a section of (Options::gp_words); `gp_end_split`: their
     // end and full barrier are two steps (Options::gp_end_split).
-    LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words, bool gp_end_split) : t_(t), want_(want) {
+    LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words, bool gp_end_split)
+        : t_(t), want_(want), before_barrier_(dom.before_barrier) {
         if (gp_end_split) rcu_grace_period_end_split();
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
@@ -219,6 +265,7 @@ public:
 private:
     const Test& t_;
     Want want_;
+    const std::unordered_set<const Stmt*>& before_barrier_;
     int nvars_ = 0;
     LitVar* vars_[kMaxVars] = {};
     LitLock* locks_[kMaxVars] = {};
@@ -405,7 +452,10 @@ private:
         switch (s.kind) {
             case Stmt::Assign: {
                 uint64_t d = 0;
+                bool no_promise = before_barrier_.count(&s) > 0;
+                if (no_promise) next_load_before_full_barrier(true);
                 regs_[t][s.reg] = eval(*s.value, t, d);
+                if (no_promise) next_load_before_full_barrier(false);
                 regs_dep_[t][s.reg] = d;
                 bool lock = s.value->kind == Expr::Call && s.value->fn == Fn::SrcuReadLock;
                 srcu_section_[t][s.reg] = lock ? last_section_[t] : 0;
@@ -652,6 +702,8 @@ public:
                         dom_->any = true;
                     }
             }
+        if (o.barrier_promise != Options::BarrierPromise::off)
+            for (const Proc& p : t.procs) loads_before_barrier(p.body, o.barrier_promise == Options::BarrierPromise::mutant, dom_->before_barrier);
         spec_.name = "litmus";
         spec_.doc = "a herd7 C litmus test, interpreted on the kernel-vocabulary layer";
         spec_.follows = "tools/memory-model (the LKMM's litmus format)";

@@ -70,6 +70,14 @@ struct Options {
     // Test-only (VFSMC_TEST_GP_END=split): the answers and states must not
     // differ.
     bool gp_end_split = false;
+    // A load whose thread's next operation is smp_mb(), synchronize_rcu()
+    // or synchronize_srcu() makes no promise (on, the default: such a
+    // promise is kept before the barrier, needlessly, or refused by it:
+    // sim::next_load_makes_no_promise). Test-only (VFSMC_TEST_MB_PROMISE):
+    // `off` lets it promise, and the answers and states must not differ;
+    // `mutant` also takes a load before smp_rmb(), which lets its promise
+    // be kept after it, and must lose a state.
+    enum class BarrierPromise : uint8_t { on, off, mutant } barrier_promise = BarrierPromise::on;
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
     // pointer to variable i is location_value(i)): a load may then return one that a

@@ -243,6 +243,8 @@ inline bool g_promises = false;
 // The threads that have ended: they write nothing more, so no promise
 // names a value only they could write.
 inline uint32_t g_done_mask = 0;
+// The threads whose next load makes no promise (next_load_makes_no_promise()).
+inline uint32_t g_no_promise_mask = 0;
 inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
 // What is ordered after the loads in `cause` (each thread's latest, by
@@ -696,6 +698,17 @@ inline uint32_t promises_open(uint32_t mask) {
 inline Key promise_key(int i) { return detail::g_promise[i].key; }
 // Thread t has ended (its function returned).
 inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
+// Thread t's next load makes no promise (on), or may again (off). A front
+// end says so for a load whose thread's next operation is a full barrier:
+// such a promise is kept before the barrier, while the reader has taken no
+// step since the load, or refused by it, and an execution of the first
+// kind is one where the load runs after the keeping store and reads it
+// (search/kept_cut.h), which a complete search explores too.
+inline void next_load_makes_no_promise(int t, bool on) {
+    if (t < 0 || t >= kMaxSimThreads) return;
+    if (on) detail::g_no_promise_mask |= 1u << t;
+    else detail::g_no_promise_mask &= ~(1u << t);
+}
 // Whether loads may make promises, for the execution under way (off at
 // the start of each; a front end whose locations have domains turns it on
 // before its threads run).
@@ -724,6 +737,7 @@ inline void begin_execution_deps() {
     detail::g_early_noted = -1;
     detail::g_flagged = detail::g_flagged_at_access = 0;
     detail::g_done_mask = 0;
+    detail::g_no_promise_mask = 0;
     detail::g_promise_overflow = false;
     detail::g_nkept = 0;
     detail::g_promises = false;
@@ -1239,7 +1253,8 @@ class atomic {
         // promise a value that fails its condition.
         bool fail_only = cond_only_fail_ || (cond_ && mo == MemOrder::acquire);
         bool may_promise = (!rmw || place_rmw_ || cond_) && (!acquires(mo) || (cond_ && mo == MemOrder::acquire)) &&
-                           promising();
+                           promising() && (rmw || !(detail::g_no_promise_mask >> th.index & 1));
+        if (!rmw) detail::g_no_promise_mask &= ~(1u << th.index);
         if (may_promise) {
             // The values a thread that has not ended may still write.
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
