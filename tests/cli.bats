@@ -21,6 +21,22 @@ vf() {
 }
 nlines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
 
+# Each litmus test named on stdin prints the same herd7 output (--stable)
+# with the environment assignments given as without them, two tests at a
+# time; the ones that differ are printed. Sets n to the number that match.
+same_output_with() {
+  cat >"$tmp/same" <<'EOF'
+f=$1; shift
+a=$("$VFSMC" litmus --stable "$f" 2>&1)
+b=$(env "$@" "$VFSMC" litmus --stable "$f" 2>&1)
+[ "$a" == "$b" ] && echo same || { echo "$f differs:"; diff <(echo "$a") <(echo "$b") | head -5; }
+EOF
+  local res
+  res=$(VFSMC="$VFSMC" xargs -P2 -I{} bash "$tmp/same" {} "$@")
+  n=$(grep -c '^same$' <<<"$res")
+  ! grep -v '^same$' <<<"$res" | head -20 | grep .
+}
+
 # The shape of a bad-input line: "error: ", the file, then either the JSON position of
 # invalid JSON, or the JSON path, what is wrong and what is accepted.
 shape_ok() {
@@ -837,13 +853,9 @@ witness_replays() {
 @test "litmus: a grace period with no reader to wait for is a full barrier, with the same answers and states as the grace-period words" {
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
-  local f n=0 a b
-  while IFS= read -r f; do
-    a=$("$VFSMC" litmus --stable "$f" 2>&1)
-    b=$(VFSMC_TEST_GP_WORDS=1 "$VFSMC" litmus --stable "$f" 2>&1)
-    [ "$a" == "$b" ] || { echo "$f differs:"; diff <(echo "$a") <(echo "$b"); return 1; }
-    n=$((n + 1))
-  done < <(grep -rlE 'synchronize_s?rcu' "$tmp/gen" litmus litmus-lkmm litmus-oracle | xargs grep -LE 'rcu_read_lock|srcu_read_lock|srcu_down_read' | sort)
+  local n
+  same_output_with VFSMC_TEST_GP_WORDS=1 < <(grep -rlE 'synchronize_s?rcu' "$tmp/gen" litmus litmus-lkmm litmus-oracle |
+    xargs grep -LE 'rcu_read_lock|srcu_read_lock|srcu_down_read' | sort) || return 1
   [ "$n" -gt 1000 ] || { echo "only $n tests"; return 1; }
   vf litmus --witness --stable litmus/MP+sync+noreader.litmus
   [ "$rc" -eq 0 ] && grep -q 'a grace period with no reader to wait for' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
@@ -860,13 +872,9 @@ witness_replays() {
 @test "litmus: a grace period's end and its full barrier in one step give the same answers and states as two steps" {
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
-  local f n=0 a b
-  while IFS= read -r f; do
-    a=$("$VFSMC" litmus --stable "$f" 2>&1)
-    b=$(VFSMC_TEST_GP_END=split "$VFSMC" litmus --stable "$f" 2>&1)
-    [ "$a" == "$b" ] || { echo "$f differs:"; diff <(echo "$a") <(echo "$b"); return 1; }
-    n=$((n + 1))
-  done < <(grep -rlE 'synchronize_s?rcu' "$tmp/gen" litmus litmus-lkmm litmus-oracle | xargs grep -lE 'rcu_read_lock|srcu_read_lock|srcu_down_read' | sort)
+  local n
+  same_output_with VFSMC_TEST_GP_END=split < <(grep -rlE 'synchronize_s?rcu' "$tmp/gen" litmus litmus-lkmm litmus-oracle |
+    xargs grep -lE 'rcu_read_lock|srcu_read_lock|srcu_down_read' | sort) || return 1
   [ "$n" -gt 500 ] || { echo "only $n tests"; return 1; }
   VFSMC_TEST_GP_END=joined vf litmus litmus/MP+sync+noreader.litmus
   [ "$rc" -eq 2 ] && grep -q 'VFSMC_TEST_GP_END: bad value "joined"; accepted: split' <<<"$err" || { echo "got exit $rc: $out $err"; return 1; }
@@ -874,22 +882,16 @@ witness_replays() {
 
 # A load whose thread's next operation is a full barrier makes no promise
 # (litmus::Options::barrier_promise; docs/memory-model.md): every corpus
-# test with smp_mb() or a grace period, and every other such generated
-# test (about 1,860 in all), prints the same herd7 output, states and
-# counts included, with the rule off; its mutant, which also takes a load
-# before smp_rmb(), misses LB+rmbonceonces's Sometimes.
+# and generated test with smp_mb() or a grace period (about 3,600) prints
+# the same herd7 output, states and counts included, with the rule off;
+# its mutant, which also takes a load before smp_rmb(), misses
+# LB+rmbonceonces's Sometimes.
 @test "litmus: a load before a full barrier makes no promise, with the same answers and states as with promises" {
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
-  local f n=0 a b
-  while IFS= read -r f; do
-    a=$("$VFSMC" litmus --stable "$f" 2>&1)
-    b=$(VFSMC_TEST_MB_PROMISE=off "$VFSMC" litmus --stable "$f" 2>&1)
-    [ "$a" == "$b" ] || { echo "$f differs:"; diff <(echo "$a") <(echo "$b"); return 1; }
-    n=$((n + 1))
-  done < <({ grep -rlE 'smp_mb\(\)|synchronize_s?rcu' litmus litmus-lkmm litmus-oracle | sort;
-             grep -rlE 'smp_mb\(\)|synchronize_s?rcu' "$tmp/gen" | sort | awk 'NR % 2'; })
-  [ "$n" -gt 1500 ] || { echo "only $n tests"; return 1; }
+  local n
+  same_output_with VFSMC_TEST_MB_PROMISE=off < <(grep -rlE 'smp_mb\(\)|synchronize_s?rcu' litmus litmus-lkmm litmus-oracle "$tmp/gen" | sort) || return 1
+  [ "$n" -gt 3000 ] || { echo "only $n tests"; return 1; }
   vf litmus --check litmus/LB+rmbonceonces.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
   VFSMC_TEST_MB_PROMISE=mutant vf litmus --check litmus/LB+rmbonceonces.litmus
@@ -905,15 +907,9 @@ witness_replays() {
 # time limit, left out); each one's unsound mutant loses the Sometimes of
 # a load-buffering test, so the comparison would notice.
 @test "litmus: dpor's refused-promise rule and needless-promise cut lose no state of any corpus test" {
-  cat >"$tmp/same" <<'EOF'
-f=$1
-a=$("$VFSMC" litmus --stable "$f" 2>&1)
-b=$(VFSMC_TEST_REFUSED=off VFSMC_TEST_KEPT_CUT=off "$VFSMC" litmus --stable "$f" 2>&1)
-[ "$a" == "$b" ] && echo same || { echo "$f differs:"; diff <(echo "$a") <(echo "$b") | head -5; }
-EOF
-  local res
-  res=$(find litmus litmus-lkmm litmus-oracle -name '*.litmus' | sort | VFSMC="$VFSMC" xargs -P2 -n1 bash "$tmp/same")
-  [ "$(grep -c '^same$' <<<"$res")" -gt 300 ] && ! grep -v '^same$' <<<"$res" || { grep -v '^same$' <<<"$res" | head -20; return 1; }
+  local n
+  same_output_with VFSMC_TEST_REFUSED=off VFSMC_TEST_KEPT_CUT=off < <(find litmus litmus-lkmm litmus-oracle -name '*.litmus' | sort) || return 1
+  [ "$n" -gt 300 ] || { echo "only $n tests"; return 1; }
   vf litmus --check litmus/LB+poonceonces+mb-after.litmus litmus/LB+poonceonces.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
   VFSMC_TEST_REFUSED=mutant vf litmus --check litmus/LB+poonceonces+mb-after.litmus
