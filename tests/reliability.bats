@@ -325,6 +325,20 @@ EOF
   no_raw_control "$tmp/err"
 }
 
+@test "the test-only barrier-promise switch with an unknown value: exit 2, one escaped line" {
+  VFSMC_TEST_MB_PROMISE=$'on\x1b[31m' vf litmus litmus/LB+rmbonceonces.litmus
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
+  [ "$err" = 'error: VFSMC_TEST_MB_PROMISE: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' ]
+  no_raw_control "$tmp/err"
+}
+
+@test "the test-only grace-period-end switch with a bad value: exit 2, one escaped line" {
+  VFSMC_TEST_GP_END=$'two\x1b[31m' vf litmus litmus/MP+sync+noreader.litmus
+  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
+  [ "$err" = 'error: VFSMC_TEST_GP_END: bad value "two\x1b[31m"; accepted: split (test-only), or unset' ]
+  no_raw_control "$tmp/err"
+}
+
 # --- replay commands ---------------------------------------------------
 
 # The replay command of a report (the line after "Replay:"), run as printed
