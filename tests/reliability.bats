@@ -297,46 +297,52 @@ assert sys.argv[2] in strings(json.load(open(sys.argv[1])))
 EOF
 }
 
-@test "a test-only stale-cut switch with an unknown value, raw control bytes in it: exit 2, one escaped line" {
-  VFSMC_TEST_STALE_CUT=$'sideways\x1b[31m' vf run --no-progress scenarios/dcache/shared-d-add.json
+# A test-only switch with a bad value, raw control bytes in it: the command
+# exits 2, prints nothing on stdout and one escaped line on stderr, `expected`.
+bad_switch() {
+  local var=$1 value=$2 expected=$3
+  shift 3
+  declare -x "$var=$value"
+  vf "$@"
   [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_STALE_CUT: unknown cut "sideways\x1b[31m"; accepted: local, reorder-source, reorder-unsound, reorder-step, reorder-await or reorder-promises (test-only), or unset' ]
+  [ "$err" = "$expected" ] || { echo "got: $err"; return 1; }
   no_raw_control "$tmp/err"
+}
+
+@test "a test-only stale-cut switch with an unknown value, raw control bytes in it: exit 2, one escaped line" {
+  bad_switch VFSMC_TEST_STALE_CUT $'sideways\x1b[31m' \
+    'error: VFSMC_TEST_STALE_CUT: unknown cut "sideways\x1b[31m"; accepted: local, reorder-source, reorder-unsound, reorder-step, reorder-await or reorder-promises (test-only), or unset' \
+    run --no-progress scenarios/dcache/shared-d-add.json
 }
 
 @test "the test-only grace-period switch with a bad value: exit 2, one escaped line" {
-  VFSMC_TEST_GP_WORDS=$'yes\x1b[31m' vf litmus litmus/MP+sync+noreader.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_GP_WORDS: bad value "yes\x1b[31m"; accepted: 1 (test-only), or unset' ]
-  no_raw_control "$tmp/err"
+  bad_switch VFSMC_TEST_GP_WORDS $'yes\x1b[31m' \
+    'error: VFSMC_TEST_GP_WORDS: bad value "yes\x1b[31m"; accepted: 1 (test-only), or unset' \
+    litmus litmus/MP+sync+noreader.litmus
 }
 
 @test "the test-only refused-promise switch with an unknown value: exit 2, one escaped line" {
-  VFSMC_TEST_REFUSED=$'on\x1b[31m' vf litmus litmus/LB+fencembonceonce+poonceonce.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_REFUSED: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' ]
-  no_raw_control "$tmp/err"
+  bad_switch VFSMC_TEST_REFUSED $'on\x1b[31m' \
+    'error: VFSMC_TEST_REFUSED: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' \
+    litmus litmus/LB+fencembonceonce+poonceonce.litmus
 }
 
 @test "the test-only needless-promise switch with an unknown value: exit 2, one escaped line" {
-  VFSMC_TEST_KEPT_CUT=$'on\x1b[31m' vf litmus litmus/LB+poonceonces.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_KEPT_CUT: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' ]
-  no_raw_control "$tmp/err"
+  bad_switch VFSMC_TEST_KEPT_CUT $'on\x1b[31m' \
+    'error: VFSMC_TEST_KEPT_CUT: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' \
+    litmus litmus/LB+poonceonces.litmus
 }
 
 @test "the test-only barrier-promise switch with an unknown value: exit 2, one escaped line" {
-  VFSMC_TEST_MB_PROMISE=$'on\x1b[31m' vf litmus litmus/LB+rmbonceonces.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_MB_PROMISE: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' ]
-  no_raw_control "$tmp/err"
+  bad_switch VFSMC_TEST_MB_PROMISE $'on\x1b[31m' \
+    'error: VFSMC_TEST_MB_PROMISE: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' \
+    litmus litmus/LB+rmbonceonces.litmus
 }
 
 @test "the test-only grace-period-end switch with a bad value: exit 2, one escaped line" {
-  VFSMC_TEST_GP_END=$'two\x1b[31m' vf litmus litmus/MP+sync+noreader.litmus
-  [ "$rc" -eq 2 ] && [ "$(nlines "$err")" -eq 1 ] && [ -z "$out" ] || { echo "rc $rc out $out err $err"; return 1; }
-  [ "$err" = 'error: VFSMC_TEST_GP_END: bad value "two\x1b[31m"; accepted: split (test-only), or unset' ]
-  no_raw_control "$tmp/err"
+  bad_switch VFSMC_TEST_GP_END $'two\x1b[31m' \
+    'error: VFSMC_TEST_GP_END: bad value "two\x1b[31m"; accepted: split (test-only), or unset' \
+    litmus litmus/MP+sync+noreader.litmus
 }
 
 # --- replay commands ---------------------------------------------------
