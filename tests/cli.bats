@@ -885,7 +885,7 @@ witness_replays() {
 # and generated test with smp_mb() or a grace period (about 3,600) prints
 # the same herd7 output, states and counts included, with the rule off;
 # its mutant, which also takes a load before smp_rmb(), misses
-# LB+rmbonceonces's Sometimes.
+# LB+rmbonceonces's Sometimes; and under a layer mutation it is off.
 @test "litmus: a load before a full barrier makes no promise, with the same answers and states as with promises" {
   vf litmus --generate "$tmp/gen"
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
@@ -896,6 +896,10 @@ witness_replays() {
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
   VFSMC_TEST_MB_PROMISE=mutant vf litmus --check litmus/LB+rmbonceonces.litmus
   [ "$rc" -eq 1 ] && grep -q 'Never (LKMM Sometimes)' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
+  # Under a layer mutation that takes smp_mb() away, the load promises
+  # again, and the mutation is seen.
+  vf litmus --check --mutation smp-mb-no-op litmus-lkmm/LB+fencembonceonce+ctrlonceonce.litmus
+  [ "$rc" -eq 1 ] && grep -q 'Sometimes (LKMM Never)' <<<"$out" || { echo "got exit $rc: $out $err"; return 1; }
 }
 
 # dpor's two reductions of load buffering's promises: the refused-promise

@@ -76,7 +76,8 @@ struct Options {
     // sim::next_load_makes_no_promise). Test-only (VFSMC_TEST_MB_PROMISE):
     // `off` lets it promise, and the answers and states must not differ;
     // `mutant` also takes a load before smp_rmb(), which lets its promise
-    // be kept after it, and must lose a state.
+    // be kept after it, and must lose a state. Off under a layer mutation,
+    // which may take the barrier's effect away.
     enum class BarrierPromise : uint8_t { on, off, mutant } barrier_promise = BarrierPromise::on;
     // By thread and variable, the values that thread's stores may write
     // (lkmm::value_domains), as the interpreter's locations hold them (a
