@@ -239,6 +239,9 @@ void allow_load_buffering() {
     r.nested_known = !MUTATION("early-load-promise-ignores-keep");
     r.defer_races = !MUTATION("early-race-flagged-at-once");
     r.defer_checks = !MUTATION("early-race-dropped-at-keep");
+    r.release_rmw_own = !MUTATION("release-rmw-refuses-own-promise");
+    r.release_rmw_early = !MUTATION("release-rmw-refuses-promises");
+    r.unlock_lock_refuses = !MUTATION("unlock-lock-keeps-promises");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

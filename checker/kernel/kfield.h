@@ -117,7 +117,8 @@ class kfield {
                 if (i == me || ts[i] == 0) continue;
                 sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
                 if (bound) known = std::max(known, bound[i]);
-                if (known < ts[i] && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound))
+                if (marked) known = std::max(known, sim::marked_clock(i));
+                if (known < ts[i] && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound, marked))
                     continue;
                 if (known < ts[i]) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
@@ -158,7 +159,7 @@ class kfield {
     // thread other than i and this one, at a point this access is ordered
     // after? A vector clock that knew the store would know everything
     // before it in its thread, so the race check asks the store's readers.
-    bool read_before(int i, bool store, const sim::timestamp_t* bound) const {
+    bool read_before(int i, bool store, const sim::timestamp_t* bound, bool marked) const {
         int me = sim::thread_index();
         uint32_t tag = (uint32_t)(marked_store_ev_[i] + 1);
         if (marked_store_ev_[i] < 0) return false;
@@ -168,6 +169,7 @@ class kfield {
             if (j == i || j == me || seen[j] == (sim::timestamp_t)-1) continue;
             sim::timestamp_t known = store ? sim::acquired_clock(j) : sim::load_clock(j);
             if (bound) known = std::max(known, bound[j]);
+            if (marked) known = std::max(known, sim::marked_clock(j));
             if (known >= seen[j]) return true;
         }
         return false;
@@ -591,7 +593,7 @@ public:
         if (is_atomic_rmw(a)) note_atomic_rmw(t);
         bool spin = lock == LockClass::Spinlock || lock == LockClass::Lockref;
         if (w && spin && a == Acc::LockRelease) sim::spin_unlocked(&cell_);
-        if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_);
+        if (w && spin && a == Acc::LockAcquire) sim::spin_locked(&cell_, !MUTATION("unlock-lock-orders-no-loads"));
         if (w && spin && (a == Acc::LockAcquire || a == Acc::LockRelease))
             note_spinlock_op(t, a == Acc::LockAcquire, old_tag != 0);
         if (w) {

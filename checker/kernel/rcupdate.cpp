@@ -90,9 +90,11 @@ static void gp_rmw(Acc a, int d = 0, int reader = -1, const uint32_t* take = nul
         // open past rcu_read_unlock() too, until a grace period acquires
         // the word (take_open_promises()).
         sim::depend_on(0);
-        sim::deferred_load_order deferred(a == Acc::RcuUnlock && !MUTATION("rcu-unlock-orders-later-loads"));
+        bool orders_later = a == Acc::RcuUnlock && MUTATION("rcu-unlock-orders-later-loads");
+        sim::deferred_load_order deferred(a == Acc::RcuUnlock && !orders_later);
         g_ls.gp_open_promises[d][t] |= deferred.open();
         g_ls.gp[d][t]->fetch_add(0, mo_for(a));
+        if (orders_later) sim::order_after_earlier_loads();
         if (keys) note_access(rcu_gp_key(d, t), true);
         return;
     }

@@ -572,9 +572,9 @@ private:
             case Fn::MbAfterAtomic: smp_mb__after_atomic(); return 0;
             case Fn::MbAfterSpinlock: smp_mb__after_spinlock(); return 0;
             case Fn::MbAfterUnlockLock: smp_mb__after_unlock_lock(); return 0;
-            case Fn::SpinLock: spin_lock(lock(*e.args[0])); return 0;
-            case Fn::SpinUnlock: spin_unlock(lock(*e.args[0])); return 0;
-            case Fn::SpinTrylock: return spin_trylock(lock(*e.args[0]));
+            case Fn::SpinLock: return update([&] { spin_lock(lock(*e.args[0])); return 0L; });
+            case Fn::SpinUnlock: return update([&] { spin_unlock(lock(*e.args[0])); return 0L; });
+            case Fn::SpinTrylock: return update([&] { return (long)spin_trylock(lock(*e.args[0])); });
             case Fn::SpinIsLocked: return spin_is_locked(lock(*e.args[0]));
             case Fn::RcuReadLock: rcu_read_lock(); return 0;
             case Fn::RcuReadUnlock: rcu_read_unlock(); return 0;

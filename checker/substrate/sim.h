@@ -83,6 +83,11 @@ inline rl::timestamp_t g_glob_pend[kMaxSimThreads][kMaxSimThreads];
 // this joins no clock a store reads (read_fence()).
 inline rl::timestamp_t g_rd[kMaxSimThreads][kMaxSimThreads];
 inline rl::timestamp_t g_rd_glob[kMaxSimThreads][kMaxSimThreads];
+// Under the LKMM, what a spinlock taken after the thread's own unlock
+// orders the thread's later marked accesses after (the acq_fence of its
+// loads before the unlock, spin_locked()): po-unlock-lock-po is in ppo,
+// between marked accesses only, and bounds no plain access.
+inline rl::timestamp_t g_ul[kMaxSimThreads][kMaxSimThreads];
 // What the thread's loads read (their acq_fence part, and the part that
 // reached every thread), but for the loads of non-value-returning RMWs
 // (atomic_inc(), atomic_add(): the LKMM's Noreturn events, which smp_rmb()
@@ -281,10 +286,11 @@ inline bool g_kept_pending[kMaxSimThreads];
 // the access ran without what the keeping store would have published.
 // `rmw_only`: an access that may run before the promise is kept (Early,
 // below) refuses only an RMW's.
-inline void order_after_loads(int me, bool all, unsigned number = 0, bool rmw_only = false) {
+inline void order_after_loads(int me, bool all, unsigned number = 0, bool rmw_only = false, const Promise* own = nullptr) {
     for (int i = 0; i < g_npromises; i++) {
         Promise& p = g_promise[i];
-        if (p.reader != me || p.kept || p.touched || !(all || p.number == number) || (rmw_only && !p.rmw)) continue;
+        if (p.reader != me || p.kept || p.touched || !(all || p.number == number) || (rmw_only && !p.rmw) || &p == own)
+            continue;
         // Whether the promise is kept now depends on the order of this
         // step and the store that would keep it: for dpor, the step reads
         // the location.
@@ -320,11 +326,12 @@ inline void order_after_read_fence(int me, bool rmw_only = false) {
 // and when no thread but the reader has seen anything ordered after the
 // load (the causes of its loads), which would have run without `pub` too.
 // Once kept, what the access hands on gets `pub` (Early::kept). A release
-// store (not an RMW's) is early in the same way: it is ordered after every
-// earlier load of its thread and orders nothing after itself. Any other
-// ordering (a fence, an acquire, a release RMW, an RMW) refuses the
-// promise (order_after_loads()). A choice the search explores is never made
-// here: a refused keep only leaves an execution out.
+// store, and the store of a release RMW (spin_unlock() too), is early in
+// the same way: it is ordered after every earlier load of its thread and
+// orders nothing after itself. Any other ordering (a fence, an acquire, a
+// fully ordered RMW, an RMW's data dependency, a lock after the thread's
+// unlock) refuses the promise (order_after_loads()). A choice the search
+// explores is never made here: a refused keep only leaves an execution out.
 // The rules of early accesses, of where a keeping store goes and of what a
 // keep is refused by, each one a layer mutation when false (set_promises()).
 struct EarlyRules {
@@ -346,6 +353,9 @@ struct EarlyRules {
     bool nested_known = true;          // and once the outer promise is kept, its own is kept only by a store it may read then
     bool defer_races = true;           // a race against an early access waits for the keep (PendingRace)
     bool defer_checks = true;          // and the keep drops it only when the keeping store orders the two
+    bool release_rmw_own = true;       // a release RMW leaves its own load's promise open (as a relaxed one does)
+    bool release_rmw_early = true;     // a release RMW's store may run before the promises of its thread's earlier loads are kept
+    bool unlock_lock_refuses = true;   // a lock after the thread's unlock refuses the promises of the loads before the unlock
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -553,6 +563,8 @@ inline rl::timestamp_t g_store_stamp[kMaxSimThreads][2];
 struct UnlockView {
     const void* lock;  // the lock word released
     rl::timestamp_t view[kMaxSimThreads];
+    unsigned loads;  // the releasing thread's loads before it (g_nreads)
+    rl::timestamp_t acq_fence[kMaxSimThreads];  // what they read
 };
 // Each thread's last unlock (the po case), and its last kUnlocks unlocks
 // by lock word (the rf case: the taker reads the releaser's).
@@ -568,6 +580,8 @@ inline void note_store_stamp(int me, rl::timestamp_t stamp) {
 inline void note_unlock(const Clocks& c, const void* lock) {
     detail::UnlockView& v = detail::g_unlock_last[c.index];
     v.lock = lock;
+    v.loads = detail::g_nreads[c.index];
+    for (int t = 0; t < c.nthreads; t++) v.acq_fence[t] = c.acq_fence[t];
     for (int t = 0; t < c.nthreads; t++) {
         v.view[t] = std::max(c.rel_fence[t], std::max(c.glob[t], c.glob_pend[t]));
         if (t == c.index) v.view[t] = std::max(v.view[t], detail::g_store_stamp[c.index][0]);
@@ -590,7 +604,9 @@ inline void spin_unlocked(const void* lock) {
     if (!detail::g_lkmm) return;
     note_unlock(running_clocks(), lock);
 }
-inline void spin_locked(const void* lock) {
+// `orders_loads`: the po case orders the later accesses after the loads
+// before the unlock too (false: a layer mutation).
+inline void spin_locked(const void* lock, bool orders_loads = true) {
     if (!detail::g_lkmm) return;
     Clocks c = running_clocks();
     unsigned nr = detail::g_nreads[c.index];
@@ -613,6 +629,35 @@ inline void spin_locked(const void* lock) {
         c.rel_fence[t] = std::max(c.rel_fence[t], detail::g_unlock_last[c.index].view[t]);
         if (rf_view) c.rel_fence[t] = std::max(c.rel_fence[t], rf_view[t]);
     }
+    // The po case also orders the taker's later marked accesses after its
+    // loads before its unlock (po-unlock-lock-po is in ppo): after what
+    // they read (those whose promises were kept since, what the keeping
+    // store published; detail::g_ul), and the promises an early unlock
+    // left open can no longer be kept.
+    const detail::UnlockView& own = detail::g_unlock_last[c.index];
+    if (!own.lock) return;
+    if (detail::g_early_rules.unlock_lock_refuses)
+        for (int i = 0; i < detail::g_npromises; i++) {
+            const detail::Promise& p = detail::g_promise[i];
+            if (p.reader == c.index && !p.kept && p.number < own.loads) detail::order_after_loads(c.index, false, p.number);
+        }
+    if (!orders_loads) return;
+    rl::timestamp_t acq[kMaxSimThreads];
+    for (int t = 0; t < c.nthreads; t++) acq[t] = own.acq_fence[t];
+    for (int i = 0; i < detail::g_npromises; i++) {
+        const detail::Promise& p = detail::g_promise[i];
+        if (p.reader != c.index || p.number >= own.loads || !p.kept) continue;
+        bool held = detail::g_nreads[c.index] - p.number <= kDepReads;
+        const detail::ReadMsg& msg = detail::g_read_msg[c.index][p.number % kDepReads];
+        for (int t = 0; t < c.nthreads; t++) acq[t] = std::max(acq[t], held ? msg.c[t] : c.acq_fence[t]);
+    }
+    for (int t = 0; t < c.nthreads; t++) detail::g_ul[c.index][t] = std::max(detail::g_ul[c.index][t], acq[t]);
+}
+
+// The running thread's later accesses are ordered after all its earlier
+// loads: their promises not kept by now can no longer be.
+inline void order_after_earlier_loads() {
+    if (detail::g_promises) detail::order_after_loads(rl::ctx().threadx_->index_, true);
 }
 
 // A release that orders the running thread's earlier loads only for the
@@ -624,8 +669,7 @@ inline void spin_locked(const void* lock) {
 // them, for take() in the acquiring thread.
 class deferred_load_order {
 public:
-    // `on` false: a plain release, which refuses them (the layer mutation
-    // rcu-unlock-orders-later-loads).
+    // `on` false: a plain release.
     explicit deferred_load_order(bool on = true) : on_(on) { detail::g_release_defers = on; }
     ~deferred_load_order() { detail::g_release_defers = false; }
     deferred_load_order(const deferred_load_order&) = delete;
@@ -751,7 +795,7 @@ inline void begin_execution_deps() {
     for (int t = 0; t < kMaxSimThreads; t++)
         for (int u = 0; u < kMaxSimThreads; u++)
             detail::g_glob[t][u] = detail::g_glob_pend[t][u] = detail::g_rd[t][u] = detail::g_rd_glob[t][u] =
-                detail::g_ld[t][u] = detail::g_ld_glob[t][u] = 0;
+                detail::g_ld[t][u] = detail::g_ld_glob[t][u] = detail::g_ul[t][u] = 0;
 }
 // The layer flagged a data race in the running execution (early accesses
 // ran their race checks without what a promise's store would publish:
@@ -951,8 +995,9 @@ class atomic {
     // What the running access is ordered after, of thread t's clock: what
     // happens before it, what its dependencies order it after, and for a
     // load, what an smp_rmb() before it orders it after.
-    static rl::timestamp_t known(const Clocks& th, const rl::timestamp_t* dep, int t, bool load) {
+    static rl::timestamp_t known(const Clocks& th, const rl::timestamp_t* dep, int t, bool load, bool marked = false) {
         rl::timestamp_t k = dep ? std::max(th.acq_rel[t], dep[t]) : th.acq_rel[t];
+        if (marked) k = std::max(k, detail::g_ul[th.index][t]);
         return load ? std::max(k, detail::g_rd[th.index][t]) : k;
     }
     // Thread t's first read of store r: it orders the running thread `me`
@@ -996,7 +1041,7 @@ class atomic {
         const Rec* prev = rec(index - 1);
         if (prev && prev->first_seen[th.index] <= th.last_yield) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, !noreturn_); });
+        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, !noreturn_, !plain_); });
     }
     // What the running access depends on (depend_on), into `buf`: null
     // for nothing. A store without a description depends on every
@@ -1232,7 +1277,10 @@ class atomic {
         // ordered after are kept (detail::Early).
         bool early = causes && detail::g_lkmm && !rmw && !acquires(mo) && detail::g_early_rules.on;
         bool rmb = early && detail::g_rd_loads[th.index] != 0;
-        if (causes && detail::g_rd_loads[th.index]) detail::order_after_read_fence(th.index, early);
+        // smp_rmb() orders no Noreturn RMW (atomic_inc(), atomic_add():
+        // linux-kernel.cat's R4rmb), whose load leaves the promises open.
+        bool rmb_orders = !(rmw && noreturn_);
+        if (causes && detail::g_rd_loads[th.index] && rmb_orders) detail::order_after_read_fence(th.index, early);
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr, early);
         int read_thread = -1;
@@ -1295,7 +1343,7 @@ class atomic {
                 if (!cond_passed_) mo = MemOrder::relaxed;  // a failed RMW orders nothing
             }
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
-            for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true);
+            for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true, !plain_);
             value = promised;
             rmw_promised_ = writes;
         } else {
@@ -1378,7 +1426,7 @@ class atomic {
             e.promise = pick ? detail::g_npromises - 1 : -1;
             e.marked = !plain_;
             e.number = nr - 1;
-            for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true);
+            for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true, !plain_);
             e.recheck = &recheck_early;
             e.kept = &detail::early_load_kept;
             detail::note_early(early_before, e);
@@ -1417,7 +1465,7 @@ class atomic {
         const Rec* r = rec(index);
         if (!r || index < 2 || (!past && glued(index)) || r->setup) return false;
         if (mo == MemOrder::seq_cst && r->seq_cst) return false;
-        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, false); });
+        return !knows(*r, th.index, th.nthreads, [&](int t) { return known(th, dep, t, false, !plain_); });
     }
     // Store `index` is an RMW's that read store index - 1 (not a promise):
     // nothing comes between the two, so a store that goes before it goes
@@ -1477,9 +1525,9 @@ class atomic {
         for (unsigned j = k; j <= cur_; j++) {
             const Rec* r = rec(j);
             if (!r || r->setup || (mo == MemOrder::seq_cst && r->seq_cst)) return false;
-            if (known(th, dep, r->thread, false) >= r->stamp) return false;
+            if (known(th, dep, r->thread, false, !plain_) >= r->stamp) return false;
             for (int t = 0; t < th.nthreads; t++) {
-                if (known(th, dep, t, false) >= r->first_seen[t]) return false;
+                if (known(th, dep, t, false, !plain_) >= r->first_seen[t]) return false;
                 if (t != p.reader && t != r->thread && r->first_seen[t] != (rl::timestamp_t)-1) return false;
             }
         }
@@ -1744,20 +1792,28 @@ class atomic {
             dd = db = true;
         }
         bool causes = detail::g_promises;
-        // A store (not an RMW's) may run before the promises it is
-        // ordered after are kept (detail::Early): one that depends on the
-        // loads, and a release store, which is ordered after every earlier
-        // load of its thread (po-rel) and orders nothing after itself, so
-        // a store after it may be seen before those loads are satisfied.
-        bool release_early = causes && detail::g_lkmm && !rmw && releases(mo) && !detail::g_release_defers &&
-                             detail::g_early_rules.on && detail::g_early_rules.release_early;
+        // A store may run before the promises it is ordered after are kept
+        // (detail::Early): one (not an RMW's) that depends on the loads,
+        // and a release store or release RMW's store, which is ordered
+        // after every earlier load of its thread (po-rel) and orders
+        // nothing after itself, so a store after it may be seen before
+        // those loads are satisfied.
+        bool release_early = causes && detail::g_lkmm && (!rmw || (mo == MemOrder::release && detail::g_early_rules.release_rmw_early)) &&
+                             releases(mo) && !detail::g_release_defers && detail::g_early_rules.on &&
+                             detail::g_early_rules.release_early;
         bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
         bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, true, dbuf, gbuf, &gdep, causes ? cause : nullptr, early || release_early);
         if (causes && releases(mo) && !detail::g_release_defers) {
             for (int t = 0; t < th.nthreads; t++) cause[t] = std::max(cause[t], detail::g_cause_all[th.index][t]);
-            detail::order_after_loads(th.index, true, 0, release_early);  // early: an RMW's promises only
+            // early: an RMW's promises only. A release RMW's store is
+            // ordered after its own load as any RMW's is: its promise stays
+            // open, and the store goes right after the one that keeps it.
+            const detail::Promise* own = rmw_promised_ && detail::g_early_rules.release_rmw_own
+                                             ? &detail::g_promise[detail::g_npromises - 1]
+                                             : nullptr;
+            detail::order_after_loads(th.index, true, 0, release_early, own);
         }
         if (causes) {
             // An RMW that writes a value computed from the one it read (an
@@ -1927,7 +1983,7 @@ class atomic {
             // A release's place is after what every earlier load of its
             // thread read (store_place()'s `after`).
             for (int t = 0; t < th.nthreads; t++) {
-                rl::timestamp_t k = known(th, dep, t, false);
+                rl::timestamp_t k = known(th, dep, t, false, !plain_);
                 e.known[t] = release_early ? std::max(k, th.acq_fence[t]) : k;
             }
             e.recheck = &recheck_early;
@@ -2425,6 +2481,11 @@ inline rl::timestamp_t load_clock(int i) {
     rl::thread_info_base& th = *rl::ctx().threadx_;
     return std::max(th.acq_rel_order_[i], detail::g_rd[th.index_][i]);
 }
+
+// What the running thread's next marked access is ordered after, of
+// thread i's clock, beyond what its acquires and barriers order every
+// access after: a lock taken after its own unlock (detail::g_ul).
+inline rl::timestamp_t marked_clock(int i) { return detail::g_ul[rl::ctx().threadx_->index_][i]; }
 
 // The running thread's last load was a plain C load: an access with an
 // address dependency on it is not bounded by it (pre_bound()).
