@@ -22,6 +22,9 @@ false alarm); so does a decided answer that differs. An `inconclusive` answer (t
 is counted and printed; more than 3% of them fails the test too. A run of
 vfsmc that gives no answer at all (an error) fails the test, on one line.
 
+--locks puts spinlock critical sections of two locks in every test,
+several per thread, with control dependencies: load buffering into and
+out of sections, and a lock taken after the thread's own unlock.
 --max-miss-tests N lets up to N tests miss outcomes (the class
 docs/memory-model.md documents: a conditional RMW reads the latest store,
 which --wide tests reach); a false alarm always fails. --wide adds
@@ -56,6 +59,9 @@ ap.add_argument("--max-miss-tests", type=int, default=0, help="tests that may mi
 ap.add_argument("--expect-false-alarm", action="store_true", help="pass only if some outcome is a false alarm")
 ap.add_argument("--plain", action="store_true",
                 help="draw plain loads and stores too (r = *x; *x = v;), and compare the data-race flag")
+ap.add_argument("--locks", action="store_true",
+                help="draw spinlock critical sections in every test, of two locks, several per thread "
+                     "(load buffering into and out of sections, a lock after the thread's own unlock)")
 ap.add_argument("--wide", action="store_true",
                 help="draw from more primitives: cmpxchg, the atomic RMWs with their orderings, "
                      "smp_mb__{before,after}_atomic, data and control dependencies, RCU read-side sections")
@@ -69,15 +75,18 @@ def program(rng, name):
     nthr = rng.choice([2, 3, 3, 4])
     locs = LOCS[: rng.choice([2, 2, 3])]
     val = {l: 0 for l in locs}
-    locked = rng.random() < 0.25
+    locked = args.locks or rng.random() < 0.25
+    locks = ["s", "t"] if args.locks else ["s"]
     kinds = ["w", "w", "r", "r", "rel", "acq", "mb", "wmb", "rmb", "xchg", "lock" if locked else "sync"]
+    if args.locks:
+        kinds += ["lock", "lock", "ctrl"]
     if args.wide:
         kinds += ["cmpxchg", "atomic", "atomic", "fetch", "mbatomic", "data", "ctrl"] + ([] if locked else ["rcu"])
     if args.plain:
         kinds += ["pw", "pr", "pw", "pr"]
     threads, regs_of = [], []
     for t in range(nthr):
-        body, regs, inlock, inrcu = [], [], False, False
+        body, regs, held, inrcu = [], [], None, False
         for _ in range(rng.choice([2, 2, 3, 3, 4])):
             kind, l = rng.choice(kinds), rng.choice(locs)
             if kind in ("data", "ctrl") and not regs:
@@ -135,12 +144,16 @@ def program(rng, name):
                     val[l] += 1
                     body.append(f"{r} = xchg_relaxed({l}, {val[l]});")
             elif kind == "lock":
-                body.append("spin_unlock(s);" if inlock else "spin_lock(s);")
-                inlock = not inlock
+                if held:
+                    body.append(f"spin_unlock({held});")
+                    held = None
+                else:
+                    held = rng.choice(locks)
+                    body.append(f"spin_lock({held});")
             else:
                 body.append({"mb": "smp_mb();", "wmb": "smp_wmb();", "rmb": "smp_rmb();", "sync": "synchronize_rcu();"}[kind])
-        if inlock:
-            body.append("spin_unlock(s);")
+        if held:
+            body.append(f"spin_unlock({held});")
         if inrcu:
             body.append("rcu_read_unlock();")
         threads.append(body)
@@ -152,7 +165,7 @@ def program(rng, name):
     # list every outcome; the values asked for are random.
     terms = [f"{t}:{r}={rng.randint(0, max(1, val[l]))}" for (t, r, l) in asked]
     terms += [f"{l}={rng.randint(0, max(1, val[l]))}" for l in locs]
-    params = ", ".join(f"int *{l}" for l in locs) + (", spinlock_t *s" if locked else "")
+    params = ", ".join(f"int *{l}" for l in locs) + ("".join(f", spinlock_t *{k}" for k in locks) if locked else "")
     text = f"C {name}\n\n{{\n}}\n\n"
     for t, body in enumerate(threads):
         text += f"P{t}({params})\n{{\n"
