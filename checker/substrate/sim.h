@@ -301,15 +301,35 @@ inline void order_after_loads(int me, bool all, unsigned number = 0, bool rmw_on
 // Set while the running thread makes a release whose ordering of its
 // earlier loads an acquire of it takes up later (deferred_load_order).
 inline bool g_release_defers = false;
-// Thread `me` makes a load after an smp_rmb() (read_fence()): the load is
-// ordered after the loads before the barrier, so their promises not kept
-// by now can no longer be kept (as order_after_loads()).
-inline void order_after_read_fence(int me, bool rmw_only = false) {
+// Thread `me`'s next access is ordered after its loads numbered below
+// `n`: their promises not kept by now can no longer be (as
+// order_after_loads()). After an smp_rmb() (read_fence()), a load is
+// ordered after the loads before the barrier (order_after_read_fence()).
+inline void order_after_loads_before(int me, unsigned n, bool rmw_only = false) {
     for (int i = 0; i < g_npromises; i++) {
         Promise& p = g_promise[i];
-        if (p.reader != me || p.kept || p.touched || p.number >= g_rd_loads[me] || (rmw_only && !p.rmw)) continue;
+        if (p.reader != me || p.kept || p.touched || p.number >= n || (rmw_only && !p.rmw)) continue;
         p.touched = true;
         note_access(p.key, false);
+    }
+}
+inline void order_after_read_fence(int me, bool rmw_only = false) { order_after_loads_before(me, g_rd_loads[me], rmw_only); }
+// What thread `me`'s loads numbered below `n` read, joined into `acq` (and
+// `gp`, the part that reached every thread, unless null), for those whose
+// promises were kept since (not in `skip`): what the keeping store
+// published is what the load read (keep()); a load whose record is gone,
+// everything the thread read (`th`'s clocks: more ordering, never less).
+inline void join_kept_loads(const Clocks& th, unsigned n, uint64_t skip, rl::timestamp_t* acq, rl::timestamp_t* gp) {
+    int me = th.index;
+    for (int i = 0; i < g_npromises; i++) {
+        const Promise& p = g_promise[i];
+        if (p.reader != me || !p.kept || (skip >> i & 1) || p.number >= n) continue;
+        bool held = g_nreads[me] - p.number <= kDepReads;
+        const ReadMsg& msg = g_read_msg[me][p.number % kDepReads];
+        for (int t = 0; t < th.nthreads; t++) {
+            acq[t] = std::max(acq[t], held ? msg.c[t] : th.acq_fence[t]);
+            if (gp) gp[t] = std::max(gp[t], held ? msg.g[t] : th.glob_pend[t]);
+        }
     }
 }
 // Load buffering past a dependency. An access of a promise's reader that
@@ -636,21 +656,11 @@ inline void spin_locked(const void* lock, bool orders_loads = true) {
     // left open can no longer be kept.
     const detail::UnlockView& own = detail::g_unlock_last[c.index];
     if (!own.lock) return;
-    if (detail::g_early_rules.unlock_lock_refuses)
-        for (int i = 0; i < detail::g_npromises; i++) {
-            const detail::Promise& p = detail::g_promise[i];
-            if (p.reader == c.index && !p.kept && p.number < own.loads) detail::order_after_loads(c.index, false, p.number);
-        }
+    if (detail::g_early_rules.unlock_lock_refuses) detail::order_after_loads_before(c.index, own.loads);
     if (!orders_loads) return;
     rl::timestamp_t acq[kMaxSimThreads];
     for (int t = 0; t < c.nthreads; t++) acq[t] = own.acq_fence[t];
-    for (int i = 0; i < detail::g_npromises; i++) {
-        const detail::Promise& p = detail::g_promise[i];
-        if (p.reader != c.index || p.number >= own.loads || !p.kept) continue;
-        bool held = detail::g_nreads[c.index] - p.number <= kDepReads;
-        const detail::ReadMsg& msg = detail::g_read_msg[c.index][p.number % kDepReads];
-        for (int t = 0; t < c.nthreads; t++) acq[t] = std::max(acq[t], held ? msg.c[t] : c.acq_fence[t]);
-    }
+    detail::join_kept_loads(c, own.loads, 0, acq, nullptr);
     for (int t = 0; t < c.nthreads; t++) detail::g_ul[c.index][t] = std::max(detail::g_ul[c.index][t], acq[t]);
 }
 
@@ -1798,9 +1808,9 @@ class atomic {
         // after every earlier load of its thread (po-rel) and orders
         // nothing after itself, so a store after it may be seen before
         // those loads are satisfied.
-        bool release_early = causes && detail::g_lkmm && (!rmw || (mo == MemOrder::release && detail::g_early_rules.release_rmw_early)) &&
-                             releases(mo) && !detail::g_release_defers && detail::g_early_rules.on &&
-                             detail::g_early_rules.release_early;
+        bool release_rmw = rmw && mo == MemOrder::release && detail::g_early_rules.release_rmw_early;
+        bool release_early = causes && detail::g_lkmm && (!rmw || release_rmw) && releases(mo) &&
+                             !detail::g_release_defers && detail::g_early_rules.on && detail::g_early_rules.release_early;
         bool early = causes && detail::g_lkmm && !rmw && !releases(mo) && detail::g_early_rules.on;
         bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
@@ -2415,19 +2425,8 @@ inline void fence_since(const FenceMark& m) {
         acq_fence[t] = m.acq_fence[t];
         glob_pend[t] = m.glob_pend[t];
     }
-    // A load made by `m` whose promise was kept since: what the keeping
-    // store published is what that load read (keep()); no longer kept,
-    // every load's (the stronger fence).
-    for (int i = 0; i < detail::g_npromises; i++) {
-        const detail::Promise& p = detail::g_promise[i];
-        if (p.reader != me || !p.kept || (m.kept >> i & 1) || p.number >= m.nreads) continue;
-        bool held = detail::g_nreads[me] - p.number <= kDepReads;
-        const detail::ReadMsg& msg = detail::g_read_msg[me][p.number % kDepReads];
-        for (int t = 0; t < th.nthreads; t++) {
-            acq_fence[t] = std::max(acq_fence[t], held ? msg.c[t] : th.acq_fence[t]);
-            glob_pend[t] = std::max(glob_pend[t], held ? msg.g[t] : th.glob_pend[t]);
-        }
-    }
+    // A load made by `m` whose promise was kept since.
+    detail::join_kept_loads(th, m.nreads, m.kept, acq_fence, glob_pend);
     rl::timestamp_t* order = rl::ctx().seq_cst_fence_order_;
     for (int t = 0; t < th.nthreads; t++) {
         rl::timestamp_t before = std::max(m.acq_rel[t], acq_fence[t]);
@@ -2443,12 +2442,7 @@ inline void fence_since(const FenceMark& m) {
         th.glob[t] = std::max(th.glob[t], std::max(glob_pend[t], m.acq_rel[t]));
     }
     if (detail::g_promises) {
-        for (int i = 0; i < detail::g_npromises; i++) {
-            detail::Promise& p = detail::g_promise[i];
-            if (p.reader != me || p.kept || p.touched || p.number >= m.nreads) continue;
-            p.touched = true;  // as order_after_loads(): refused from now on
-            note_access(p.key, false);
-        }
+        detail::order_after_loads_before(me, m.nreads);
         for (int t = 0; t < th.nthreads; t++)
             detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], m.cause_all[t]);
     }
