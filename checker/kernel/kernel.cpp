@@ -242,6 +242,8 @@ void allow_load_buffering() {
     r.release_rmw_own = !MUTATION("release-rmw-refuses-own-promise");
     r.release_rmw_early = !MUTATION("release-rmw-refuses-promises");
     r.unlock_lock_refuses = !MUTATION("unlock-lock-keeps-promises");
+    r.unbounded_kept_race = !MUTATION("early-unbounded-race-dropped-at-keep");
+    r.unbounded_race_final = !MUTATION("early-unbounded-race-refuses-keep");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

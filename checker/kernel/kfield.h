@@ -118,9 +118,15 @@ class kfield {
                 sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
                 if (bound) known = std::max(known, bound[i]);
                 if (marked) known = std::max(known, sim::marked_clock(i));
+                // A plain access is ordered before another thread's store
+                // only through a release or a strong fence after it
+                // (linux-kernel.cat's rw-xbstar), not through an smp_wmb().
+                sim::timestamp_t need = store && (ts == plain_store_ || ts == plain_load_)
+                                            ? sim::post_bound(i, ts[i], MUTATION("wmb-bounds-plain-accesses"))
+                                            : ts[i];
                 if (known < ts[i] && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound, marked))
                     continue;
-                if (known < ts[i]) {
+                if (known < need) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)
@@ -136,7 +142,7 @@ class kfield {
                     if (store && rt().mm == MemModel::kernel && sim::defer_race(i, evs[i], me, sim::clock_now() + 1, msg))
                         continue;
                     int c[1] = {evs[i]};
-                    sim::note_flagged();
+                    if (!(rt().mm == MemModel::kernel && sim::race_is_final(i, evs[i], me))) sim::note_flagged();
                     violate(me, "data-race", c, 1, "%s", msg);
                     return true;
                 }

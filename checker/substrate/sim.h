@@ -119,6 +119,39 @@ void bind_thread_count() {
 namespace detail {
 inline unsigned g_load_window = 1;
 inline bool g_lkmm = false;
+// Under the LKMM, the points of each thread's clock at which all of its
+// earlier accesses, plain ones and loads included, are ordered before
+// what it publishes from there on (linux-kernel.cat's r-post-bounded: a
+// strong fence or po-rel to a marked access): its release stores and
+// release RMWs, its full fences. An smp_wmb() is none: what a store after
+// it publishes orders the thread's earlier stores before another thread's
+// loads (w-post-bounded ; vis) and not before another thread's store
+// (rw-xbstar), so the race check asks for one of these points
+// (post_bound()). A point p covers the accesses of clock <= p. Each
+// thread's points are kept sorted, the last kPostPoints of them; the
+// largest one dropped is kept too.
+constexpr unsigned kPostPoints = 128;
+inline rl::timestamp_t g_post[kMaxSimThreads][kPostPoints];
+inline unsigned g_npost[kMaxSimThreads];
+inline rl::timestamp_t g_post_dropped[kMaxSimThreads];
+inline void note_post_bound(int me, rl::timestamp_t p) {
+    if (!g_lkmm) return;
+    rl::timestamp_t* v = g_post[me];
+    unsigned& n = g_npost[me];
+    unsigned at = n;
+    while (at > 0 && v[at - 1] > p) at--;
+    if (at > 0 && v[at - 1] == p) return;
+    if (n == kPostPoints) {
+        if (at == 0) return;  // older than every point kept: as if dropped
+        g_post_dropped[me] = std::max(g_post_dropped[me], v[0]);
+        for (unsigned k = 1; k < at; k++) v[k - 1] = v[k];
+        v[at - 1] = p;
+        return;
+    }
+    for (unsigned k = n; k > at; k--) v[k] = v[k - 1];
+    v[at] = p;
+    n++;
+}
 inline bool g_setup = false;   // the model's setup is running (before its threads)
 inline uint64_t g_reads_cut = 0;
 }
@@ -376,6 +409,8 @@ struct EarlyRules {
     bool release_rmw_own = true;       // a release RMW leaves its own load's promise open (as a relaxed one does)
     bool release_rmw_early = true;     // a release RMW's store may run before the promises of its thread's earlier loads are kept
     bool unlock_lock_refuses = true;   // a lock after the thread's unlock refuses the promises of the loads before the unlock
+    bool unbounded_kept_race = true;   // a keep never drops a race of an early access its loads do not bound (Early::bounded)
+    bool unbounded_race_final = true;  // and a load's race with one is flagged without refusing the keep (race_is_final())
 };
 inline EarlyRules g_early_rules;
 struct Early {
@@ -385,6 +420,13 @@ struct Early {
     bool wmb_orders;  // a store an smp_wmb() after it orders later stores after (refuse_early_stores())
     bool release;     // a release store: once kept, it carries what the load read (A-cumulativity)
     bool marked;      // a marked access (not a C plain one)
+    // The loads it depends on bound it (linux-kernel.cat's w-pre-bounded
+    // and r-pre-bounded: a marked access, a plain one with an address
+    // dependency, a plain load after smp_rmb()): only then may a keep of
+    // their promises order it after another thread's access it races
+    // with. A control or data dependency orders a plain access for
+    // coherence, not for the race check.
+    bool bounded;
     const void* obj;
     // A load: the store it read; a store: itself (thread, stamp).
     int rthread;
@@ -494,6 +536,7 @@ inline uint32_t early_here(int me, const void* obj) {
 // orders stores does.)
 inline bool orders_pending(const PendingRace& r, const rl::timestamp_t* pub) {
     if (!g_early_rules.defer_checks) return true;
+    if (!g_early[r.early].bounded && g_early_rules.unbounded_kept_race) return false;
     return std::max(g_early[r.early].known[r.thread], pub[r.thread]) >= r.stamp;
 }
 // May a store that published `pub` keep promise i, given its early
@@ -796,6 +839,8 @@ inline void begin_execution_deps() {
     detail::g_nkept = 0;
     detail::g_promises = false;
     for (int t = 0; t < kMaxSimThreads; t++) {
+        detail::g_npost[t] = 0;
+        detail::g_post_dropped[t] = 0;
         detail::g_unlock_last[t] = {};
         detail::g_nunlocks[t] = 0;
         detail::g_store_stamp[t][0] = detail::g_store_stamp[t][1] = 0;
@@ -820,6 +865,31 @@ inline void access_begins() {
 inline void note_early_event(int ev) {
     if (detail::g_early_noted >= 0) detail::g_early[detail::g_early_noted].event = ev;
     detail::g_early_noted = -1;
+}
+// The running access of thread `me` races with thread `other`'s access,
+// trace event `ev`. True when that access ran early and the loads it
+// depends on do not bound it (detail::Early::bounded), and `me` has no
+// promise open: no keep can then order the two (the LKMM orders a plain
+// access after another thread's by an address dependency or a fence, not
+// by a control or data one), so the race stands in every execution that
+// keeps the promises, and the layer flags it without refusing the keep
+// (no note_flagged()). An execution whose promises are not kept drops
+// its flags.
+inline bool race_is_final(int other, int ev, int me) {
+    if (!detail::g_early_rules.unbounded_race_final || ev < 0) return false;
+    bool found = false;
+    for (int k = 0; k < detail::g_nearly; k++) {
+        const detail::Early& e = detail::g_early[k];
+        if (e.thread != other || e.event != ev || !e.mask) continue;
+        if (e.bounded) return false;
+        found = true;
+    }
+    if (!found) return false;
+    for (int i = 0; i < detail::g_npromises; i++) {
+        const detail::Promise& p = detail::g_promise[i];
+        if (p.reader == me && !p.kept && !p.touched) return false;
+    }
+    return true;
 }
 // The running access of thread `me` (its clock `stamp`) races with
 // thread `other`'s access, trace event `ev`: when that access ran early
@@ -1291,6 +1361,7 @@ class atomic {
         // linux-kernel.cat's R4rmb), whose load leaves the promises open.
         bool rmb_orders = !(rmw && noreturn_);
         if (causes && detail::g_rd_loads[th.index] && rmb_orders) detail::order_after_read_fence(th.index, early);
+        bool addr_dep = detail::g_dep_told[th.index] && detail::g_dep_addr[th.index];
         const rl::timestamp_t* gdep;
         const rl::timestamp_t* dep = dependency(th, false, buf, gbuf, &gdep, causes ? cause : nullptr, early);
         int read_thread = -1;
@@ -1435,6 +1506,7 @@ class atomic {
             e.rstamp = pick ? 0 : read_stamp;
             e.promise = pick ? detail::g_npromises - 1 : -1;
             e.marked = !plain_;
+            e.bounded = !plain_ || addr_dep || rmb;
             e.number = nr - 1;
             for (int t = 0; t < th.nthreads; t++) e.known[t] = known(th, dep, t, true, !plain_);
             e.recheck = &recheck_early;
@@ -1783,6 +1855,9 @@ class atomic {
     // for a failed conditional RMW, which writes nothing in the LKMM and
     // keeps no promise).
     unsigned do_store(const Clocks& th, T v, MemOrder mo, bool rmw, bool free = false, bool rmw_writes = false) {
+        // A release orders every earlier access of its thread before it
+        // (po-rel): a point of detail::g_post.
+        if (releases(mo)) detail::note_post_bound(th.index, *th.own);
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads], dbound[kMaxSimThreads];
         bool dd = (!rmw || rmw_writes) && data_dependency(th, ddc, ddg);
@@ -1985,6 +2060,7 @@ class atomic {
             e.thread = th.index;
             e.store = true;
             e.wmb_orders = !plain_ || addr_dep;
+            e.bounded = !plain_ || addr_dep;
             e.obj = this;
             e.rthread = th.index;
             e.rstamp = r.stamp;
@@ -2316,6 +2392,7 @@ inline void fence(MemOrder o) {
             if (o == MemOrder::seq_cst) th.glob[t] = std::max(th.glob[t], th.acq_rel[t]);
         }
     if (detail::g_lkmm && o == MemOrder::seq_cst) th.glob[th.index] = std::max(th.glob[th.index], *th.own);
+    if (o == MemOrder::seq_cst || o == MemOrder::acq_rel) detail::note_post_bound(th.index, *th.own);
     if (detail::g_promises && orders_loads) detail::order_after_loads(th.index, true);
     if (detail::g_promises && o == MemOrder::release) detail::refuse_early_stores(th.index);
     if (o == MemOrder::seq_cst && detail::g_promises) {
@@ -2441,6 +2518,7 @@ inline void fence_since(const FenceMark& m) {
         // every thread by the time anything after the fence happens.
         th.glob[t] = std::max(th.glob[t], std::max(glob_pend[t], m.acq_rel[t]));
     }
+    detail::note_post_bound(me, m.acq_rel[me]);
     if (detail::g_promises) {
         detail::order_after_loads_before(me, m.nreads);
         for (int t = 0; t < th.nthreads; t++)
@@ -2480,6 +2558,22 @@ inline rl::timestamp_t load_clock(int i) {
 // thread i's clock, beyond what its acquires and barriers order every
 // access after: a lock taken after its own unlock (detail::g_ul).
 inline rl::timestamp_t marked_clock(int i) { return detail::g_ul[rl::ctx().threadx_->index_][i]; }
+
+// What a thread must know of thread i's clock for thread i's access of
+// clock `ts` to be ordered before its store, under the LKMM: the first
+// point after the access at which thread i's accesses are ordered before
+// what it publishes (detail::g_post); the largest clock when there is
+// none yet. Under C++, or with `wmb_bounds` (the mutation
+// wmb-bounds-plain-accesses), `ts` itself.
+inline rl::timestamp_t post_bound(int i, rl::timestamp_t ts, bool wmb_bounds = false) {
+    if (!detail::g_lkmm || wmb_bounds) return ts;
+    // A point at or after ts may have been dropped (more than kPostPoints
+    // of them): ts, as an smp_wmb() would be taken to bound it.
+    if (detail::g_post_dropped[i] >= ts) return ts;
+    const rl::timestamp_t* v = detail::g_post[i];
+    const rl::timestamp_t* at = std::lower_bound(v, v + detail::g_npost[i], ts);
+    return at == v + detail::g_npost[i] ? (rl::timestamp_t)-1 : *at;
+}
 
 // The running thread's last load was a plain C load: an access with an
 // address dependency on it is not bounded by it (pre_bound()).
