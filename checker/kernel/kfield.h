@@ -112,7 +112,9 @@ class kfield {
     void race_check(bool store, bool marked, const sim::timestamp_t* bound = nullptr) {
         int me = sim::thread_index();
         int n = rt().nthreads;
+        bool wmb_bounds = store && MUTATION("wmb-bounds-plain-accesses");
         auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
+            bool post_bounded = store && !wmb_bounds && (ts == plain_store_ || ts == plain_load_);
             for (int i = 0; i < n; i++) {
                 if (i == me || ts[i] == 0) continue;
                 sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
@@ -121,12 +123,10 @@ class kfield {
                 // A plain access is ordered before another thread's store
                 // only through a release or a strong fence after it
                 // (linux-kernel.cat's rw-xbstar), not through an smp_wmb().
-                sim::timestamp_t need = store && (ts == plain_store_ || ts == plain_load_)
-                                            ? sim::post_bound(i, ts[i], MUTATION("wmb-bounds-plain-accesses"))
-                                            : ts[i];
-                if (known < ts[i] && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound, marked))
+                bool before = known >= ts[i] && (!post_bounded || sim::post_bound(i, ts[i]) <= known);
+                if (!before && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound, marked))
                     continue;
-                if (known < need) {
+                if (!before) {
                     if (!store && !marked && ts == marked_store_ && rf_from_[me] == i && rf_stamp_[me] >= ts[i] &&
                         read_fence_count(me) > rf_fence_[me])
                         continue;  // bounded by the marked read and the barrier after it (LKMM)

@@ -2563,10 +2563,9 @@ inline rl::timestamp_t marked_clock(int i) { return detail::g_ul[rl::ctx().threa
 // clock `ts` to be ordered before its store, under the LKMM: the first
 // point after the access at which thread i's accesses are ordered before
 // what it publishes (detail::g_post); the largest clock when there is
-// none yet. Under C++, or with `wmb_bounds` (the mutation
-// wmb-bounds-plain-accesses), `ts` itself.
-inline rl::timestamp_t post_bound(int i, rl::timestamp_t ts, bool wmb_bounds = false) {
-    if (!detail::g_lkmm || wmb_bounds) return ts;
+// none yet. Under C++, `ts` itself.
+inline rl::timestamp_t post_bound(int i, rl::timestamp_t ts) {
+    if (!detail::g_lkmm) return ts;
     // A point at or after ts may have been dropped (more than kPostPoints
     // of them): ts, as an smp_wmb() would be taken to bound it.
     if (detail::g_post_dropped[i] >= ts) return ts;
