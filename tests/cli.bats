@@ -794,7 +794,7 @@ witness_replays() {
 
 @test "litmus --witness after a Sometimes from a search cut short: the bounded search finds it, and its replay names that search" {
   witness_replays '^  vfsmc litmus --witness --strategy bounded --bound [01] tests/litmus-cut/SRCU-ring6.litmus --replay ' \
-    --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
+    --time-limit 20 tests/litmus-cut/SRCU-ring6.litmus
 }
 
 @test "litmus --witness: a wait on no object is named by its function alone" {
@@ -820,10 +820,11 @@ witness_replays() {
 @test "litmus: a dpor search cut by the time limit, then bounded searches, answer Sometimes from both kinds of outcome seen" {
   # dpor takes most of the limit and has not seen the outcome; the
   # preemption-bounded searches (bound 0, then 1) take the rest and do.
-  vf litmus --check --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
+  # Bound 0 alone needs about 3 s of CPU: the limit gives it 4 (a fifth).
+  vf litmus --check --time-limit 20 tests/litmus-cut/SRCU-ring6.litmus
   [ "$rc" -eq 0 ] && grep -q '^agree  tests/litmus-cut/SRCU-ring6.litmus: Sometimes (LKMM Sometimes)  \[[0-9]* executions, cut by the time limit: Sometimes from those\]$' <<<"$out" ||
     { echo "got exit $rc: $out $err"; return 1; }
-  vf litmus --time-limit 4 tests/litmus-cut/SRCU-ring6.litmus
+  vf litmus --time-limit 20 tests/litmus-cut/SRCU-ring6.litmus
   [ "$rc" -eq 0 ] && grep -q '^Observation SRCU-ring6 Sometimes [1-9]' <<<"$out" &&
     grep -q 'stopped by the time limit after [0-9]* executions, which showed both kinds of outcome: Sometimes' <<<"$err" ||
     { echo "got exit $rc: $out $err"; return 1; }
