@@ -142,7 +142,10 @@ inline void note_post_bound(int me, rl::timestamp_t p) {
     while (at > 0 && v[at - 1] > p) at--;
     if (at > 0 && v[at - 1] == p) return;
     if (n == kPostPoints) {
-        if (at == 0) return;  // older than every point kept: as if dropped
+        if (at == 0) {  // older than every point kept: dropped
+            g_post_dropped[me] = std::max(g_post_dropped[me], p);
+            return;
+        }
         g_post_dropped[me] = std::max(g_post_dropped[me], v[0]);
         for (unsigned k = 1; k < at; k++) v[k - 1] = v[k];
         v[at - 1] = p;
