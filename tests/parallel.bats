@@ -135,8 +135,9 @@ json_field() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); prin
 }
 
 @test "a --jobs run cut short estimates the whole search (JSON and progress line), within a factor of 4 of the serial count" {
-  # The path estimate of the pieces, each weighted by the share of the tree
-  # it stands for: near the recorded count, and never below what ran.
+  # The path estimate of each tree (the first piece's, and each one a piece
+  # of upward points starts), its pieces weighted by the share of the tree
+  # each stands for: near the recorded count, and never below what ran.
   local n; n=$(medium_count)
   vf run "$medium" --jobs 2 --time-limit 3 --json --no-progress
   [ "$rc" -eq 1 ] || { echo "rc $rc err $err"; return 1; }  # the scenario expects holds

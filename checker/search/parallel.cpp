@@ -414,14 +414,17 @@ struct Piece {
     json sleep;  // the sleep set it starts with (DporPiece::sleepers), as sent
     enum State { pending, running, done } state = pending;
     int worker = -1;
-    // For the estimate of the whole search: the share of the whole tree
+    // For the estimate of the whole search: the share of its root's tree
     // this piece stands for (its giver's weight times the branch's weight
-    // in the giver's tree; 0 for a piece made of upward points, whose
-    // share nobody counted), and the share of its own tree explored so far
-    // (its worker's last progress; 1 once done). `rel`: the branch's weight
+    // in the giver's tree; 1 for the first piece and for a piece made of
+    // upward points, each the root of a tree), and the share of its own tree explored so far
+    // (its worker's last progress; once done, 1 less the branches it gave
+    // away, which their pieces count). `rel`: the branch's weight
     // in its giver's tree, as the giver last reported it; `offered`: the
     // pieces it gave away, in order.
     double weight = 0, share = 0, rel = 0;
+    int64_t root = 0;         // the piece whose tree it is part of (estimate())
+    uint64_t executions = 0;  // run in it: its worker's last progress, the total once done
     std::vector<int64_t> offered;
     std::vector<json> adds;  // upward points sent to its running search
 };
@@ -697,7 +700,11 @@ void Coordinator::place(const json& add) {
 void Coordinator::done(Worker& w, const json& j) {
     Piece& P = pieces_[(size_t)j.at("piece").get<int64_t>()];
     P.state = Piece::done;
-    P.share = 1;
+    // Its whole tree is explored but for the branches it gave away, which
+    // their pieces count (estimate()): a giver's share never counts them.
+    double given = 0;
+    for (int64_t o : P.offered) given += pieces_[(size_t)o].rel;
+    P.share = std::max(0.0, 1.0 - given);
     P.adds.clear();
     w.piece = -1;
     w.inflight = 0;
@@ -705,6 +712,7 @@ void Coordinator::done(Worker& w, const json& j) {
     w.idle_since = clk::now();
     ps_.pieces_finished++;
     uint64_t n = j.at("executions");
+    P.executions = n;
     w.st.executions += n;
     w.st.pieces++;
     executions_ += n;
@@ -777,6 +785,7 @@ void Coordinator::handle(Worker& w, int index, char kind, const std::string& bod
         if (w.piece == j.at("piece").get<int64_t>()) {
             w.inflight = j.at("executions");
             Piece& P = pieces_[(size_t)w.piece];
+            P.executions = w.inflight;
             P.share = j.value("share", 0.0);
             if (j.contains("given"))
                 for (size_t i = 0; i < j.at("given").size() && i < P.offered.size(); i++)
@@ -814,6 +823,7 @@ void Coordinator::lost(Worker& w, int index) {
         P.state = Piece::pending;
         P.worker = -1;
         P.share = 0;
+        P.executions = 0;
         P.offered.clear();  // what it gave keeps its last weight; its next run offers anew
         queue_.push_front(P.id);
         std::vector<json> adds = std::move(P.adds);
@@ -872,21 +882,34 @@ uint64_t Coordinator::reported() const {
     return n;
 }
 
-// The whole search's size by the path estimate (dpor.h, explored_share):
-// the executions so far over the share of the tree explored, which is the
-// sum over the pieces of each one's weight times its explored share. Like
-// the serial estimate it only rises while backtrack sets above the pieces
-// grow, and pieces made of upward points add executions but no share.
-// 0: nothing to go on yet.
+// The whole search's size by the path estimate (dpor.h, explored_share).
+// A piece made of upward points (rel 0) is a tree nobody weighed: it is
+// the root of its own estimate, as the first piece is. Each root's tree
+// (the root and the pieces given away from it, each weighted by its
+// giver's weight times its branch's) is estimated as the executions run
+// in it over its explored share, the sum of each piece's weight times
+// its explored share; a tree with no share yet counts its executions.
+// Like the serial estimate it only rises while backtrack sets above the
+// pieces grow. 0: nothing to go on yet.
 double Coordinator::estimate() {
-    double share = 0;
+    std::vector<double> share(pieces_.size(), 0.0), runs(pieces_.size(), 0.0);
     for (auto& p : pieces_) {
         // A giver is older than what it gave.
-        p.weight = p.parent < 0 ? 1.0 : pieces_[(size_t)p.parent].weight * p.rel;
-        share += p.weight * p.share;
+        bool root = p.parent < 0 || p.rel <= 0;
+        const Piece* giver = root ? nullptr : &pieces_[(size_t)p.parent];
+        p.root = root ? p.id : giver->root;
+        p.weight = root ? 1.0 : giver->weight * p.rel;
+        share[(size_t)p.root] += p.weight * p.share;
+        runs[(size_t)p.root] += (double)p.executions;
+    }
+    double total = 0;
+    bool any = false;
+    for (size_t r = 0; r < pieces_.size(); r++) {
+        if (share[r] > 0) any = true;
+        total += share[r] > 0 ? runs[r] / std::min(share[r], 1.0) : runs[r];
     }
     uint64_t n = reported();
-    return share > 0 && n > 0 ? std::max((double)n, n / std::min(share, 1.0)) : 0;
+    return any && n > 0 ? std::max((double)n, total) : 0;
 }
 
 void Coordinator::print_progress() {
