@@ -417,11 +417,11 @@ struct Piece {
     // For the estimate of the whole search: the share of its root's tree
     // this piece stands for (its giver's weight times the branch's weight
     // in the giver's tree; 1 for the first piece and for a piece made of
-    // upward points, each the root of a tree), and the share of its own tree explored so far
-    // (its worker's last progress; once done, 1 less the branches it gave
-    // away, which their pieces count). `rel`: the branch's weight
-    // in its giver's tree, as the giver last reported it; `offered`: the
-    // pieces it gave away, in order.
+    // upward points, each the root of a tree), and the share of its own
+    // tree explored so far (its worker's last progress; once done, 1 less
+    // the branches it gave away, which their pieces count). `rel`: the
+    // branch's weight in its giver's tree, as the giver last reported it;
+    // `offered`: the pieces it gave away, in order.
     double weight = 0, share = 0, rel = 0;
     int64_t root = 0;         // the piece whose tree it is part of (estimate())
     uint64_t executions = 0;  // run in it: its worker's last progress, the total once done
