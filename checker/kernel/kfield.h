@@ -89,6 +89,17 @@ class kfield {
     sim::timestamp_t marked_store_[kMaxThreads] = {}, marked_load_[kMaxThreads] = {};
     int32_t plain_load_ev_[kMaxThreads], plain_store_ev_[kMaxThreads];
     int32_t marked_store_ev_[kMaxThreads], marked_load_ev_[kMaxThreads];
+    // Each thread's last kRecentLoads marked loads, under `kernel`: the
+    // clock of each in the memory model, whether it acquires, its event
+    // (sim::load_xb_before()).
+    static constexpr unsigned kRecentLoads = 4;
+    struct RecentLoad {
+        sim::timestamp_t at;
+        bool acq;
+        int32_t ev;
+    };
+    RecentLoad recent_[kMaxThreads][kRecentLoads];
+    uint32_t recent_n_[kMaxThreads] = {};
     // LKMM's bounding of a plain read (r-pre-bounded): a marked read of
     // this word that read thread rf_from_'s marked store (clock rf_stamp_),
     // then a full or read barrier in the reading thread, orders a later
@@ -113,17 +124,37 @@ class kfield {
         int me = sim::thread_index();
         int n = rt().nthreads;
         bool wmb_bounds = store && MUTATION("wmb-bounds-plain-accesses");
+        auto knows = [&](int t) {
+            sim::timestamp_t k = store ? sim::acquired_clock(t) : sim::load_clock(t);
+            if (bound) k = std::max(k, bound[t]);
+            if (marked) k = std::max(k, sim::marked_clock(t));
+            return k;
+        };
         auto conflict = [&](const sim::timestamp_t* ts, const int32_t* evs, const char* what) {
             bool post_bounded = store && !wmb_bounds && (ts == plain_store_ || ts == plain_load_);
+            // A marked load and this plain store, under the LKMM: its own
+            // question (sim::load_xb_before()).
+            bool load_xb = ts == marked_load_ && rt().mm == MemModel::kernel;
             for (int i = 0; i < n; i++) {
                 if (i == me || ts[i] == 0) continue;
-                sim::timestamp_t known = store ? sim::acquired_clock(i) : sim::load_clock(i);
-                if (bound) known = std::max(known, bound[i]);
-                if (marked) known = std::max(known, sim::marked_clock(i));
+                sim::timestamp_t known = knows(i);
                 // A plain access is ordered before another thread's store
                 // only through a release or a strong fence after it
                 // (linux-kernel.cat's rw-xbstar), not through an smp_wmb().
                 bool before = known >= ts[i] && (!post_bounded || sim::post_bound(i, ts[i]) <= known);
+                int cause = evs[i];
+                if (load_xb && !(before && MUTATION("wmb-bounds-marked-loads"))) {
+                    // Each of the thread's last marked loads of the word:
+                    // a later one may be ordered where an earlier is not.
+                    before = true;
+                    unsigned recent = MUTATION("race-check-last-marked-load-only") ? 1 : kRecentLoads;
+                    for (unsigned k = 0; k < recent && k < recent_n_[i] && before; k++) {
+                        const RecentLoad& l = recent_[i][(recent_n_[i] - 1 - k) % kRecentLoads];
+                        before = sim::load_xb_before(i, l.at, l.acq, static_cast<const void*>(&cell_), n, knows,
+                                                     !MUTATION("marked-load-rfe-unordered"));
+                        cause = l.ev;
+                    }
+                }
                 if (!before && ts == marked_store_ && rt().mm == MemModel::kernel && read_before(i, store, bound, marked))
                     continue;
                 if (!before) {
@@ -139,10 +170,10 @@ class kfield {
                     // own tick comes after its check). A load's race stays:
                     // a store's publication orders the loads before it by
                     // clock, not by barrier.
-                    if (store && rt().mm == MemModel::kernel && sim::defer_race(i, evs[i], me, sim::clock_now() + 1, msg))
+                    if (store && rt().mm == MemModel::kernel && sim::defer_race(i, cause, me, sim::clock_now() + 1, msg))
                         continue;
-                    int c[1] = {evs[i]};
-                    if (!(rt().mm == MemModel::kernel && sim::race_is_final(i, evs[i], me))) sim::note_flagged();
+                    int c[1] = {cause};
+                    if (!(rt().mm == MemModel::kernel && sim::race_is_final(i, cause, me))) sim::note_flagged();
                     violate(me, "data-race", c, 1, "%s", msg);
                     return true;
                 }
@@ -193,6 +224,11 @@ class kfield {
         } else {
             (marked ? marked_load_ : plain_load_)[me] = now;
             (marked ? marked_load_ev_ : plain_load_ev_)[me] = ev;
+            if (marked && rt().mm == MemModel::kernel) {
+                RecentLoad& l = recent_[me][recent_n_[me]++ % kRecentLoads];
+                l.at = sim::last_load_stamp(&l.acq);
+                l.ev = ev;
+            }
         }
     }
     void alive() const { check_alive(owner_, name_); }

@@ -155,6 +155,47 @@ inline void note_post_bound(int me, rl::timestamp_t p) {
     v[at] = p;
     n++;
 }
+// Under the LKMM a marked load is ordered before another thread's store
+// (linux-kernel.cat's rw-xbstar: a marked load is its own r-post-bounded,
+// then xbstar) only through what orders it before a marked access of its
+// own thread (ppo): a dependency, smp_rmb() then a load that something
+// depends on, an acquire, a strong fence, a release after it, a store to
+// its location; then that access's rfe, hb onwards. A vector clock that
+// knew a store of the thread would know every load before it, so the race
+// check asks these records (sim::load_xb_before()). Each thread's own
+// clock at its last strong fence (its accesses of clock <= it are before
+// every later one), at its last smp_rmb() or strong fence (its loads of
+// clock <= it are before every later load), joined over its acquire loads
+// (its loads of clock <= the acquire's rmb cover are before everything
+// after the acquire), and at its last smp_wmb() or strong fence (its
+// stores of clock <= it are before every later store).
+inline rl::timestamp_t g_mb_cover[kMaxSimThreads];
+inline rl::timestamp_t g_rmb_cover[kMaxSimThreads];
+inline rl::timestamp_t g_acq_cover[kMaxSimThreads];
+inline rl::timestamp_t g_wmb_cover[kMaxSimThreads];
+// A marked store, for that check: its clock (Rec::stamp); the loads of its
+// thread it is ordered after: all of clock <= `all`, and the `ndep` in
+// `dep` (the loads its description names; kMarkDeps of them, the rest
+// counted in `all`); the stores of its thread before it: all of clock <=
+// `wmb`; its location; and who read it (`seen_by`: whether thread `reader`
+// read it by a marked load, at what clock; false once the store is gone
+// from its location's history). The last kStoreMarks of each thread.
+constexpr unsigned kMarkDeps = 8;
+constexpr unsigned kStoreMarks = 64;
+struct StoreMark {
+    rl::timestamp_t stamp, all, wmb;
+    const void* obj;
+    bool (*seen_by)(const void* obj, int thread, rl::timestamp_t stamp, int reader, rl::timestamp_t* at);
+    unsigned ndep;
+    rl::timestamp_t dep[kMarkDeps];
+};
+inline StoreMark g_mark[kMaxSimThreads][kStoreMarks];
+inline unsigned g_nmark[kMaxSimThreads];
+inline void note_strong_fence(int me, rl::timestamp_t at) {
+    g_mb_cover[me] = std::max(g_mb_cover[me], at);
+    g_rmb_cover[me] = std::max(g_rmb_cover[me], at);
+    g_wmb_cover[me] = std::max(g_wmb_cover[me], at);
+}
 inline bool g_setup = false;   // the model's setup is running (before its threads)
 inline uint64_t g_reads_cut = 0;
 }
@@ -204,6 +245,15 @@ struct ReadMsg {
     // address dependency on this load is bounded by them (pre_bound()).
     bool carried;
     rl::timestamp_t carried_c[kMaxSimThreads];
+    // For the race check of a marked load (load_xb_before()): the load's
+    // own clock, what an smp_rmb() or a strong fence before it orders it
+    // after (its thread's loads of clock <= rmb), whether it acquires, its
+    // location, and the store it read (from, from_stamp; 0: a promise).
+    rl::timestamp_t stamp;
+    rl::timestamp_t rmb;
+    bool acq;
+    const void* obj;
+    rl::timestamp_t from_stamp;
 };
 // What a load an access depends on bounds it by for the race check (null:
 // nothing): a marked load by what it is ordered after, a plain one by what
@@ -844,6 +894,8 @@ inline void begin_execution_deps() {
     for (int t = 0; t < kMaxSimThreads; t++) {
         detail::g_npost[t] = 0;
         detail::g_post_dropped[t] = 0;
+        detail::g_nmark[t] = 0;
+        detail::g_mb_cover[t] = detail::g_rmb_cover[t] = detail::g_acq_cover[t] = detail::g_wmb_cover[t] = 0;
         detail::g_unlock_last[t] = {};
         detail::g_nunlocks[t] = 0;
         detail::g_store_stamp[t][0] = detail::g_store_stamp[t][1] = 0;
@@ -1531,6 +1583,14 @@ class atomic {
                 if (acquires(mo)) detail::g_cause_full[me][t] = std::max(detail::g_cause_full[me][t], cause[t]);
             }
         }
+        if (detail::g_lkmm) {
+            msg.stamp = *th.own;
+            msg.rmb = rmb_orders ? detail::g_rmb_cover[th.index] : detail::g_mb_cover[th.index];
+            msg.acq = acquires(mo);
+            msg.obj = this;
+            msg.from_stamp = pick ? 0 : read_stamp;
+            if (msg.acq) detail::g_acq_cover[th.index] = std::max(detail::g_acq_cover[th.index], msg.rmb);
+        }
         return value;
     }
     // May a new store of the running thread take its place in the
@@ -1854,6 +1914,49 @@ class atomic {
             if (r.has_bound) r.bound_c[t] = std::max(r.bound_c[t], pub[t]);
         }
     }
+    // The loads of its thread the running marked store is ordered after
+    // (detail::StoreMark): those a strong fence, or an smp_rmb() before a
+    // load an acquire or the store depends on, orders before it, and the
+    // loads it depends on; every earlier one for a release, and for a
+    // store no one described (dependency()). An RMW's own load is one.
+    void mark_loads(const Clocks& th, MemOrder mo, bool rmw, detail::StoreMark& m) const {
+        int me = th.index;
+        m.obj = this;
+        m.seen_by = &seen_by;
+        m.ndep = 0;
+        m.wmb = detail::g_wmb_cover[me];
+        m.all = std::max(detail::g_mb_cover[me], detail::g_acq_cover[me]);
+        if (releases(mo) || !detail::g_dep_told[me]) {
+            m.all = *th.own;
+            return;
+        }
+        auto add = [&](const detail::ReadMsg* msg) {
+            m.all = std::max(m.all, msg->rmb);
+            if (m.ndep < detail::kMarkDeps) m.dep[m.ndep++] = msg->stamp;
+            else m.all = std::max(m.all, msg->stamp);
+        };
+        detail::for_each_dep_read(me, detail::g_dep_mask[me], [&](const detail::ReadMsg* msg, unsigned) {
+            if (!msg) {  // no longer kept: every earlier load
+                m.all = *th.own;
+                return false;
+            }
+            // ppo is between marked accesses: a plain load orders nothing
+            if (!msg->plain) add(msg);
+            return true;
+        });
+        if (rmw && detail::g_nreads[me]) add(&detail::g_read_msg[me][(detail::g_nreads[me] - 1) % kDepReads]);
+    }
+    // StoreMark::seen_by: whether thread `reader` read store (thread,
+    // stamp) of `obj` by a marked load, and its clock at its first read.
+    static bool seen_by(const void* obj, int thread, rl::timestamp_t stamp, int reader, rl::timestamp_t* at) {
+        const atomic& a = *static_cast<const atomic*>(obj);
+        unsigned i = a.find(thread, stamp);
+        if (!i) return false;
+        const Rec& r = *a.rec(i);
+        if (r.first_seen[reader] == (rl::timestamp_t)-1 || !orders_others(r, reader, -1)) return false;
+        *at = r.first_seen[reader];
+        return true;
+    }
     // `rmw_writes`: an RMW that changes the value (a fetch_add(0) stands
     // for a failed conditional RMW, which writes nothing in the LKMM and
     // keeps no promise).
@@ -1861,6 +1964,9 @@ class atomic {
         // A release orders every earlier access of its thread before it
         // (po-rel): a point of detail::g_post.
         if (releases(mo)) detail::note_post_bound(th.index, *th.own);
+        detail::StoreMark mark;
+        bool marking = detail::g_lkmm && !plain_ && (!rmw || rmw_writes);
+        if (marking) mark_loads(th, mo, rmw, mark);
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads], dbound[kMaxSimThreads];
         bool dd = (!rmw || rmw_writes) && data_dependency(th, ddc, ddg);
@@ -2029,6 +2135,10 @@ class atomic {
         *th.own += 1;
         r.stamp = *th.own;
         detail::note_store_stamp(th.index, r.stamp);
+        if (marking) {
+            mark.stamp = r.stamp;
+            detail::g_mark[th.index][detail::g_nmark[th.index]++ % detail::kStoreMarks] = mark;
+        }
         for (int t = 0; t < th.nthreads; t++) r.first_seen[t] = seen[t];
         r.first_seen[th.index] = *th.own;
         for (int t = 0; t < th.nthreads; t++) r.cause[t] = causes ? cause[t] : 0;
@@ -2396,6 +2506,11 @@ inline void fence(MemOrder o) {
         }
     if (detail::g_lkmm && o == MemOrder::seq_cst) th.glob[th.index] = std::max(th.glob[th.index], *th.own);
     if (o == MemOrder::seq_cst || o == MemOrder::acq_rel) detail::note_post_bound(th.index, *th.own);
+    if (detail::g_lkmm) {
+        if (o == MemOrder::seq_cst) detail::note_strong_fence(th.index, *th.own);
+        if (o == MemOrder::acquire || o == MemOrder::acq_rel) detail::g_rmb_cover[th.index] = *th.own;
+        if (o == MemOrder::release || o == MemOrder::acq_rel) detail::g_wmb_cover[th.index] = *th.own;
+    }
     if (detail::g_promises && orders_loads) detail::order_after_loads(th.index, true);
     if (detail::g_promises && o == MemOrder::release) detail::refuse_early_stores(th.index);
     if (o == MemOrder::seq_cst && detail::g_promises) {
@@ -2522,6 +2637,7 @@ inline void fence_since(const FenceMark& m) {
         th.glob[t] = std::max(th.glob[t], std::max(glob_pend[t], m.acq_rel[t]));
     }
     detail::note_post_bound(me, m.acq_rel[me]);
+    detail::note_strong_fence(me, m.acq_rel[me]);
     if (detail::g_promises) {
         detail::order_after_loads_before(me, m.nreads);
         for (int t = 0; t < th.nthreads; t++)
@@ -2548,6 +2664,7 @@ inline void read_fence() {
     // A promise of an earlier load may still be kept until the thread's
     // next load (order_after_read_fence, keep_promises).
     detail::g_rd_loads[th.index] = detail::g_nreads[th.index];
+    detail::g_rmb_cover[th.index] = *th.own;
 }
 // What the running thread's next load is ordered after, of thread i's
 // clock: what it acquired, and what an smp_rmb() orders its loads after
@@ -2575,6 +2692,127 @@ inline rl::timestamp_t post_bound(int i, rl::timestamp_t ts) {
     const rl::timestamp_t* v = detail::g_post[i];
     const rl::timestamp_t* at = std::lower_bound(v, v + detail::g_npost[i], ts);
     return at == v + detail::g_npost[i] ? (rl::timestamp_t)-1 : *at;
+}
+
+namespace detail {
+// Thread t's load of clock ls, while its ReadMsg is kept (null: not).
+inline const ReadMsg* read_msg_at(int t, rl::timestamp_t ls) {
+    unsigned n = g_nreads[t];
+    for (unsigned k = 0; k < n && k < kDepReads; k++) {
+        const ReadMsg& m = g_read_msg[t][(n - 1 - k) % kDepReads];
+        if (m.stamp == ls) return &m;
+        if (m.stamp < ls) return nullptr;
+    }
+    return nullptr;
+}
+// A marked load of clock ls (`acq`: it acquires; `obj`: its location) is
+// ordered before the marked store `m` of its thread by ppo, as the store's
+// record has it (StoreMark).
+inline bool load_before_mark(rl::timestamp_t ls, bool acq, const void* obj, const StoreMark& m) {
+    if (m.stamp <= ls) return false;
+    if (acq || ls <= m.all || obj == m.obj) return true;
+    for (unsigned k = 0; k < m.ndep; k++)
+        if (m.dep[k] == ls) return true;
+    return false;
+}
+// The running thread's next access is ordered after its own marked load
+// of clock y, which read store (wt, wstamp) (linux-kernel.cat's
+// w-pre-bounded after xbstar): a strong fence since, the load acquires or
+// an smp_rmb() orders it before an acquire since, or the access has an
+// address dependency on it, on a load an smp_rmb() orders after it, or on
+// another load of the same store.
+inline bool mine_after(int me, rl::timestamp_t y, int wt, rl::timestamp_t wstamp) {
+    if (g_mb_cover[me] >= y || g_acq_cover[me] >= y) return true;
+    const ReadMsg* own = read_msg_at(me, y);
+    if (own && own->acq) return true;
+    if (!g_dep_told[me] || !g_dep_addr[me]) return false;
+    bool found = false;
+    for_each_dep_read(me, g_dep_addr[me], [&](const ReadMsg* msg, unsigned) {
+        found = msg && !msg->plain && (msg->stamp == y || msg->rmb >= y || (msg->from == wt && msg->from_stamp == wstamp));
+        return !found;
+    });
+    return found;
+}
+// One question of load_xb_before(): the loads asked about so far, each
+// asked once.
+struct XbQuery {
+    int me, nthreads;
+    bool reads;
+    unsigned nasked = 0;
+    struct {
+        int t;
+        rl::timestamp_t ls;
+    } asked[64];
+    bool ask(int t, rl::timestamp_t ls) {
+        for (unsigned k = 0; k < nasked; k++)
+            if (asked[k].t == t && asked[k].ls == ls) return false;
+        if (nasked == 64) return false;
+        asked[nasked++] = {t, ls};
+        return true;
+    }
+};
+template <class K>
+bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K& known) {
+    rl::timestamp_t k_i = known(i);
+    if (k_i >= (acq ? ls : post_bound(i, ls))) return true;
+    unsigned n = g_nmark[i], from = n > kStoreMarks ? n - kStoreMarks : 0;
+    // Thread i's marks are in clock order: the first one the load is
+    // ordered before is the earliest.
+    rl::timestamp_t first = (rl::timestamp_t)-1;
+    for (unsigned k = from; k < n && first == (rl::timestamp_t)-1; k++)
+        if (load_before_mark(ls, acq, obj, g_mark[i][k % kStoreMarks])) first = g_mark[i][k % kStoreMarks].stamp;
+    if (k_i >= first) return true;
+    if (!q.reads || first == (rl::timestamp_t)-1) return false;
+    for (unsigned k = from; k < n; k++) {
+        const StoreMark& m = g_mark[i][k % kStoreMarks];
+        // Ordered before it directly, or through an smp_wmb() after the first.
+        if (m.stamp < first || !(load_before_mark(ls, acq, obj, m) || first <= m.wmb)) continue;
+        for (int j = 0; j < q.nthreads; j++) {
+            rl::timestamp_t at;
+            if (j == i || !m.seen_by(m.obj, i, m.stamp, j, &at)) continue;
+            if (j == q.me) {
+                if (mine_after(j, at, i, m.stamp)) return true;
+                continue;
+            }
+            if (!q.ask(j, at)) continue;
+            const ReadMsg* y = read_msg_at(j, at);
+            if (load_xb(q, j, at, y && y->acq, m.obj, known)) return true;
+        }
+    }
+    return false;
+}
+}  // namespace detail
+// Under the LKMM, is thread i's marked load of clock `ls` (load_stamp();
+// `acq`: it acquires; `obj`: its location) ordered before the running
+// thread's next access, a store, as the data-race check asks
+// (linux-kernel.cat's rw-xbstar: a marked load is its own r-post-bounded,
+// then xbstar ; w-pre-bounded)? `known(t)`: what the access is ordered
+// after of thread t's clock. Through clocks: that reaches the load's
+// first post-bound point (post_bound()), the first marked store of its
+// thread the load is ordered before (detail::StoreMark; a later smp_wmb()
+// publishes it), or the load itself when it acquires. Through reads
+// (`reads`): a marked store of thread i that the load is ordered before
+// was read by the running thread at a load its access is ordered after
+// (detail::mine_after()), or by a third thread at a load that is, in
+// turn, ordered before the access (asked the same, each load once).
+template <class K>
+bool load_xb_before(int i, rl::timestamp_t ls, bool acq, const void* obj, int nthreads, K known, bool reads = true) {
+    detail::XbQuery q;
+    q.me = (int)rl::ctx().threadx_->index_;
+    q.nthreads = nthreads;
+    q.reads = reads;
+    q.ask(i, ls);
+    return detail::load_xb(q, i, ls, acq, obj, known);
+}
+// The running thread's last load: its clock and whether it acquires (for
+// load_xb_before()), under the LKMM.
+inline rl::timestamp_t last_load_stamp(bool* acq) {
+    int me = (int)rl::ctx().threadx_->index_;
+    unsigned n = detail::g_nreads[me];
+    if (!n) return *acq = false, 0;
+    const detail::ReadMsg& m = detail::g_read_msg[me][(n - 1) % kDepReads];
+    *acq = m.acq;
+    return m.stamp;
 }
 
 // The running thread's last load was a plain C load: an access with an
