@@ -244,6 +244,7 @@ void allow_load_buffering() {
     r.unlock_lock_refuses = !MUTATION("unlock-lock-keeps-promises");
     r.unbounded_kept_race = !MUTATION("early-unbounded-race-dropped-at-keep");
     r.unbounded_race_final = !MUTATION("early-unbounded-race-refuses-keep");
+    r.defer_load_races = !MUTATION("early-load-race-refuses-keep");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -120,7 +120,9 @@ class kfield {
 
     // `bound`: what the access is ordered after through its address
     // dependencies on marked loads (sim::pre_bound()), or null.
-    void race_check(bool store, bool marked, const sim::timestamp_t* bound = nullptr) {
+    // `loaded`: a load's check, made after its access (sim::last_load_stamp()
+    // is the load's), which read the store of trace event `read_ev`.
+    void race_check(bool store, bool marked, const sim::timestamp_t* bound = nullptr, bool loaded = false, int read_ev = -1) {
         int me = sim::thread_index();
         int n = rt().nthreads;
         bool wmb_bounds = store && MUTATION("wmb-bounds-plain-accesses");
@@ -172,8 +174,21 @@ class kfield {
                     // clock, not by barrier.
                     if (store && rt().mm == MemModel::kernel && sim::defer_race(i, cause, me, sim::clock_now() + 1, msg))
                         continue;
+                    bool final_race = rt().mm == MemModel::kernel && sim::race_is_final(i, cause, me);
+                    // A marked load, its race with an access that ran early
+                    // bounded by a buffered load: the keep decides too (the
+                    // load may be ordered before the store that keeps it).
+                    // Not when the load read that access: ordered before it
+                    // too, the execution breaks plain coherence (wr-incoh),
+                    // and the race refuses the keep.
+                    if (loaded && marked && !final_race && (read_ev != cause || MUTATION("early-load-race-read-deferred")) &&
+                        rt().mm == MemModel::kernel) {
+                        bool acq;
+                        sim::timestamp_t ls = sim::last_load_stamp(&acq);
+                        if (sim::defer_load_race(i, cause, me, ls, acq, static_cast<const void*>(&cell_), msg)) continue;
+                    }
                     int c[1] = {cause};
-                    if (!(rt().mm == MemModel::kernel && sim::race_is_final(i, cause, me))) sim::note_flagged();
+                    if (!final_race) sim::note_flagged();
                     violate(me, "data-race", c, 1, "%s", msg);
                     return true;
                 }
@@ -367,7 +382,8 @@ public:
         if (!marked(a)) sim::note_plain_load();
         if (word_ == Word::Pointer) note_pointer_load(t, (int64_t)dec(w));
         bool promised = tag_of(w) == kPromiseTag;
-        if (!marked(a) || rt().mm == MemModel::kernel) race_check(false, marked(a), bounded ? bound : nullptr);
+        if (!marked(a) || rt().mm == MemModel::kernel)
+            race_check(false, marked(a), bounded ? bound : nullptr, true, promised ? -1 : ev_of_tag(tag_of(w)));
         T v = dec(w);
         uint32_t tag = tag_of(w);
         int ev = log_access(t, Ev::Read, owner_, marked(a) ? acc_name(a) : "load", name_, (int64_t)v, (int64_t)v);

@@ -191,6 +191,10 @@ struct StoreMark {
 };
 inline StoreMark g_mark[kMaxSimThreads][kStoreMarks];
 inline unsigned g_nmark[kMaxSimThreads];
+// The running marked store's mark while it keeps promises (its stamp the
+// largest clock until it has one), for a race its keep decides
+// (load_race_ordered()); null otherwise.
+inline const StoreMark* g_storing = nullptr;
 inline void note_strong_fence(int me, rl::timestamp_t at) {
     g_mb_cover[me] = std::max(g_mb_cover[me], at);
     g_rmb_cover[me] = std::max(g_rmb_cover[me], at);
@@ -459,6 +463,7 @@ struct EarlyRules {
     bool nested_known = true;          // and once the outer promise is kept, its own is kept only by a store it may read then
     bool defer_races = true;           // a race against an early access waits for the keep (PendingRace)
     bool defer_checks = true;          // and the keep drops it only when the keeping store orders the two
+    bool defer_load_races = true;      // a marked load's race against a bounded early access waits for the keep too
     bool release_rmw_own = true;       // a release RMW leaves its own load's promise open (as a relaxed one does)
     bool release_rmw_early = true;     // a release RMW's store may run before the promises of its thread's earlier loads are kept
     bool unlock_lock_refuses = true;   // a lock after the thread's unlock refuses the promises of the loads before the unlock
@@ -519,6 +524,12 @@ struct PendingRace {
     rl::timestamp_t stamp;
     int cause;      // the early access's trace event
     char msg[192];  // the race, as the layer words it
+    // A marked load's race (defer_load_race()): the keep decides by
+    // `ordered`, asked with what the keeping store published.
+    bool (*ordered)(const PendingRace& r, const rl::timestamp_t* pub);
+    rl::timestamp_t lstamp;  // the load's clock (its ReadMsg::stamp)
+    bool acq;
+    const void* obj;         // its location
 };
 inline constexpr int kMaxPendingRaces = 32;
 inline PendingRace g_pending_race[kMaxPendingRaces];
@@ -589,6 +600,7 @@ inline uint32_t early_here(int me, const void* obj) {
 // orders stores does.)
 inline bool orders_pending(const PendingRace& r, const rl::timestamp_t* pub) {
     if (!g_early_rules.defer_checks) return true;
+    if (r.ordered) return r.ordered(r, pub);
     if (!g_early[r.early].bounded && g_early_rules.unbounded_kept_race) return false;
     return std::max(g_early[r.early].known[r.thread], pub[r.thread]) >= r.stamp;
 }
@@ -895,6 +907,7 @@ inline void begin_execution_deps() {
         detail::g_npost[t] = 0;
         detail::g_post_dropped[t] = 0;
         detail::g_nmark[t] = 0;
+        detail::g_storing = nullptr;
         detail::g_mb_cover[t] = detail::g_rmb_cover[t] = detail::g_acq_cover[t] = detail::g_wmb_cover[t] = 0;
         detail::g_unlock_last[t] = {};
         detail::g_nunlocks[t] = 0;
@@ -958,7 +971,7 @@ inline bool defer_race(int other, int ev, int me, rl::timestamp_t stamp, const c
         if (e.thread != other || e.event != ev || !e.mask) continue;
         if (detail::g_npending_races == detail::kMaxPendingRaces) return false;
         detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
-        r = {k, false, me, stamp, ev, {}};
+        r = {k, false, me, stamp, ev, {}, nullptr, 0, false, nullptr};
         std::snprintf(r.msg, sizeof r.msg, "%s", msg);
         return true;
     }
@@ -1966,7 +1979,15 @@ class atomic {
         if (releases(mo)) detail::note_post_bound(th.index, *th.own);
         detail::StoreMark mark;
         bool marking = detail::g_lkmm && !plain_ && (!rmw || rmw_writes);
-        if (marking) mark_loads(th, mo, rmw, mark);
+        struct Storing {
+            ~Storing() { detail::g_storing = nullptr; }
+        } storing;
+        detail::g_storing = nullptr;
+        if (marking) {
+            mark_loads(th, mo, rmw, mark);
+            mark.stamp = (rl::timestamp_t)-1;
+            detail::g_storing = &mark;
+        }
         rl::timestamp_t dbuf[kMaxSimThreads], gbuf[kMaxSimThreads], cause[kMaxSimThreads];
         rl::timestamp_t ddc[kMaxSimThreads], ddg[kMaxSimThreads], dbound[kMaxSimThreads];
         bool dd = (!rmw || rmw_writes) && data_dependency(th, ddc, ddg);
@@ -2738,6 +2759,10 @@ inline bool mine_after(int me, rl::timestamp_t y, int wt, rl::timestamp_t wstamp
 struct XbQuery {
     int me, nthreads;
     bool reads;
+    // The running thread's marked store the question is about, when it is
+    // not its next access (null): a load of its own is ordered before it
+    // as its mark says.
+    const StoreMark* target = nullptr;
     unsigned nasked = 0;
     struct {
         int t;
@@ -2753,6 +2778,7 @@ struct XbQuery {
 };
 template <class K>
 bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K& known) {
+    if (i == q.me) return q.target && load_before_mark(ls, acq, obj, *q.target);
     rl::timestamp_t k_i = known(i);
     if (k_i >= (acq ? ls : post_bound(i, ls))) return true;
     unsigned n = g_nmark[i], from = n > kStoreMarks ? n - kStoreMarks : 0;
@@ -2771,7 +2797,12 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
             rl::timestamp_t at;
             if (j == i || !m.seen_by(m.obj, i, m.stamp, j, &at)) continue;
             if (j == q.me) {
-                if (mine_after(j, at, i, m.stamp)) return true;
+                if (q.target) {
+                    const ReadMsg* y = read_msg_at(j, at);
+                    if (load_before_mark(at, y && y->acq, m.obj, *q.target)) return true;
+                } else if (mine_after(j, at, i, m.stamp)) {
+                    return true;
+                }
                 continue;
             }
             if (!q.ask(j, at)) continue;
@@ -2796,13 +2827,46 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
 // (detail::mine_after()), or by a third thread at a load that is, in
 // turn, ordered before the access (asked the same, each load once).
 template <class K>
-bool load_xb_before(int i, rl::timestamp_t ls, bool acq, const void* obj, int nthreads, K known, bool reads = true) {
+bool load_xb_before(int i, rl::timestamp_t ls, bool acq, const void* obj, int nthreads, K known, bool reads = true,
+                    const detail::StoreMark* target = nullptr) {
     detail::XbQuery q;
     q.me = (int)rl::ctx().threadx_->index_;
     q.nthreads = nthreads;
     q.reads = reads;
+    q.target = target;
     q.ask(i, ls);
     return detail::load_xb(q, i, ls, acq, obj, known);
+}
+namespace detail {
+// PendingRace::ordered for a marked load's race: the load is ordered
+// before the store that keeps the promise (of thread r.thread's clock,
+// what that store published or its thread acquired), so before the read
+// that bounds the early access (linux-kernel.cat's rw-xbstar ends in
+// w-pre-bounded).
+inline bool load_race_ordered(const PendingRace& r, const rl::timestamp_t* pub) {
+    Clocks th = g_clocks(rl::ctx().threadx_);
+    return g_storing && load_xb_before(r.thread, r.lstamp, r.acq, r.obj, th.nthreads,
+                                       [&](int t) { return std::max(th.acq_rel[t], pub[t]); }, true, g_storing);
+}
+}  // namespace detail
+// The running thread's marked load (its clock `ls`; `acq`: it acquires;
+// `obj`: its location) races with thread `other`'s access, trace event
+// `ev`, which ran early, bounded by the loads whose promises are open
+// (detail::Early::bounded): the keep decides, as for a store's race
+// (defer_race()), whether the load is ordered before the early access.
+// False: flag it now.
+inline bool defer_load_race(int other, int ev, int me, rl::timestamp_t ls, bool acq, const void* obj, const char* msg) {
+    if (!detail::g_early_rules.defer_races || !detail::g_early_rules.defer_load_races || ev < 0) return false;
+    for (int k = 0; k < detail::g_nearly; k++) {
+        const detail::Early& e = detail::g_early[k];
+        if (e.thread != other || e.event != ev || !e.mask) continue;
+        if (!e.bounded || detail::g_npending_races == detail::kMaxPendingRaces) return false;
+        detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
+        r = {k, false, me, ls, ev, {}, &detail::load_race_ordered, ls, acq, obj};
+        std::snprintf(r.msg, sizeof r.msg, "%s", msg);
+        return true;
+    }
+    return false;
 }
 // The running thread's last load: its clock and whether it acquires (for
 // load_xb_before()), under the LKMM.
