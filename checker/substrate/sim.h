@@ -2782,8 +2782,14 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
     rl::timestamp_t k_i = known(i);
     if (k_i >= (acq ? ls : post_bound(i, ls))) return true;
     unsigned n = g_nmark[i], from = n > kStoreMarks ? n - kStoreMarks : 0;
-    // Thread i's marks are in clock order: the first one the load is
-    // ordered before is the earliest.
+    // Thread i's marks are in clock order: the ones after the load start
+    // at `from` once the earlier are skipped (a binary search), and the
+    // first one the load is ordered before is the earliest.
+    for (unsigned lo = from, hi = n; lo < hi;) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (g_mark[i][mid % kStoreMarks].stamp <= ls) lo = from = mid + 1;
+        else hi = mid;
+    }
     rl::timestamp_t first = (rl::timestamp_t)-1;
     for (unsigned k = from; k < n && first == (rl::timestamp_t)-1; k++)
         if (load_before_mark(ls, acq, obj, g_mark[i][k % kStoreMarks])) first = g_mark[i][k % kStoreMarks].stamp;
@@ -2813,9 +2819,11 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
     return false;
 }
 }  // namespace detail
-// Under the LKMM, is thread i's marked load of clock `ls` (load_stamp();
-// `acq`: it acquires; `obj`: its location) ordered before the running
-// thread's next access, a store, as the data-race check asks
+// Under the LKMM, is thread i's marked load of clock `ls`
+// (last_load_stamp(); `acq`: it acquires; `obj`: its location) ordered
+// before the running thread's next access, a store (or `target`, the
+// running thread's marked store being made: StoreMark), as the data-race
+// check asks
 // (linux-kernel.cat's rw-xbstar: a marked load is its own r-post-bounded,
 // then xbstar ; w-pre-bounded)? `known(t)`: what the access is ordered
 // after of thread t's clock. Through clocks: that reaches the load's
