@@ -245,6 +245,10 @@ void allow_load_buffering() {
     r.unbounded_kept_race = !MUTATION("early-unbounded-race-dropped-at-keep");
     r.unbounded_race_final = !MUTATION("early-unbounded-race-refuses-keep");
     r.defer_load_races = !MUTATION("early-load-race-refuses-keep");
+    r.defer_plain_load_races = !MUTATION("early-plain-load-race-refuses-keep");
+    r.read_race_waits = !MUTATION("early-load-race-read-refuses-keep");
+    r.races_own = !MUTATION("early-access-refused-by-any-race");
+    r.plain_load_post_bound = !MUTATION("plain-load-ordered-as-marked");
     sim::set_promises(true, r);
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }

@@ -175,20 +175,21 @@ class kfield {
                     if (store && rt().mm == MemModel::kernel && sim::defer_race(i, cause, me, sim::clock_now() + 1, msg))
                         continue;
                     bool final_race = rt().mm == MemModel::kernel && sim::race_is_final(i, cause, me);
-                    // A marked load, its race with an access that ran early
+                    // A load, its race with an access that ran early
                     // bounded by a buffered load: the keep decides too (the
-                    // load may be ordered before the store that keeps it).
-                    // Not when the load read that access: ordered before it
-                    // too, the execution breaks plain coherence (wr-incoh),
-                    // and the race refuses the keep.
-                    if (loaded && marked && !final_race && (read_ev != cause || MUTATION("early-load-race-read-deferred")) &&
-                        rt().mm == MemModel::kernel) {
+                    // load may be ordered before the store that keeps it,
+                    // and so before the early access). When the load read
+                    // that access, a keep that would order the two breaks
+                    // plain coherence (wr-incoh), and is refused.
+                    if (loaded && !final_race && rt().mm == MemModel::kernel) {
                         bool acq;
                         sim::timestamp_t ls = sim::last_load_stamp(&acq);
-                        if (sim::defer_load_race(i, cause, me, ls, acq, static_cast<const void*>(&cell_), msg)) continue;
+                        bool read = read_ev == cause && !MUTATION("early-load-race-read-deferred");
+                        if (sim::defer_load_race(i, cause, me, ls, acq, static_cast<const void*>(&cell_), !marked, read, msg))
+                            continue;
                     }
                     int c[1] = {cause};
-                    if (!final_race) sim::note_flagged();
+                    if (!final_race) sim::note_flagged(i, cause);
                     violate(me, "data-race", c, 1, "%s", msg);
                     return true;
                 }

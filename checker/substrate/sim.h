@@ -448,7 +448,8 @@ struct EarlyRules {
     bool on = true;        // false: a dependency refuses the promise (no early access)
     bool recheck = true;   // the early access's choice is checked again at the keep
     bool wmb = true;       // smp_wmb() after an early store refuses its promises
-    bool races = true;     // a data race flagged since the early access refuses the keep
+    bool races = true;     // a data race of the early access refuses the keep
+    bool races_own = true;  // only one of its own (false: any flagged since it began)
     bool observed = true;  // another thread having seen what is ordered after the load refuses the keep
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
@@ -464,6 +465,9 @@ struct EarlyRules {
     bool defer_races = true;           // a race against an early access waits for the keep (PendingRace)
     bool defer_checks = true;          // and the keep drops it only when the keeping store orders the two
     bool defer_load_races = true;      // a marked load's race against a bounded early access waits for the keep too
+    bool defer_plain_load_races = true;  // and so does a plain load's
+    bool read_race_waits = true;         // and a load's that read the early access (the keep is refused only if the load is ordered before the keeping store)
+    bool plain_load_post_bound = true;   // a plain load is ordered before a store of its thread by a fence or a release only (load_before_mark())
     bool release_rmw_own = true;       // a release RMW leaves its own load's promise open (as a relaxed one does)
     bool release_rmw_early = true;     // a release RMW's store may run before the promises of its thread's earlier loads are kept
     bool unlock_lock_refuses = true;   // a lock after the thread's unlock refuses the promises of the loads before the unlock
@@ -496,6 +500,11 @@ struct Early {
     int event = -1;    // its trace event (note_early_event())
     unsigned number;   // a load: its number among its thread's loads
     uint64_t flagged;  // g_flagged when it began
+    // g_flagged when it ended (note_early_event(); kFlaggedOpen: not
+    // known, and every race flagged since it began counts as its own),
+    // and whether a race with it was flagged since (note_flagged()).
+    uint64_t flagged_end;
+    bool raced;
     rl::timestamp_t known[kMaxSimThreads];  // what it was ordered after, of each thread's clock
     bool (*recheck)(const void* obj, const Early& e, const rl::timestamp_t* pub, int nthreads);
     void (*kept)(void* obj, const Early& e, const rl::timestamp_t* pub, const rl::timestamp_t* gpub, int nthreads);
@@ -508,6 +517,7 @@ inline int g_nearly = 0;
 // own race check may come before its load or store.
 inline uint64_t g_flagged = 0;
 inline uint64_t g_flagged_at_access = 0;
+inline constexpr uint64_t kFlaggedOpen = ~(uint64_t)0;
 // A data race between an early access (entry `early`) and a later store
 // of thread `thread` (its clock `stamp`), not flagged yet: had the stores
 // that keep the early access's promises come first, the early access
@@ -530,6 +540,12 @@ struct PendingRace {
     rl::timestamp_t lstamp;  // the load's clock (its ReadMsg::stamp)
     bool acq;
     const void* obj;         // its location
+    bool plain;              // a plain C load (load_before_mark())
+    // The load read the early access: a keep whose store the load is
+    // ordered before is refused (the early access would be ordered after
+    // the load that read it: linux-kernel.cat's wr-incoh), not dropping
+    // the race (early_allows()).
+    bool read;
 };
 inline constexpr int kMaxPendingRaces = 32;
 inline PendingRace g_pending_race[kMaxPendingRaces];
@@ -581,6 +597,8 @@ inline void note_early(uint32_t mask, const Early& e) {
     r = e;
     r.mask = mask;
     r.flagged = g_flagged_at_access;
+    r.flagged_end = kFlaggedOpen;
+    r.raced = false;
     for (int i = 0; i < g_npromises; i++)
         if (mask >> i & 1) note_access(g_promise[i].key, false);
 }
@@ -618,8 +636,19 @@ inline bool early_allows(int i, const rl::timestamp_t* pub, int nthreads) {
     for (int k = 0; k < g_nearly; k++) {
         const Early& e = g_early[k];
         if (!(e.mask >> i & 1)) continue;
-        if (g_early_rules.races && e.flagged != g_flagged) return false;
+        // A race the early access took part in: its race check ran
+        // without what the keeping store publishes. Another race, of two
+        // accesses neither of which is ordered after the load (those are
+        // early, or refuse the promise), is the same whichever store keeps
+        // it.
+        bool own = e.flagged_end == kFlaggedOpen || !g_early_rules.races_own ? e.flagged != g_flagged
+                                                                             : e.flagged != e.flagged_end || e.raced;
+        if (g_early_rules.races && own) return false;
         if (g_early_rules.recheck && !e.recheck(e.obj, e, pub, nthreads)) return false;
+    }
+    for (int k = 0; k < g_npending_races; k++) {
+        const PendingRace& r = g_pending_race[k];
+        if (r.read && r.early >= 0 && !r.due && (g_early[r.early].mask >> i & 1) && r.ordered(r, pub)) return false;
     }
     return true;
 }
@@ -922,17 +951,38 @@ inline void begin_execution_deps() {
 }
 // The layer flagged a data race in the running execution (early accesses
 // ran their race checks without what a promise's store would publish:
-// detail::Early).
-inline void note_flagged() { detail::g_flagged++; }
+// detail::Early): the running access's, with thread `other`'s access of
+// trace event `ev` when that one is known (an early access then took part
+// in it: Early::raced).
+inline void note_flagged(int other = -1, int ev = -1);
 // The layer begins a load or a store of a location, before its race check.
 inline void access_begins() {
     detail::g_flagged_at_access = detail::g_flagged;
     detail::g_early_noted = -1;
 }
-// The trace event of the running access, which may have run early.
+// The trace event of the running access, which may have run early, once
+// its race check is done.
 inline void note_early_event(int ev) {
-    if (detail::g_early_noted >= 0) detail::g_early[detail::g_early_noted].event = ev;
+    if (detail::g_early_noted >= 0) {
+        detail::g_early[detail::g_early_noted].event = ev;
+        detail::g_early[detail::g_early_noted].flagged_end = detail::g_flagged;
+    }
     detail::g_early_noted = -1;
+}
+namespace detail {
+// The entry of thread `other`'s access of trace event `ev` while it is
+// early, its promises open (-1: none).
+inline int early_entry(int other, int ev) {
+    if (ev < 0) return -1;
+    for (int k = 0; k < g_nearly; k++)
+        if (g_early[k].thread == other && g_early[k].event == ev && g_early[k].mask) return k;
+    return -1;
+}
+}  // namespace detail
+inline void note_flagged(int other, int ev) {
+    detail::g_flagged++;
+    int k = other < 0 ? -1 : detail::early_entry(other, ev);
+    if (k >= 0) detail::g_early[k].raced = true;
 }
 // The running access of thread `me` races with thread `other`'s access,
 // trace event `ev`. True when that access ran early and the loads it
@@ -965,17 +1015,13 @@ inline bool race_is_final(int other, int ev, int me) {
 // (detail::PendingRace) and this returns true; false: flag it now.
 // `msg`: the race, as the layer words it.
 inline bool defer_race(int other, int ev, int me, rl::timestamp_t stamp, const char* msg) {
-    if (!detail::g_early_rules.defer_races || ev < 0) return false;
-    for (int k = 0; k < detail::g_nearly; k++) {
-        const detail::Early& e = detail::g_early[k];
-        if (e.thread != other || e.event != ev || !e.mask) continue;
-        if (detail::g_npending_races == detail::kMaxPendingRaces) return false;
-        detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
-        r = {k, false, me, stamp, ev, {}, nullptr, 0, false, nullptr};
-        std::snprintf(r.msg, sizeof r.msg, "%s", msg);
-        return true;
-    }
-    return false;
+    if (!detail::g_early_rules.defer_races) return false;
+    int k = detail::early_entry(other, ev);
+    if (k < 0 || detail::g_npending_races == detail::kMaxPendingRaces) return false;
+    detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
+    r = {k, false, me, stamp, ev, {}, nullptr, 0, false, nullptr, false, false};
+    std::snprintf(r.msg, sizeof r.msg, "%s", msg);
+    return true;
 }
 // The deferred races the last keep left standing: f(thread, cause event,
 // message) flags each one, once.
@@ -2728,9 +2774,14 @@ inline const ReadMsg* read_msg_at(int t, rl::timestamp_t ls) {
 }
 // A marked load of clock ls (`acq`: it acquires; `obj`: its location) is
 // ordered before the marked store `m` of its thread by ppo, as the store's
-// record has it (StoreMark).
-inline bool load_before_mark(rl::timestamp_t ls, bool acq, const void* obj, const StoreMark& m) {
+// record has it (StoreMark). A plain load (`plain`) only through what
+// orders every earlier load before the store (StoreMark::all: a strong
+// fence, a release, an smp_rmb() before a marked load the store is
+// ordered after; linux-kernel.cat's r-post-bounded for a plain load): a
+// dependency on it, or the store's location, orders nothing.
+inline bool load_before_mark(rl::timestamp_t ls, bool acq, const void* obj, const StoreMark& m, bool plain = false) {
     if (m.stamp <= ls) return false;
+    if (plain && g_early_rules.plain_load_post_bound) return ls <= m.all;
     if (acq || ls <= m.all || obj == m.obj) return true;
     for (unsigned k = 0; k < m.ndep; k++)
         if (m.dep[k] == ls) return true;
@@ -2777,8 +2828,8 @@ struct XbQuery {
     }
 };
 template <class K>
-bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K& known) {
-    if (i == q.me) return q.target && load_before_mark(ls, acq, obj, *q.target);
+bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K& known, bool plain = false) {
+    if (i == q.me) return q.target && load_before_mark(ls, acq, obj, *q.target, plain);
     rl::timestamp_t k_i = known(i);
     if (k_i >= (acq ? ls : post_bound(i, ls))) return true;
     unsigned n = g_nmark[i], from = n > kStoreMarks ? n - kStoreMarks : 0;
@@ -2792,13 +2843,13 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
     }
     rl::timestamp_t first = (rl::timestamp_t)-1;
     for (unsigned k = from; k < n && first == (rl::timestamp_t)-1; k++)
-        if (load_before_mark(ls, acq, obj, g_mark[i][k % kStoreMarks])) first = g_mark[i][k % kStoreMarks].stamp;
+        if (load_before_mark(ls, acq, obj, g_mark[i][k % kStoreMarks], plain)) first = g_mark[i][k % kStoreMarks].stamp;
     if (k_i >= first) return true;
     if (!q.reads || first == (rl::timestamp_t)-1) return false;
     for (unsigned k = from; k < n; k++) {
         const StoreMark& m = g_mark[i][k % kStoreMarks];
         // Ordered before it directly, or through an smp_wmb() after the first.
-        if (m.stamp < first || !(load_before_mark(ls, acq, obj, m) || first <= m.wmb)) continue;
+        if (m.stamp < first || !(load_before_mark(ls, acq, obj, m, plain) || first <= m.wmb)) continue;
         for (int j = 0; j < q.nthreads; j++) {
             rl::timestamp_t at;
             if (j == i || !m.seen_by(m.obj, i, m.stamp, j, &at)) continue;
@@ -2834,19 +2885,21 @@ bool load_xb(XbQuery& q, int i, rl::timestamp_t ls, bool acq, const void* obj, K
 // was read by the running thread at a load its access is ordered after
 // (detail::mine_after()), or by a third thread at a load that is, in
 // turn, ordered before the access (asked the same, each load once).
+// A plain load (`plain`) is asked the same, but for what orders it before
+// a marked store of its own thread (detail::load_before_mark()).
 template <class K>
 bool load_xb_before(int i, rl::timestamp_t ls, bool acq, const void* obj, int nthreads, K known, bool reads = true,
-                    const detail::StoreMark* target = nullptr) {
+                    const detail::StoreMark* target = nullptr, bool plain = false) {
     detail::XbQuery q;
     q.me = (int)rl::ctx().threadx_->index_;
     q.nthreads = nthreads;
     q.reads = reads;
     q.target = target;
     q.ask(i, ls);
-    return detail::load_xb(q, i, ls, acq, obj, known);
+    return detail::load_xb(q, i, ls, acq, obj, known, plain);
 }
 namespace detail {
-// PendingRace::ordered for a marked load's race: the load is ordered
+// PendingRace::ordered for a load's race: the load is ordered
 // before the store that keeps the promise (of thread r.thread's clock,
 // what that store published or its thread acquired), so before the read
 // that bounds the early access (linux-kernel.cat's rw-xbstar ends in
@@ -2854,27 +2907,28 @@ namespace detail {
 inline bool load_race_ordered(const PendingRace& r, const rl::timestamp_t* pub) {
     Clocks th = g_clocks(rl::ctx().threadx_);
     return g_storing && load_xb_before(r.thread, r.lstamp, r.acq, r.obj, th.nthreads,
-                                       [&](int t) { return std::max(th.acq_rel[t], pub[t]); }, true, g_storing);
+                                       [&](int t) { return std::max(th.acq_rel[t], pub[t]); }, true, g_storing, r.plain);
 }
 }  // namespace detail
-// The running thread's marked load (its clock `ls`; `acq`: it acquires;
-// `obj`: its location) races with thread `other`'s access, trace event
-// `ev`, which ran early, bounded by the loads whose promises are open
-// (detail::Early::bounded): the keep decides, as for a store's race
-// (defer_race()), whether the load is ordered before the early access.
-// False: flag it now.
-inline bool defer_load_race(int other, int ev, int me, rl::timestamp_t ls, bool acq, const void* obj, const char* msg) {
-    if (!detail::g_early_rules.defer_races || !detail::g_early_rules.defer_load_races || ev < 0) return false;
-    for (int k = 0; k < detail::g_nearly; k++) {
-        const detail::Early& e = detail::g_early[k];
-        if (e.thread != other || e.event != ev || !e.mask) continue;
-        if (!e.bounded || detail::g_npending_races == detail::kMaxPendingRaces) return false;
-        detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
-        r = {k, false, me, ls, ev, {}, &detail::load_race_ordered, ls, acq, obj};
-        std::snprintf(r.msg, sizeof r.msg, "%s", msg);
-        return true;
-    }
-    return false;
+// The running thread's load (its clock `ls`; `acq`: it acquires; `obj`:
+// its location; `plain`: a plain C load) races with thread `other`'s
+// access, trace event `ev`, which ran early, bounded by the loads whose
+// promises are open (detail::Early::bounded): the keep decides, as for a
+// store's race (defer_race()), whether the load is ordered before the
+// early access. `read`: the load read that access; a keep that would
+// order the two is refused instead (PendingRace::read). False: flag it
+// now.
+inline bool defer_load_race(int other, int ev, int me, rl::timestamp_t ls, bool acq, const void* obj, bool plain,
+                            bool read, const char* msg) {
+    const detail::EarlyRules& rules = detail::g_early_rules;
+    if (!rules.defer_races || !rules.defer_load_races || (plain && !rules.defer_plain_load_races)) return false;
+    if (read && !rules.read_race_waits) return false;
+    int k = detail::early_entry(other, ev);
+    if (k < 0 || !detail::g_early[k].bounded || detail::g_npending_races == detail::kMaxPendingRaces) return false;
+    detail::PendingRace& r = detail::g_pending_race[detail::g_npending_races++];
+    r = {k, false, me, ls, ev, {}, &detail::load_race_ordered, ls, acq, obj, plain, read};
+    std::snprintf(r.msg, sizeof r.msg, "%s", msg);
+    return true;
 }
 // The running thread's last load: its clock and whether it acquires (for
 // load_xb_before()), under the LKMM.
