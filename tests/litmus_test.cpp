@@ -307,6 +307,24 @@ TEST_CASE("diy7 header lines after the name are kept, and casts and implicit reg
     CHECK_THAT(parse_error(replace(kMp, "{}", "{}\nCycle=Rfe\n")), Catch::Contains("t.litmus:"));
 }
 
+TEST_CASE("an OCaml comment in the initial state and a semicolon after the final condition parse, as herd7 takes them",
+          "[litmus]") {
+    std::string t = replace(kMp, "{}", "{\n\tx=0; (* the flag, (* nested *) clear *)\n\ty=0;\n}");
+    t = replace(t, "1:r1=0)\n", "1:r1=0);\n");
+    Test p = parse("t.litmus", t);
+    CHECK(p.cond_text == "exists (1:r0=1 /\\ 1:r1=0)");
+    CHECK(run(p, t, Options()).answer == Answer::Sometimes);
+    // Inside a thread's code `(*x)` is C, never a comment.
+    std::string code = replace(kMp, "r1 = READ_ONCE(*x);", "r1 = (*x);");
+    CHECK(parse("t.litmus", code).procs[1].body.size() == parse("t.litmus", kMp).procs[1].body.size());
+    // One `;`, not two, and nothing else after the condition.
+    CHECK_THAT(parse_error(replace(kMp, "1:r1=0)\n", "1:r1=0);;\n")), Catch::Contains("after the final condition"));
+    // An unterminated comment in the initial state is one line naming it.
+    std::string open = parse_error(replace(kMp, "{}", "{ x=0; (* never closed }"));
+    one_line(open);
+    CHECK_THAT(open, Catch::Contains("unterminated comment"));
+}
+
 TEST_CASE("Positive and Negative count executions (rf, co) as herd7 does, not interleavings", "[litmus]") {
     Outcome o = run(parse("t.litmus", kMp), kMp, Options());
     CHECK(o.positive == 1);

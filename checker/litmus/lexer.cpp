@@ -24,6 +24,9 @@ int line = start_line;
     // `locations` outside braces on), `(*` always opens a comment, as in
     // herd7's condition lexer: `exists (0:r0=1 \/ (* why *) 1:r0=1)`.
     bool in_cond = false;
+    // In the initial state (the first braces, outside code) too: `{ int
+    // *x=y; (* x points at y *) }`.
+    bool in_init = false;
     size_t i = 0;
     auto push = [&](Tok::Kind k, std::string v, long num = 0) { toks_.push_back({k, std::move(v), num, line}); };
     while (i < s.size()) {
@@ -33,7 +36,7 @@ int line = start_line;
         // `(*` opens an OCaml comment outside code, and never right
         // after a name (`READ_ONCE(*x)` is a call).
         bool after_name = !toks_.empty() && toks_.back().kind == Tok::Ident && toks_.back().line == line;
-        if ((in_cond || (depth == 0 && !after_name)) && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
+        if ((in_cond || in_init || (depth == 0 && !after_name)) && c == '(' && i + 1 < s.size() && s[i + 1] == '*') {
             int start = line, nest = 0;
             size_t j = i;
             for (; j + 1 < s.size(); j++) {
@@ -118,9 +121,11 @@ int line = start_line;
                 break;
             }
         if (done) continue;
+        if (c == '{' && !seen_brace && depth == 0) in_init = true;
         if (c == '{') seen_brace = true;
         if (c == '{' || c == '(' || c == '[') depth++;
         if (c == '}' || c == ')' || c == ']') depth = depth > 0 ? depth - 1 : 0;
+        if (c == '}' && depth == 0) in_init = false;
         push(Tok::Punct, std::string(1, c));
         i++;
     }

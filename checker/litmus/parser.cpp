@@ -449,6 +449,7 @@ private:
         t_.cond_text = std::string(t_.quant == Quant::Exists ? "exists" : t_.quant == Quant::NotExists ? "~exists" : "forall") +
                        " (" + render(*t_.cond, true) + ")";
         collect_observed(*t_.cond);
+        accept(";");  // as herd7's condition parser takes it
         if (peek().kind != Tok::End) fail(peek().line, "unexpected " + shown(peek()) + " after the final condition");
     }
 
