@@ -661,17 +661,24 @@ corpus_catches() {
     litmus/LB+ctrladdrplain-once+once-once-data+once-data-filter-z0.litmus
 }
 
+# A plain load of P2's races with P0's early plain store, bounded by P0's
+# buffered load: the five shapes of what follows the load in P2 (smp_mb(),
+# a release, a dependency, and smp_wmb() with and without the load).
+PLAIN_LOAD_EARLY_RACE=(
+  litmus/LB+ctrladdrplain-once+once-once-data+plain-mb-once-filter.litmus
+  litmus/LB+ctrladdrplain-once+once-once-data+plain-release-filter.litmus
+  litmus/LB+ctrladdrplain-once+once-once-data+plain-data-filter.litmus
+  litmus/LB+ctrladdrplain-once+once-once-mb-once+once-plain-once-wmb-once-filter.litmus
+  litmus/LB+ctrladdrplain-once+once-once-mb-once+once-once-wmb-once-filter.litmus
+)
+
 @test "litmus --check: the corpus catches a plain load's race with an early access that refuses the keep (early-plain-load-race-refuses-keep)" {
   # P2's plain load of y races with P0's early plain store of y, bounded
   # by P0's buffered load: the keep decides (a strong fence or a release
   # after the load orders it before the keeping store: no race; a
   # dependency or smp_wmb(): the race), and refusing it loses the outcome.
   corpus_catches early-plain-load-race-refuses-keep "1 agree, 4 differ (4 misses, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-mb-once-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-release-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-data-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-mb-once+once-plain-once-wmb-once-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-mb-once+once-once-wmb-once-filter.litmus
+    "${PLAIN_LOAD_EARLY_RACE[@]}"
 }
 
 @test "litmus --check: the corpus catches a plain load ordered before a store of its location as a marked load is (plain-load-ordered-as-marked)" {
@@ -680,11 +687,7 @@ corpus_catches() {
   # keeping store (and its race with P0's early store dropped), a plain
   # one is not (r-post-bounded), and the race stands.
   corpus_catches plain-load-ordered-as-marked "4 agree, 1 differ (1 miss, 0 false alarms), 0 unsupported, 0 parse errors, 0 inconclusive" \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-mb-once-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-release-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-data+plain-data-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-mb-once+once-plain-once-wmb-once-filter.litmus \
-    litmus/LB+ctrladdrplain-once+once-once-mb-once+once-once-wmb-once-filter.litmus
+    "${PLAIN_LOAD_EARLY_RACE[@]}"
 }
 
 @test "litmus --check: the corpus catches a load that read the early access it races with, left to the keep (early-load-race-read-deferred)" {
