@@ -88,7 +88,11 @@ Options options_of(const LitmusFlags& f) {
     if (const char* m = std::getenv("VFSMC_TEST_MB_PROMISE"); m && *m)  // off or mutant (check_environment())
         opt.barrier_promise = std::string(m) == "off" ? Options::BarrierPromise::off : Options::BarrierPromise::mutant;
     if (const char* r = std::getenv("VFSMC_TEST_REFUSED"); r && *r)  // off or mutant (check_environment())
-        opt.refused = std::strcmp(r, "off") == 0 ? RefusedPromise::off : RefusedPromise::mutant;
+        opt.refused = std::strcmp(r, "off") == 0    ? RefusedPromise::off
+                      : std::strcmp(r, "stop") == 0 ? RefusedPromise::stop
+                                                    : RefusedPromise::mutant;
+    if (const char* c = std::getenv("VFSMC_TEST_CLOSE"); c && *c)  // off or mutant (check_environment())
+        opt.close_stores = std::strcmp(c, "off") == 0 ? Options::CloseStores::off : Options::CloseStores::mutant;
     if (const char* k = std::getenv("VFSMC_TEST_KEPT_CUT"); k && *k)  // off or mutant (check_environment())
         opt.kept_cut = std::strcmp(k, "off") == 0 ? KeptCut::off : KeptCut::mutant;
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))

@@ -326,6 +326,9 @@ public:
     void promisable(int t, const uint64_t* values, const uint32_t* writers, unsigned n) {
         cell_.set_promisable(t, values, writers, n, 0xffffffffULL);
     }
+    // The running thread will store to this field no more: a promise on a
+    // value only such threads could write is refused (sim::atomic::close_stores()).
+    void no_more_stores() { cell_.close_stores(this_thread()); }
     // This field is a lockref word (count * 2 + locked): the trace prints
     // "count 1, locked", and its count is a reference count.
     kfield& lockref_word() {

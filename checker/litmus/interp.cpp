@@ -53,7 +53,7 @@ struct Tally : StateTable {
     bool truncated = false;     // an execution's trace was cut: its (rf, co) is partial
     // The first ill-formed execution: a dereference of a non-location, or
     // arithmetic without a 32-bit result (what a location holds).
-    enum class Bad { None, Pointer, DivZero, Overflow, Shift };
+    enum class Bad { None, Pointer, DivZero, Overflow, Shift, Closed };
     bool bad = false;
     Bad bad_kind = Bad::None;
     int bad_proc = -1, bad_line = 0;
@@ -121,7 +121,68 @@ struct Promisable {
     // The statements whose load makes no promise: its thread's next
     // operation is a full barrier (Options::barrier_promise).
     std::unordered_set<const Stmt*> before_barrier;
+    // Where each thread is done with a location (closings()): after its
+    // top-level statement i, the locations in close_after[thread][i]; at
+    // its start, those in close_first[thread]. Empty: the threads do not
+    // say (Options::refused `off`).
+    std::vector<std::vector<std::vector<int>>> close_after;
+    std::vector<std::vector<int>> close_first;
+    bool close_mutant = false;
 };
+
+// The locations an expression may access: `vars[i]` for each location
+// whose address it names; `wild` when an address is computed (a pointer
+// register, arithmetic), which may be any location. An address is a
+// Deref's operand, a plain store's target and a call's first argument (an
+// atomic_op's last), as LitmusRun::loc() takes them.
+static void mentions(const Expr& e, std::vector<bool>& vars, bool& wild) {
+    auto addr = [&](const Expr* a) {
+        if (a && a->kind != Expr::VarAddr) wild = true;
+    };
+    if (e.kind == Expr::VarAddr && e.index >= 0 && e.index < (int)vars.size()) vars[e.index] = true;
+    if (e.kind == Expr::Deref && !e.args.empty()) addr(e.args[0].get());
+    if (e.kind == Expr::Call && !e.args.empty())
+        addr((e.fn == Fn::AtomicOp || e.fn == Fn::AtomicOpReturn ? e.args.back() : e.args[0]).get());
+    for (const auto& a : e.args)
+        if (a) mentions(*a, vars, wild);
+}
+static void mentions(const Stmt& s, std::vector<bool>& vars, bool& wild) {
+    if (s.addr) {
+        if (s.addr->kind != Expr::VarAddr) wild = true;
+        mentions(*s.addr, vars, wild);
+    }
+    if (s.value) mentions(*s.value, vars, wild);
+    for (const auto& b : s.body)
+        if (b) mentions(*b, vars, wild);
+}
+// Where each thread is done with each location: after the last top-level
+// statement that names it (a statement with a computed address names them
+// all), or at the start for one it never names. From there on the thread
+// stores to it no more, and a promise of a value only such threads could
+// write can never be kept (kfield::no_more_stores()). `first`: after the
+// first statement instead, the unsound mutant of Options::close_stores.
+static void closings(const Test& t, Promisable& dom, bool first) {
+    size_t nv = t.vars.size();
+    dom.close_after.assign(t.procs.size(), {});
+    dom.close_first.assign(t.procs.size(), {});
+    for (size_t p = 0; p < t.procs.size(); p++) {
+        const auto& body = t.procs[p].body;
+        std::vector<int> last(nv, -1);
+        for (size_t i = 0; i < body.size(); i++) {
+            std::vector<bool> vars(nv, false);
+            bool wild = false;
+            if (body[i]) mentions(*body[i], vars, wild);
+            for (size_t v = 0; v < nv; v++)
+                if ((vars[v] || wild) && !(first && last[v] >= 0)) last[v] = (int)i;
+        }
+        dom.close_after[p].assign(body.size(), {});
+        for (size_t v = 0; v < nv; v++) {
+            if (t.vars[v].type == VarType::Lock) continue;
+            if (last[v] < 0) dom.close_first[p].push_back((int)v);
+            else dom.close_after[p][last[v]].push_back((int)v);
+        }
+    }
+}
 
 // An expression of constants, registers and addresses only.
 static bool reads_no_memory(const Expr& e) {
@@ -170,7 +231,7 @@ public:
     // thread enters a section of (Options::gp_words); `gp_end_split`: their
     // end and full barrier are two steps (Options::gp_end_split).
     LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words, bool gp_end_split)
-        : t_(t), want_(want), before_barrier_(dom.before_barrier) {
+        : t_(t), want_(want), dom_(dom), before_barrier_(dom.before_barrier), close_mutant_(dom.close_mutant) {
         if (gp_end_split) rcu_grace_period_end_split();
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
@@ -217,7 +278,21 @@ public:
     }
 
     void thread(int t) override {
-        for (const auto& s : t_.procs[t].body) exec(*s, t);
+        const auto& body = t_.procs[t].body;
+        bool closing = (size_t)t < dom_.close_after.size();
+        if (closing)
+            for (int v : dom_.close_first[t]) close(t, v);
+        for (size_t i = 0; i < body.size(); i++) {
+            exec(*body[i], t);
+            if (closing)
+                for (int v : dom_.close_after[t][i]) close(t, v);
+        }
+    }
+    // Thread t is done with location v (closings()).
+    void close(int t, int v) {
+        if (!vars_[v]) return;
+        closed_[t] |= 1ULL << v;
+        vars_[v]->w.no_more_stores();
     }
 
     void check_final() override {
@@ -265,7 +340,10 @@ public:
 private:
     const Test& t_;
     Want want_;
+    const Promisable& dom_;
     const std::unordered_set<const Stmt*>& before_barrier_;
+    uint64_t closed_[kMaxThreads] = {};  // by thread, the locations it closed (close())
+    bool close_mutant_;
     int nvars_ = 0;
     LitVar* vars_[kMaxVars] = {};
     LitLock* locks_[kMaxVars] = {};
@@ -426,6 +504,9 @@ private:
     kfield<int>& loc(long addr, int t, int line) {
         int i = location_index(addr, nvars_);
         if (i < 0 || !vars_[i] || t_.vars[i].type == VarType::Srcu) bad_pointer(t, line, addr);
+        // closings() takes every address an access resolves here from, so
+        // this is never so (the mutant of Options::close_stores aside).
+        if ((closed_[t] >> i & 1) && !close_mutant_) bad_execution(Tally::Bad::Closed, t, line, i);
         return vars_[i]->w;
     }
     spinlock_t& lock(const Expr& e) { return locks_[e.index]->l; }
@@ -705,6 +786,8 @@ public:
         // The rule rests on what the barrier does: under a layer mutation
         // (smp-mb-no-op, ...) it may do less, and the loads promise as
         // they would without the rule.
+        if (dom_->any && o.close_stores != Options::CloseStores::off)
+            closings(t, *dom_, dom_->close_mutant = o.close_stores == Options::CloseStores::mutant);
         if (o.barrier_promise != Options::BarrierPromise::off && o.mutation.empty())
             for (const Proc& p : t.procs) loads_before_barrier(p.body, o.barrier_promise == Options::BarrierPromise::mutant, dom_->before_barrier);
         spec_.name = "litmus";
@@ -801,6 +884,9 @@ std::string bad_text(const Test& t) {
         case Tally::Bad::Overflow:
             return at + "computes " + (op.empty() ? "-" + b : a + " " + op + " " + b) +
                    ", which overflows the 32 bits of a location; accepted: results from -2147483648 to 2147483647";
+        case Tally::Bad::Closed:
+            return at + "accesses " + t.vars[g.bad_value].name + " after the interpreter found it done with it: an internal error, "
+                        "please report it";
         case Tally::Bad::None: break;
     }
     return at + "an ill-formed execution";

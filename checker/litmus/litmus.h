@@ -56,7 +56,16 @@ struct Options {
     StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
     // dpor's refused-promise rule (RunOptions::refused). Test-only
     // (VFSMC_TEST_REFUSED=off): the answers and states must not differ.
-    RefusedPromise refused = RefusedPromise::stop;
+    RefusedPromise refused = RefusedPromise::end;
+    // Each thread tells the layer where it is done with a location (after
+    // the last statement that names it): no promise is made, or kept
+    // open, on a value only threads done with the location could write
+    // (kfield::no_more_stores(); under dpor's refused-promise rule the
+    // step that closes the last writer ends the execution). Test-only
+    // (VFSMC_TEST_CLOSE): `off`, and the answers and states must not
+    // differ; `mutant` closes after the first statement that names it,
+    // and must lose a state.
+    enum class CloseStores : uint8_t { on, off, mutant } close_stores = CloseStores::on;
     // dpor's needless-promise cut (RunOptions::kept_cut). Test-only
     // (VFSMC_TEST_KEPT_CUT=off): the answers and states must not differ.
     KeptCut kept_cut = KeptCut::on;

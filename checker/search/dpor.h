@@ -60,8 +60,10 @@
 //   with a write before the next lower one of its class has taken such a
 //   step or ended, and analyze() orders the step that released it before
 //   the thread's own first such step;
-// - the refused-promise rule (refused.h): a thread whose load-buffering
-//   promise was refused is not enabled (choose());
+// - the refused-promise rule (refused.h): the step that refuses a
+//   load-buffering promise ends the execution, dependent with every step
+//   of the other threads (choose(), end_at_refusal(); under `stop`, the
+//   thread whose promise was refused is not enabled);
 // - the needless-promise cut (kept_cut.h): take() counts each thread's
 //   steps, and the search's policy ends an execution whose promise is kept
 //   before its reader took another step.
@@ -169,6 +171,7 @@ public:
     bool iteration_end_impl() {
         SearchPolicies::running().stale().take_candidate();  // none carries over from the last execution
         close_step();
+        if (refused_ == RefusedPromise::end && !halted_ && !rt().pruned && sim::refused_readers()) end_at_refusal();
         if (depth_ > dpor_stats().max_depth) dpor_stats().max_depth = depth_;
         if (replay_) return true;
         if (nodes_.size() > depth_) nodes_.resize(depth_);  // a halted execution took fewer choices
@@ -266,7 +269,7 @@ private:
     // write (-1: none yet), the step that enabled that one (the release of
     // the next lower thread of its class; -1: none), and its last step.
     const ThreadClasses* sym_ = nullptr;
-    RefusedPromise refused_ = RefusedPromise::stop;
+    RefusedPromise refused_ = RefusedPromise::end;
     int release_at_[N], en_step_[N], last_step_[N];
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }
@@ -313,7 +316,12 @@ private:
             // thread has run, and the layer's promises are the last
             // execution's.)
             bool end;
-            enabled = refused_rule(refused_, enabled, (uint8_t)sim::refused_readers(), end);
+            uint8_t refused = (uint8_t)sim::refused_readers();
+            if (refused_ == RefusedPromise::end && refused) {
+                end_at_refusal();
+                return any_running();
+            }
+            enabled = refused_rule(refused_, enabled, refused, end);
             if (end) {
                 halted_ = true;
                 rt().pruned = true;
@@ -403,6 +411,25 @@ private:
         return take(n, depth_++, n.chosen);
     }
 
+    // The refused-promise rule's `end` (refused.h): the step just closed
+    // refused a promise. It is dependent with every step of every other
+    // thread, those before it (analyze() races it with each) and the next
+    // one of each thread enabled where it was chosen (added to that
+    // node's backtrack set here); the execution ends with it, pruned.
+    void end_at_refusal() {
+        halted_ = true;
+        rt().pruned = true;
+        if (steps_.empty()) return;
+        Step& s = steps_.back();
+        s.acc.all = true;
+        Node& a = nodes_[s.node];
+        a.explored[s.thread].all = true;
+        for (int u = 0; u < (int)N; u++) {
+            if (u == s.thread || !(a.enabled & bit(u))) continue;
+            uint8_t seq[1] = {(uint8_t)u};
+            reverse_at(s.node, bit(u), seq, 1);
+        }
+    }
     // The identical-threads rule: the threads released (a step that started
     // with a write taken, or ended).
     uint8_t released() const {
@@ -583,7 +610,6 @@ private:
     static constexpr Access kBlindAdd = {0, 1, 0, 0, 1};
 
     void reverse(int j, int i) {
-        Node& A = nodes_[steps_[j].node];
         // v = notdep(j, E).i: the steps after j that do not happen after
         // it, then i. Its initials: each thread's first step in v with no
         // happens-before predecessor in v.
@@ -603,17 +629,24 @@ private:
             first_in_v[t] = k;
             if (initial) initials |= bit(t);
         }
-        if ((size_t)steps_[j].node < root_) {
+        reverse_at(steps_[j].node, initials, vseq_, vlen);
+    }
+
+    // A race reversed at choice node `node`: one of `initials` goes into its
+    // backtrack set, with the wakeup sequence `vseq`.
+    void reverse_at(int node, uint8_t initials, const uint8_t* vseq, int vlen) {
+        Node& A = nodes_[node];
+        if ((size_t)node < root_) {
             // A fixed node of a parallel piece's prefix: its owner reverses
             // it (unless a thread of the initials was explored there before
             // this piece's branch, as a serial search would skip it).
             if (!(initials & (bit(A.chosen) | A.done))) {
                 RealHeap h;
-                link_->upward(steps_[j].node, initials, A.enabled, vseq_, vlen);
+                link_->upward(node, initials, A.enabled, vseq, vlen);
             }
             return;
         }
-        add_backtrack(A, initials, vseq_, vlen);
+        add_backtrack(A, initials, vseq, vlen);
     }
 
     void add_backtrack(Node& A, uint8_t initials, const uint8_t* vseq, int vlen) {

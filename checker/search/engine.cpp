@@ -588,7 +588,7 @@ struct SearchSettings {
     Handoff handoff = Handoff::on;
     Commute commute = Commute::on;
     Symmetry symmetry = Symmetry::on;
-    RefusedPromise refused = RefusedPromise::stop;
+    RefusedPromise refused = RefusedPromise::end;
     KeptCut kept_cut = KeptCut::on;
     const MutationInfo* mutation = nullptr;
 };

@@ -10,7 +10,9 @@
 // with the other threads', for nothing: most of the executions of a
 // many-thread load-buffering test are such.
 //
-// The rule: a thread with a refused promise is not enabled (dpor.h,
+// Two rules, each sound by the argument below it; `end` is the default.
+//
+// `stop`: a thread with a refused promise is not enabled (dpor.h,
 // choose()), as a thread parked on a condition no write will make true;
 // the other threads run on, and when no thread is left the execution ends,
 // pruned. The argument:
@@ -28,12 +30,38 @@
 //  3. A store that only the stopped thread would have written after the
 //     refusal keeps no promise of a kept execution: that execution would
 //     contain the refusal before it, and so be thrown away by 1.
-// So every execution with all its promises kept is still reached; the
-// ones left out are thrown away in either search. tests/cli.bats compares
-// the states of every corpus test with the rule `off`, byte for byte, and
-// shows that the comparison notices `mutant`, which
-// ends the whole execution at the refusal: then the keeping store of
-// another thread never runs after it, its race is not seen, and kept
+// What `stop` still pays for is every interleaving of the other threads'
+// steps after the refusal: dpor reverses their races with each other
+// although every execution below the refusal is thrown away. In a test of
+// several threads with RMWs (whose promises an early access after them
+// refuses) that is nearly all of the search.
+//
+// `end`: the execution ends with the refusing step R (dpor.h,
+// end_at_refusal()), and R is dependent with every step of every other
+// thread: analyze() races it with each earlier step that does not happen
+// before it, and the next step of each other thread enabled where R was
+// chosen goes into that node's backtrack set. The argument: take the
+// transition system in which a state with a refused promise is final.
+//  a. Its executions that end with every promise kept are those of the
+//     scenario: by 1, no such execution passes a refusal.
+//  b. In it, R disables every other thread's next step, so R is dependent
+//     with each step of another thread it is co-enabled with, before it or
+//     after it; every other pair of steps is dependent exactly as before
+//     (a step refuses a promise or not by the order of the store that
+//     would keep it, a dependent pair by 2).
+//  c. dpor with a dependency relation that holds for the system explores
+//     one execution of each of its traces (Flanagan and Godefroid; Abdulla
+//     et al.). R's races with the steps before it are analyze()'s races of
+//     a step dependent with everything; its races with the steps after it
+//     have no second step in the execution, so they are reversed at once,
+//     one backtrack entry per other enabled thread, as a race with a step
+//     that disables them would be.
+// So every execution with all its promises kept is still reached; what
+// `end` leaves out is every order of the steps after a refusal.
+// tests/cli.bats compares the states of every corpus test with the rule
+// `off`, byte for byte, and shows that the comparison notices `mutant`,
+// which ends the whole execution at the refusal with neither: then the
+// keeping store of another thread never runs before it, and kept
 // executions are lost.
 #pragma once
 
@@ -42,7 +70,8 @@
 namespace vfsmc {
 
 enum class RefusedPromise : uint8_t {
-    stop,    // the default: a thread with a refused promise is not enabled
+    end,     // the default: the refusing step is dependent with every step, and the execution ends with it
+    stop,    // a thread with a refused promise is not enabled
     off,     // it runs on to the end of the execution: for the tests that compare the two
     mutant,  // the execution ends at the refusal: unsound, for the test that shows the comparison notices
 };

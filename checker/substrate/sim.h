@@ -327,6 +327,12 @@ struct Promise {
     // `at`): a store it knew of cannot follow the store that keeps the
     // promise in coherence order (atomic::readers_allow()).
     rl::timestamp_t known[kMaxSimThreads];
+    // The threads whose stores may write the promised value, and those
+    // that can no longer store to the location (the atomic's closed_
+    // mask, close_stores()): when every one of the first is among the
+    // second or has ended, the promise can never be kept (doomed()).
+    uint32_t writers;
+    const uint32_t* closed;
     // The stamp of the reader's first store to the location after the
     // load (0: none yet). The store that keeps the promise goes before it
     // in coherence order (CoRW: the load reads a store coherence-before
@@ -342,6 +348,20 @@ inline uint32_t g_done_mask = 0;
 inline uint32_t g_no_promise_mask = 0;
 inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
+// Whether promise p can no longer be kept: every thread that may write its
+// value has ended or can no longer store to its location.
+inline bool doomed(const Promise& p) { return !(p.writers & ~g_done_mask & ~*p.closed); }
+// Refuses the open promises that can no longer be kept (doomed()): the
+// running step made it so (a thread ended, or closed a location), and for
+// dpor's refused-promise rule it is the step that refused them.
+inline void refuse_doomed() {
+    for (int i = 0; i < g_npromises; i++) {
+        Promise& p = g_promise[i];
+        if (p.kept || p.touched || !doomed(p)) continue;
+        p.touched = true;
+        note_access(p.key, false);
+    }
+}
 // What is ordered after the loads in `cause` (each thread's latest, by
 // its clock) is also ordered after what the stores that kept their
 // promises were ordered after, and so on: `cause` grows to that closure.
@@ -888,7 +908,10 @@ inline uint32_t promises_open(uint32_t mask) {
 // The dependency key of promise i's location (a store there may keep it).
 inline Key promise_key(int i) { return detail::g_promise[i].key; }
 // Thread t has ended (its function returned).
-inline void thread_done(int t) { detail::g_done_mask |= 1u << t; }
+inline void thread_done(int t) {
+    detail::g_done_mask |= 1u << t;
+    if (detail::g_promises) detail::refuse_doomed();
+}
 // Thread t's next load makes no promise (on), or may again (off). A front
 // end says so for a load whose thread's next operation is a full barrier:
 // such a promise is kept before the barrier, while the reader has taken no
@@ -1133,6 +1156,8 @@ class atomic {
     const uint32_t* writers_[kMaxSimThreads] = {};
     unsigned ndomain_[kMaxSimThreads] = {};
     bool any_domain_ = false;
+    // The threads that will store to this location no more (close_stores()).
+    uint32_t closed_ = 0;
     uint64_t domain_mask_ = ~0ULL;
     // Store number n (1, 2, ...) is hist_[n % kHistory] while it is one of
     // the last kHistory; 0 is the state before the first store, which no
@@ -1499,9 +1524,10 @@ class atomic {
                            promising() && (rmw || !(detail::g_no_promise_mask >> th.index & 1));
         if (!rmw) detail::g_no_promise_mask &= ~(1u << th.index);
         if (may_promise) {
-            // The values a thread that has not ended may still write.
+            // The values a thread that has not ended, nor closed the
+            // location, may still write.
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
-                if ((writers_[th.index][k] & ~detail::g_done_mask) && !(fail_only && ((cond_dom_pass_ >> k) & 1)))
+                if ((writers_[th.index][k] & ~detail::g_done_mask & ~closed_) && !(fail_only && ((cond_dom_pass_ >> k) & 1)))
                     eligible[nd++] = k;
             if (nd && detail::g_npromises >= kMaxPromises) {
                 detail::g_reads_cut++;  // a choice the search did not explore
@@ -1538,6 +1564,8 @@ class atomic {
                 if (!cond_passed_) mo = MemOrder::relaxed;  // a failed RMW orders nothing
             }
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
+            p.writers = writers_[th.index][eligible[pick - 1]];
+            p.closed = &closed_;
             for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true, !plain_);
             value = promised;
             rmw_promised_ = writes;
@@ -2327,6 +2355,14 @@ public:
         any_domain_ = any_domain_ || n > 0;
         domain_mask_ = mask;
     }
+    // Thread t will store to this location no more (a front end that knows
+    // its program says so): no promise is made, or kept open, on a value
+    // only such threads could write (refuse_doomed()).
+    void close_stores(int t) {
+        if (t < 0 || t >= kMaxSimThreads) return;
+        closed_ |= 1u << t;
+        if (detail::g_promises) detail::refuse_doomed();
+    }
     // Would an RMW of the running thread with order `o`, now, take no
     // clock into the thread's own and give its store exactly the clock
     // the store before it carries? Then two such RMWs of different threads
@@ -2510,7 +2546,7 @@ public:
         if (fail_store_readable(th, dep)) return true;
         if (!promising()) return false;
         for (unsigned k = 0; k < ndomain_[me]; k++)
-            if ((writers_[me][k] & ~detail::g_done_mask) && !pass(domain_[me][k])) {
+            if ((writers_[me][k] & ~detail::g_done_mask & ~closed_) && !pass(domain_[me][k])) {
                 if (detail::g_npromises < kMaxPromises) return true;
                 detail::g_reads_cut++;  // a choice the search did not explore
                 return false;
