@@ -323,7 +323,7 @@ bad_switch() {
 
 @test "the test-only refused-promise switch with an unknown value: exit 2, one escaped line" {
   bad_switch VFSMC_TEST_REFUSED $'on\x1b[31m' \
-    'error: VFSMC_TEST_REFUSED: unknown value "on\x1b[31m"; accepted: off, stop, mutant (test-only), or unset' \
+    'error: VFSMC_TEST_REFUSED: unknown value "on\x1b[31m"; accepted: off, end, mutant (test-only), or unset' \
     litmus litmus/LB+fencembonceonce+poonceonce.litmus
 }
 

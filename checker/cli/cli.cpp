@@ -729,18 +729,18 @@ void check_environment() {
     // or `mutant` (the rule's unsound mutation, which the tests must
     // notice): VFSMC_TEST_COMMUTE (search/commute.h; `run`),
     // VFSMC_TEST_SYMMETRY (search/symmetry.h; off is `run --no-symmetry`),
-    // VFSMC_TEST_REFUSED (search/refused.h; `litmus`; also `stop`, the
-    // rule that only stops the refused thread),
+    // VFSMC_TEST_REFUSED (search/refused.h; `litmus`; also `end`, the
+    // rule that ends the execution at the refusal),
     // VFSMC_TEST_KEPT_CUT (search/kept_cut.h; `litmus`),
     // VFSMC_TEST_CLOSE (litmus::Options::close_stores; `litmus`) and
     // VFSMC_TEST_MB_PROMISE (litmus::Options::barrier_promise; `litmus`).
     for (const char* name : {"VFSMC_TEST_COMMUTE", "VFSMC_TEST_SYMMETRY", "VFSMC_TEST_REFUSED", "VFSMC_TEST_KEPT_CUT",
                              "VFSMC_TEST_CLOSE", "VFSMC_TEST_MB_PROMISE"}) {
-        bool stop = std::strcmp(name, "VFSMC_TEST_REFUSED") == 0;
+        bool end = std::strcmp(name, "VFSMC_TEST_REFUSED") == 0;
         if (const char* c = std::getenv(name); c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0 &&
-                                               !(stop && std::strcmp(c, "stop") == 0))
+                                               !(end && std::strcmp(c, "end") == 0))
             throw LoadError(std::string(name) + ": unknown value \"" + printable(c, kMaxShownValue) + "\"; accepted: off, " +
-                            (stop ? "stop, " : "") + "mutant (test-only), or unset");
+                            (end ? "end, " : "") + "mutant (test-only), or unset");
     }
 }
 

@@ -87,9 +87,9 @@ Options options_of(const LitmusFlags& f) {
     if (const char* g = std::getenv("VFSMC_TEST_GP_END")) opt.gp_end_split = *g != 0;  // "split" (check_environment())
     if (const char* m = std::getenv("VFSMC_TEST_MB_PROMISE"); m && *m)  // off or mutant (check_environment())
         opt.barrier_promise = std::string(m) == "off" ? Options::BarrierPromise::off : Options::BarrierPromise::mutant;
-    if (const char* r = std::getenv("VFSMC_TEST_REFUSED"); r && *r)  // off or mutant (check_environment())
+    if (const char* r = std::getenv("VFSMC_TEST_REFUSED"); r && *r)  // off, end or mutant (check_environment())
         opt.refused = std::strcmp(r, "off") == 0    ? RefusedPromise::off
-                      : std::strcmp(r, "stop") == 0 ? RefusedPromise::stop
+                      : std::strcmp(r, "end") == 0  ? RefusedPromise::end
                                                     : RefusedPromise::mutant;
     if (const char* c = std::getenv("VFSMC_TEST_CLOSE"); c && *c)  // off or mutant (check_environment())
         opt.close_stores = std::strcmp(c, "off") == 0 ? Options::CloseStores::off : Options::CloseStores::mutant;

@@ -56,12 +56,12 @@ struct Options {
     StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
     // dpor's refused-promise rule (RunOptions::refused). Test-only
     // (VFSMC_TEST_REFUSED=off): the answers and states must not differ.
-    RefusedPromise refused = RefusedPromise::end;
+    RefusedPromise refused = RefusedPromise::stop;
     // Each thread tells the layer where it is done with a location (after
     // the last statement that names it): no promise is made, or kept
     // open, on a value only threads done with the location could write
-    // (kfield::no_more_stores(); under dpor's refused-promise rule the
-    // step that closes the last writer ends the execution). Test-only
+    // (kfield::no_more_stores(); it is refused when the last such thread
+    // is done, and dpor's refused-promise rule stops its reader). Test-only
     // (VFSMC_TEST_CLOSE): `off`, and the answers and states must not
     // differ; `mutant` closes after the first statement that names it,
     // and must lose a state.

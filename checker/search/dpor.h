@@ -60,10 +60,10 @@
 //   with a write before the next lower one of its class has taken such a
 //   step or ended, and analyze() orders the step that released it before
 //   the thread's own first such step;
-// - the refused-promise rule (refused.h): the step that refuses a
-//   load-buffering promise ends the execution, dependent with every step
-//   of the other threads (choose(), end_at_refusal(); under `stop`, the
-//   thread whose promise was refused is not enabled);
+// - the refused-promise rule (refused.h): a thread whose load-buffering
+//   promise was refused is not enabled (choose(); under the test-only
+//   `end`, the refusing step ends the execution, dependent with every step
+//   of the other threads: end_at_refusal());
 // - the needless-promise cut (kept_cut.h): take() counts each thread's
 //   steps, and the search's policy ends an execution whose promise is kept
 //   before its reader took another step.
@@ -269,7 +269,7 @@ private:
     // write (-1: none yet), the step that enabled that one (the release of
     // the next lower thread of its class; -1: none), and its last step.
     const ThreadClasses* sym_ = nullptr;
-    RefusedPromise refused_ = RefusedPromise::end;
+    RefusedPromise refused_ = RefusedPromise::stop;
     int release_at_[N], en_step_[N], last_step_[N];
 
     static uint8_t bit(int t) { return (uint8_t)(1u << t); }

@@ -588,7 +588,7 @@ struct SearchSettings {
     Handoff handoff = Handoff::on;
     Commute commute = Commute::on;
     Symmetry symmetry = Symmetry::on;
-    RefusedPromise refused = RefusedPromise::end;
+    RefusedPromise refused = RefusedPromise::stop;
     KeptCut kept_cut = KeptCut::on;
     const MutationInfo* mutation = nullptr;
 };

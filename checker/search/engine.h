@@ -38,7 +38,7 @@ struct RunOptions {
     // and the tests turn it off.
     Symmetry symmetry = Symmetry::on;
     // dpor's refused-promise rule (search/refused.h): tests compare with `off`.
-    RefusedPromise refused = RefusedPromise::end;
+    RefusedPromise refused = RefusedPromise::stop;
     // dpor's needless-promise cut (search/kept_cut.h): tests compare with `off`.
     KeptCut kept_cut = KeptCut::on;
     // The mutation the models run under (contract/mutations.h): a name of
