@@ -897,10 +897,11 @@ witness_replays() {
 }
 
 # SRCU-ring6's dpor search is cut by a 20 s limit only without the
-# litmus closings (VFSMC_TEST_CLOSE=off; with them dpor finishes it in
-# about 7 s): the two tests below turn them off, to have a search cut.
+# reductions of promises (the closings, the refused-promise rule and the
+# needless-promise cut; with them dpor finishes it in 7 to 14 s): the two
+# tests below turn them off, to have a search cut.
 @test "litmus --witness after a Sometimes from a search cut short: the bounded search finds it, and its replay names that search" {
-  export VFSMC_TEST_CLOSE=off
+  export VFSMC_TEST_CLOSE=off VFSMC_TEST_REFUSED=off VFSMC_TEST_KEPT_CUT=off
   witness_replays '^  vfsmc litmus --witness --strategy bounded --bound [01] tests/litmus-cut/SRCU-ring6.litmus --replay ' \
     --time-limit 20 tests/litmus-cut/SRCU-ring6.litmus
 }
@@ -929,7 +930,7 @@ witness_replays() {
   # dpor takes most of the limit and has not seen the outcome; the
   # preemption-bounded searches (bound 0, then 1) take the rest and do.
   # Bound 0 alone needs about 3 s of CPU: the limit gives it 4 (a fifth).
-  export VFSMC_TEST_CLOSE=off
+  export VFSMC_TEST_CLOSE=off VFSMC_TEST_REFUSED=off VFSMC_TEST_KEPT_CUT=off
   vf litmus --check --time-limit 20 tests/litmus-cut/SRCU-ring6.litmus
   [ "$rc" -eq 0 ] && grep -q '^agree  tests/litmus-cut/SRCU-ring6.litmus: Sometimes (LKMM Sometimes)  \[[0-9]* executions, cut by the time limit: Sometimes from those\]$' <<<"$out" ||
     { echo "got exit $rc: $out $err"; return 1; }
