@@ -229,6 +229,7 @@ void allow_load_buffering() {
     r.hand_on = !MUTATION("early-access-hands-on-nothing");
     r.kept_free = !MUTATION("promise-keeper-goes-last");
     r.plain_rf_unordered = !MUTATION("plain-store-read-orders");
+    r.plain_seen_keeps = !MUTATION("rmw-keep-refused-by-plain-read");
     r.kept_rmw_carries = !MUTATION("kept-rmw-carries-nothing");
     r.plain_ctrl_unordered = !MUTATION("plain-ctrl-orders");
     r.release_early = !MUTATION("release-refuses-promises");

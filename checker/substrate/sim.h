@@ -474,6 +474,7 @@ struct EarlyRules {
     bool hand_on = true;   // once kept, the early access hands on what the keeping store published
     bool kept_free = true;  // a store that keeps a promise may take a free coherence place (readers_allow())
     bool plain_rf_unordered = true;  // a load of a plain store is not ordered after the loads that store was (Rec::cause)
+    bool plain_seen_keeps = true;    // a read with a plain end of a waiting RMW's store, or a later one, leaves its promise keepable (may_keep_rmw())
     bool kept_rmw_carries = true;    // an RMW that keeps a promise hands on what the store it read published (rmw-sequence)
     bool plain_ctrl_unordered = true;  // a control dependency on a plain load orders nothing after it (dependency())
     bool release_early = true;         // a release store may run before the promises of its thread's earlier loads are kept
@@ -1742,7 +1743,10 @@ class atomic {
     // it? Its value is the one promised, it may precede store k and every
     // store after it, and no thread but the RMW's has read store k or a
     // later one (what they read would then carry what the new store
-    // publishes through the RMW). Nor a store ordered after the RMW's load
+    // publishes through the RMW), nor is the new store ordered after such
+    // a read. A read with a C plain access at either end counts for
+    // neither: it carries nothing and orders no other thread
+    // (orders_others(), as knows() has it). Nor a store ordered after the RMW's load
     // (`cause`, as keep_promises() asks): a fence, an acquire or a
     // dependency in the RMW's thread refused the promise when it ran
     // (`touched`), but a load of that thread that read the RMW's own store
@@ -1759,6 +1763,7 @@ class atomic {
             if (!r || r->setup || (mo == MemOrder::seq_cst && r->seq_cst)) return false;
             if (known(th, dep, r->thread, false, !plain_) >= r->stamp) return false;
             for (int t = 0; t < th.nthreads; t++) {
+                if (!orders_others(*r, t, th.index) && detail::g_early_rules.plain_seen_keeps) continue;
                 if (known(th, dep, t, false, !plain_) >= r->first_seen[t]) return false;
                 if (t != p.reader && t != r->thread && r->first_seen[t] != (rl::timestamp_t)-1) return false;
             }
