@@ -329,7 +329,7 @@ bad_switch() {
 
 @test "the test-only closings switch with an unknown value: exit 2, one escaped line" {
   bad_switch VFSMC_TEST_CLOSE $'on\x1b[31m' \
-    'error: VFSMC_TEST_CLOSE: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' \
+    'error: VFSMC_TEST_CLOSE: unknown value "on\x1b[31m"; accepted: off, locations, value-mutant, mutant (test-only), or unset' \
     litmus litmus/LB+fencembonceonce+poonceonce.litmus
 }
 

@@ -737,10 +737,12 @@ void check_environment() {
     for (const char* name : {"VFSMC_TEST_COMMUTE", "VFSMC_TEST_SYMMETRY", "VFSMC_TEST_REFUSED", "VFSMC_TEST_KEPT_CUT",
                              "VFSMC_TEST_CLOSE", "VFSMC_TEST_MB_PROMISE"}) {
         bool end = std::strcmp(name, "VFSMC_TEST_REFUSED") == 0;
+        bool close = std::strcmp(name, "VFSMC_TEST_CLOSE") == 0;
         if (const char* c = std::getenv(name); c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0 &&
-                                               !(end && std::strcmp(c, "end") == 0))
+                                               !(end && std::strcmp(c, "end") == 0) &&
+                                               !(close && (std::strcmp(c, "locations") == 0 || std::strcmp(c, "value-mutant") == 0)))
             throw LoadError(std::string(name) + ": unknown value \"" + printable(c, kMaxShownValue) + "\"; accepted: off, " +
-                            (end ? "end, " : "") + "mutant (test-only), or unset");
+                            (end ? "end, " : "") + (close ? "locations, value-mutant, " : "") + "mutant (test-only), or unset");
     }
 }
 

@@ -91,8 +91,11 @@ Options options_of(const LitmusFlags& f) {
         opt.refused = std::strcmp(r, "off") == 0    ? RefusedPromise::off
                       : std::strcmp(r, "end") == 0  ? RefusedPromise::end
                                                     : RefusedPromise::mutant;
-    if (const char* c = std::getenv("VFSMC_TEST_CLOSE"); c && *c)  // off or mutant (check_environment())
-        opt.close_stores = std::strcmp(c, "off") == 0 ? Options::CloseStores::off : Options::CloseStores::mutant;
+    if (const char* c = std::getenv("VFSMC_TEST_CLOSE"); c && *c)  // off, locations, mutant or value-mutant (check_environment())
+        opt.close_stores = std::strcmp(c, "off") == 0         ? Options::CloseStores::off
+                           : std::strcmp(c, "locations") == 0 ? Options::CloseStores::locations
+                           : std::strcmp(c, "mutant") == 0    ? Options::CloseStores::mutant
+                                                              : Options::CloseStores::value_mutant;
     if (const char* k = std::getenv("VFSMC_TEST_KEPT_CUT"); k && *k)  // off or mutant (check_environment())
         opt.kept_cut = std::strcmp(k, "off") == 0 ? KeptCut::off : KeptCut::mutant;
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))

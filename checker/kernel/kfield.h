@@ -329,6 +329,12 @@ public:
     // The running thread will store to this field no more: a promise on a
     // value only such threads could write is refused (sim::atomic::close_stores()).
     void no_more_stores() { cell_.close_stores(this_thread()); }
+    // The running thread will store `v` to this field no more: a promise
+    // of `v` that only such threads could keep is refused
+    // (sim::atomic::close_value()).
+    void no_more_stores_of(T v) { cell_.close_value(this_thread(), promise_value(v)); }
+    // Whether the running thread said so of `v` (no_more_stores_of()).
+    bool stores_closed(T v) const { return cell_.value_closed(this_thread(), promise_value(v)); }
     // This field is a lockref word (count * 2 + locked): the trace prints
     // "count 1, locked", and its count is a reference count.
     kfield& lockref_word() {

@@ -53,7 +53,7 @@ struct Tally : StateTable {
     bool truncated = false;     // an execution's trace was cut: its (rf, co) is partial
     // The first ill-formed execution: a dereference of a non-location, or
     // arithmetic without a 32-bit result (what a location holds).
-    enum class Bad { None, Pointer, DivZero, Overflow, Shift, Closed };
+    enum class Bad { None, Pointer, DivZero, Overflow, Shift, Closed, ClosedValue };
     bool bad = false;
     Bad bad_kind = Bad::None;
     int bad_proc = -1, bad_line = 0;
@@ -128,6 +128,11 @@ struct Promisable {
     std::vector<std::vector<std::vector<int>>> close_after;
     std::vector<std::vector<int>> close_first;
     bool close_mutant = false;
+    // Where each thread is done storing a value to a location, before it
+    // is done with the location (value_closings()): (location, value)
+    // pairs after its top-level statement i, and at its start.
+    std::vector<std::vector<std::vector<std::pair<int, long>>>> vclose_after;
+    std::vector<std::vector<std::pair<int, long>>> vclose_first;
 };
 
 // The locations an expression may access: `vars[i]` for each location
@@ -180,6 +185,98 @@ static void closings(const Test& t, Promisable& dom, bool first) {
             if (t.vars[v].type == VarType::Lock) continue;
             if (last[v] < 0) dom.close_first[p].push_back((int)v);
             else dom.close_after[p][last[v]].push_back((int)v);
+        }
+    }
+}
+
+// A store an expression or statement may make: to location `var` (-1:
+// any, its address computed) of `value` (`known` false: any value, one
+// computed or read, as an RMW's or a cmpxchg()'s, which may also store
+// what it read).
+struct MayStore {
+    int var;
+    bool known;
+    long value;
+};
+static int address_var(const Expr* a) { return a && a->kind == Expr::VarAddr ? a->index : -1; }
+static void may_store(const Expr* addr, const Expr* value, std::vector<MayStore>& out) {
+    MayStore m{address_var(addr), false, 0};
+    if (value && value->kind == Expr::Const) m = {m.var, true, value->value};
+    if (value && value->kind == Expr::VarAddr) m = {m.var, true, location_value(value->index)};
+    out.push_back(m);
+}
+static void may_store(const Expr& e, std::vector<MayStore>& out) {
+    for (const auto& a : e.args)
+        if (a) may_store(*a, out);
+    if (e.kind != Expr::Call || e.args.empty()) return;
+    const Expr* first = e.args[0].get();
+    switch (e.fn) {
+        case Fn::WriteOnce: case Fn::StoreRelease: case Fn::RcuAssignPointer: case Fn::StoreMb:
+        case Fn::AtomicSet: case Fn::AtomicSetRelease: case Fn::Xchg:
+            may_store(first, e.args.size() > 1 ? e.args[1].get() : nullptr, out);
+            return;
+        case Fn::AtomicOp: case Fn::AtomicOpReturn:
+            may_store(e.args.back().get(), nullptr, out);
+            return;
+        case Fn::Cmpxchg: case Fn::AddUnless:
+            may_store(first, nullptr, out);
+            return;
+        case Fn::ReadOnce: case Fn::LoadAcquire: case Fn::RcuDereference: case Fn::AtomicRead:
+        case Fn::AtomicReadAcquire: case Fn::SpinIsLocked:
+        case Fn::Mb: case Fn::Rmb: case Fn::Wmb: case Fn::MbBeforeAtomic: case Fn::MbAfterAtomic:
+        case Fn::MbAfterSpinlock: case Fn::MbAfterUnlockLock: case Fn::RcuReadLock: case Fn::RcuReadUnlock:
+        case Fn::SynchronizeRcu: case Fn::SrcuReadLock: case Fn::SrcuReadUnlock: case Fn::SynchronizeSrcu:
+        case Fn::SrcuDownRead: case Fn::SrcuUpRead: case Fn::MbAfterSrcuReadUnlock: case Fn::Barrier:
+            return;
+        case Fn::SpinLock: case Fn::SpinUnlock: case Fn::SpinTrylock:
+            return;  // a lock word, which makes no promise (closings())
+    }
+    may_store(first, nullptr, out);  // a primitive not named above: any value to its first argument
+}
+static void may_store(const Stmt& s, std::vector<MayStore>& out) {
+    if (s.kind == Stmt::Store) may_store(s.addr.get(), s.value.get(), out);
+    if (s.addr) may_store(*s.addr, out);
+    if (s.value) may_store(*s.value, out);
+    for (const auto& b : s.body)
+        if (b) may_store(*b, out);
+}
+// Where each thread is done storing each value it may store to a location
+// (`written`, as Options::written has it) before it is done with the
+// location (closings(), which must have run): after the last top-level
+// statement that may store it there (a store of a computed value, or to
+// a computed address, may store any), or at the start for one none may.
+// `first`: after the first such statement instead, the unsound mutant of
+// Options::close_stores.
+static void value_closings(const Test& t, Promisable& dom, const std::vector<std::vector<std::vector<long>>>& written,
+                           bool first) {
+    size_t nv = t.vars.size();
+    dom.vclose_after.assign(t.procs.size(), {});
+    dom.vclose_first.assign(t.procs.size(), {});
+    for (size_t p = 0; p < t.procs.size() && p < written.size(); p++) {
+        const auto& body = t.procs[p].body;
+        std::vector<std::vector<MayStore>> stores(body.size());
+        for (size_t i = 0; i < body.size(); i++)
+            if (body[i]) may_store(*body[i], stores[i]);
+        // The location's own closing: after statement `done`, or at the start (-1).
+        std::vector<int> done(nv, -2);
+        for (int v : dom.close_first[p]) done[v] = -1;
+        for (size_t i = 0; i < body.size(); i++)
+            for (int v : dom.close_after[p][i]) done[v] = (int)i;
+        dom.vclose_after[p].assign(body.size(), {});
+        for (size_t v = 0; v < nv && v < written[p].size(); v++) {
+            if (done[v] < 0) continue;  // closed at the start, or never (a lock)
+            for (long x : written[p][v]) {
+                int last = -1;
+                for (size_t i = 0; i < body.size(); i++) {
+                    bool may = false;
+                    for (const MayStore& m : stores[i])
+                        may |= (m.var < 0 || m.var == (int)v) && (!m.known || m.value == x);
+                    if (may && !(first && last >= 0)) last = (int)i;
+                }
+                if (last >= done[v]) continue;
+                if (last < 0) dom.vclose_first[p].push_back({(int)v, x});
+                else dom.vclose_after[p][last].push_back({(int)v, x});
+            }
         }
     }
 }
@@ -280,13 +377,31 @@ public:
     void thread(int t) override {
         const auto& body = t_.procs[t].body;
         bool closing = (size_t)t < dom_.close_after.size();
+        bool vclosing = (size_t)t < dom_.vclose_after.size();
         if (closing)
             for (int v : dom_.close_first[t]) close(t, v);
+        if (vclosing)
+            for (auto [v, x] : dom_.vclose_first[t]) close_value(t, v, x);
         for (size_t i = 0; i < body.size(); i++) {
             exec(*body[i], t);
             if (closing)
                 for (int v : dom_.close_after[t][i]) close(t, v);
+            if (vclosing)
+                for (auto [v, x] : dom_.vclose_after[t][i]) close_value(t, v, x);
         }
+    }
+    // Thread t is done storing x to location v (value_closings()).
+    void close_value(int t, int v, long x) {
+        if (vars_[v] && x >= INT32_MIN && x <= INT32_MAX) vars_[v]->w.no_more_stores_of((int)x);
+    }
+    // The value a store of thread t is about to write to `f`: value_closings()
+    // takes every store a statement may make, so its thread never closed it
+    // (the mutant of Options::close_stores aside).
+    int storing(kfield<int>& f, int v, int t, int line) {
+        if (!close_mutant_ && f.stores_closed(v))
+            for (int i = 0; i < nvars_; i++)
+                if (vars_[i] && &vars_[i]->w == &f) bad_execution(Tally::Bad::ClosedValue, t, line, i, v);
+        return v;
     }
     // Thread t is done with location v (closings()).
     void close(int t, int v) {
@@ -545,7 +660,7 @@ private:
             case Stmt::Store: {
                 uint64_t da = 0, d = 0;
                 kfield<int>& f = loc(eval(*s.addr, t, da), t, s.line);
-                int v = (int)eval(*s.value, t, d);
+                int v = storing(f, (int)eval(*s.value, t, d), t, s.line);
                 uint64_t none = 0;
                 access(da | d, none, [&] { plain_store(f, v); return 0L; }, ctrl_[t], da);
                 break;
@@ -643,9 +758,9 @@ private:
         auto update = [&](auto op) { return access(ad, d, op, ctrl_[t]); };
         switch (e.fn) {
             case Fn::ReadOnce: return load(at(0), [](kfield<int>& f) { return READ_ONCE(f); });
-            case Fn::WriteOnce: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { WRITE_ONCE(f, v); return 0L; }); }
+            case Fn::WriteOnce: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { WRITE_ONCE(f, v); return 0L; }); }
             case Fn::LoadAcquire: return load(at(0), [](kfield<int>& f) { return smp_load_acquire(f); });
-            case Fn::StoreRelease: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { smp_store_release(f, v); return 0L; }); }
+            case Fn::StoreRelease: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { smp_store_release(f, v); return 0L; }); }
             case Fn::Mb: smp_mb(); return 0;
             case Fn::Rmb: smp_rmb(); return 0;
             case Fn::Wmb: smp_wmb(); return 0;
@@ -661,7 +776,7 @@ private:
             case Fn::RcuReadUnlock: rcu_read_unlock(); return 0;
             case Fn::SynchronizeRcu: synchronize_rcu(); return 0;
             case Fn::RcuDereference: return load(at(0), [](kfield<int>& f) { return rcu_dereference(f); });
-            case Fn::RcuAssignPointer: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { rcu_assign_pointer(f, v); return 0L; }); }
+            case Fn::RcuAssignPointer: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { rcu_assign_pointer(f, v); return 0L; }); }
             // SRCU: each srcu_struct a domain of the layer. The index
             // srcu_read_lock returns is 0, as in herd7 (a load of the
             // srcu_struct, which only srcu_read_unlock stores); the index
@@ -684,11 +799,11 @@ private:
             case Fn::SynchronizeSrcu: synchronize_srcu(domain_[e.args[0]->index]); return 0;
             case Fn::MbAfterSrcuReadUnlock: smp_mb__after_srcu_read_unlock(); return 0;
             case Fn::Barrier: barrier(); return 0;
-            case Fn::StoreMb: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { smp_store_mb(f, v); return 0L; }); }
+            case Fn::StoreMb: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { smp_store_mb(f, v); return 0L; }); }
             case Fn::AtomicRead: return load(at(0), [](kfield<int>& f) { return f.load(Acc::AtomicRead); });
-            case Fn::AtomicSet: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { f.store(v, Acc::AtomicSet); return 0L; }); }
+            case Fn::AtomicSet: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { f.store(v, Acc::AtomicSet); return 0L; }); }
             case Fn::AtomicReadAcquire: return load(at(0), [](kfield<int>& f) { return f.load(Acc::LoadAcquire); });
-            case Fn::AtomicSetRelease: { kfield<int>& f = at(0); int v = (int)arg(1); return update([&] { f.store(v, Acc::StoreRelease); return 0L; }); }
+            case Fn::AtomicSetRelease: { kfield<int>& f = at(0); int v = storing(f, (int)arg(1), t, e.line); return update([&] { f.store(v, Acc::StoreRelease); return 0L; }); }
             case Fn::AtomicOp: case Fn::AtomicOpReturn: {
                 long i = e.has_imm ? e.imm : arg(0);
                 kfield<int>& f = at((int)e.args.size() - 1);
@@ -740,7 +855,7 @@ private:
             }
             case Fn::Xchg: {
                 kfield<int>& f = at(0);
-                int nv = (int)arg(1);
+                int nv = storing(f, (int)arg(1), t, e.line);
                 return update([&] {
                     return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [nv](int& v) { v = nv; return true; }, nullptr, LockClass::None,
                                        false, true);
@@ -786,8 +901,13 @@ public:
         // The rule rests on what the barrier does: under a layer mutation
         // (smp-mb-no-op, ...) it may do less, and the loads promise as
         // they would without the rule.
-        if (dom_->any && o.close_stores != Options::CloseStores::off)
-            closings(t, *dom_, dom_->close_mutant = o.close_stores == Options::CloseStores::mutant);
+        using Close = Options::CloseStores;
+        if (dom_->any && o.close_stores != Close::off) {
+            closings(t, *dom_, o.close_stores == Close::mutant);
+            if (o.close_stores != Close::locations) value_closings(t, *dom_, o.written, o.close_stores == Close::value_mutant);
+            // The mutants close too early, and the guards would catch them.
+            dom_->close_mutant = o.close_stores == Close::mutant || o.close_stores == Close::value_mutant;
+        }
         if (o.barrier_promise != Options::BarrierPromise::off && o.mutation.empty())
             for (const Proc& p : t.procs) loads_before_barrier(p.body, o.barrier_promise == Options::BarrierPromise::mutant, dom_->before_barrier);
         spec_.name = "litmus";
@@ -887,6 +1007,9 @@ std::string bad_text(const Test& t) {
         case Tally::Bad::Closed:
             return at + "accesses " + t.vars[g.bad_value].name + " after the interpreter found it done with it: an internal error, "
                         "please report it";
+        case Tally::Bad::ClosedValue:
+            return at + "stores " + b + " to " + t.vars[g.bad_value].name +
+                   " after the interpreter found it done storing that value there: an internal error, please report it";
         case Tally::Bad::None: break;
     }
     return at + "an ill-formed execution";

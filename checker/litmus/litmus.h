@@ -65,7 +65,13 @@ struct Options {
     // (VFSMC_TEST_CLOSE): `off`, and the answers and states must not
     // differ; `mutant` closes after the first statement that names it,
     // and must lose a state.
-    enum class CloseStores : uint8_t { on, off, mutant } close_stores = CloseStores::on;
+    // Before that, each thread tells the layer where it is done storing a
+    // value to a location (after the last statement that may store it
+    // there; kfield::no_more_stores_of()). Test-only: `locations` leaves
+    // these out (the answers and states must not differ), and
+    // `value-mutant` closes a value after the first statement that may
+    // store it, and must lose a state.
+    enum class CloseStores : uint8_t { on, off, mutant, locations, value_mutant } close_stores = CloseStores::on;
     // dpor's needless-promise cut (RunOptions::kept_cut). Test-only
     // (VFSMC_TEST_KEPT_CUT=off): the answers and states must not differ.
     KeptCut kept_cut = KeptCut::on;

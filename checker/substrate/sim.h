@@ -327,12 +327,15 @@ struct Promise {
     // `at`): a store it knew of cannot follow the store that keeps the
     // promise in coherence order (atomic::readers_allow()).
     rl::timestamp_t known[kMaxSimThreads];
-    // The threads whose stores may write the promised value, and those
-    // that can no longer store to the location (the atomic's closed_
-    // mask, close_stores()): when every one of the first is among the
-    // second or has ended, the promise can never be kept (doomed()).
+    // The threads whose stores may write the promised value, those that
+    // can no longer store to the location (the atomic's closed_ mask,
+    // close_stores()), and those that can no longer store the promised
+    // value there (`vclosed`, close_value()): when every one of the first
+    // is among the others or has ended, the promise can never be kept
+    // (doomed()).
     uint32_t writers;
     const uint32_t* closed;
+    uint32_t vclosed;
     // The stamp of the reader's first store to the location after the
     // load (0: none yet). The store that keeps the promise goes before it
     // in coherence order (CoRW: the load reads a store coherence-before
@@ -349,8 +352,8 @@ inline uint32_t g_no_promise_mask = 0;
 inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
 // Whether promise p can no longer be kept: every thread that may write its
-// value has ended or can no longer store to its location.
-inline bool doomed(const Promise& p) { return !(p.writers & ~g_done_mask & ~*p.closed); }
+// value has ended or can no longer store it to its location.
+inline bool doomed(const Promise& p) { return !(p.writers & ~g_done_mask & ~*p.closed & ~p.vclosed); }
 // Refuses the open promises that can no longer be kept (doomed()): the
 // running step made it so (a thread ended, or closed a location), and for
 // dpor's refused-promise rule it is the step that refused them.
@@ -1159,6 +1162,18 @@ class atomic {
     bool any_domain_ = false;
     // The threads that will store to this location no more (close_stores()).
     uint32_t closed_ = 0;
+    // The values some thread will store here no more (close_value()), as
+    // promise values compare (under domain_mask_), each with those threads.
+    uint64_t vclosed_value_[kMaxDomain];
+    uint32_t vclosed_by_[kMaxDomain];
+    unsigned nvclosed_ = 0;
+    // The threads that will store `v` here no more, by location or value.
+    uint32_t closed_for(uint64_t v) const {
+        uint32_t m = closed_;
+        for (unsigned i = 0; i < nvclosed_; i++)
+            if (vclosed_value_[i] == (v & domain_mask_)) m |= vclosed_by_[i];
+        return m;
+    }
     uint64_t domain_mask_ = ~0ULL;
     // Store number n (1, 2, ...) is hist_[n % kHistory] while it is one of
     // the last kHistory; 0 is the state before the first store, which no
@@ -1528,7 +1543,8 @@ class atomic {
             // The values a thread that has not ended, nor closed the
             // location, may still write.
             for (unsigned k = 0; k < ndomain_[th.index]; k++)
-                if ((writers_[th.index][k] & ~detail::g_done_mask & ~closed_) && !(fail_only && ((cond_dom_pass_ >> k) & 1)))
+                if ((writers_[th.index][k] & ~detail::g_done_mask & ~closed_for((uint64_t)domain_[th.index][k])) &&
+                    !(fail_only && ((cond_dom_pass_ >> k) & 1)))
                     eligible[nd++] = k;
             if (nd && detail::g_npromises >= kMaxPromises) {
                 detail::g_reads_cut++;  // a choice the search did not explore
@@ -1567,6 +1583,7 @@ class atomic {
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
             p.writers = writers_[th.index][eligible[pick - 1]];
             p.closed = &closed_;
+            p.vclosed = closed_for(p.value);
             for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true, !plain_);
             value = promised;
             rmw_promised_ = writes;
@@ -2368,6 +2385,30 @@ public:
         closed_ |= 1u << t;
         if (detail::g_promises) detail::refuse_doomed();
     }
+    // Thread t will store `v` to this location no more (a front end that
+    // knows its program says so): no promise of `v` is made, or kept
+    // open, that only such threads could keep (refuse_doomed()).
+    void close_value(int t, T v) {
+        if (t < 0 || t >= kMaxSimThreads) return;
+        uint64_t key = (uint64_t)v & domain_mask_;
+        unsigned i = 0;
+        while (i < nvclosed_ && vclosed_value_[i] != key) i++;
+        if (i == nvclosed_) {
+            if (nvclosed_ == kMaxDomain) return;  // a value no promise may name: nothing to refuse
+            vclosed_value_[nvclosed_] = key;
+            vclosed_by_[nvclosed_++] = 0;
+        }
+        vclosed_by_[i] |= 1u << t;
+        for (int j = 0; j < detail::g_npromises; j++) {
+            detail::Promise& p = detail::g_promise[j];
+            if (p.loc == this && (p.value & p.mask) == key) p.vclosed |= 1u << t;
+        }
+        if (detail::g_promises) detail::refuse_doomed();
+    }
+    // Whether thread t said it will store `v` here no more (close_value()).
+    bool value_closed(int t, T v) const {
+        return t >= 0 && t < kMaxSimThreads && (closed_for((uint64_t)v) >> t & 1);
+    }
     // Would an RMW of the running thread with order `o`, now, take no
     // clock into the thread's own and give its store exactly the clock
     // the store before it carries? Then two such RMWs of different threads
@@ -2551,7 +2592,7 @@ public:
         if (fail_store_readable(th, dep)) return true;
         if (!promising()) return false;
         for (unsigned k = 0; k < ndomain_[me]; k++)
-            if ((writers_[me][k] & ~detail::g_done_mask & ~closed_) && !pass(domain_[me][k])) {
+            if ((writers_[me][k] & ~detail::g_done_mask & ~closed_for((uint64_t)domain_[me][k])) && !pass(domain_[me][k])) {
                 if (detail::g_npromises < kMaxPromises) return true;
                 detail::g_reads_cut++;  // a choice the search did not explore
                 return false;
