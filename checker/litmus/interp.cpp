@@ -394,9 +394,10 @@ public:
     void close_value(int t, int v, long x) {
         if (vars_[v] && x >= INT32_MIN && x <= INT32_MAX) vars_[v]->w.no_more_stores_of((int)x);
     }
-    // The value a store of thread t is about to write to `f`: value_closings()
-    // takes every store a statement may make, so its thread never closed it
-    // (the mutant of Options::close_stores aside).
+    // The value a store of thread t is about to write to `f` (an RMW's:
+    // has written): value_closings() takes every store a statement may
+    // make, so its thread never closed it (the mutant of
+    // Options::close_stores aside).
     int storing(kfield<int>& f, int v, int t, int line) {
         if (!close_mutant_ && f.stores_closed(v))
             for (int i = 0; i < nvars_; i++)
@@ -836,7 +837,7 @@ private:
                     }, nullptr, LockClass::None, false, true);  // unconditional (an overflow ends the execution as bad)
                 });
                 if (overflow) bad_execution(Tally::Bad::Overflow, t, e.line, old, d, op == ArithOp::Sub ? "-" : "+");
-                long nv = apply(old);
+                long nv = storing(f, (int)apply(old), t, e.line);  // checked once it has stored
                 if (e.ret == RetKind::Old) return old;
                 if (e.ret == RetKind::IsZero) return nv == 0;
                 if (e.ret == RetKind::IsNegative) return nv < 0;
@@ -848,9 +849,10 @@ private:
                 kfield<int>& f = at(0);
                 int a = (int)arg(1), u = (int)arg(2);
                 bool added = false;
-                update([&] {
+                int old = (int)update([&] {
                     return (long)f.rmw(Acc::AtomicRmwFull, e.name.c_str(), [a, u](int& v) { if (v == u) return false; v += a; return true; }, &added);
                 });
+                if (added) storing(f, (int)((long)old + a), t, e.line);  // checked once it has stored
                 return added;
             }
             case Fn::Xchg: {
@@ -864,9 +866,11 @@ private:
             case Fn::Cmpxchg: {
                 kfield<int>& f = at(0);
                 int ov = (int)arg(1), nv = (int)arg(2);
-                return update([&] {
+                long old = update([&] {
                     return (long)f.rmw(rmw_acc(e.order), e.name.c_str(), [ov, nv](int& v) { if (v != ov) return false; v = nv; return true; });
                 });
+                if (old == ov) storing(f, nv, t, e.line);  // checked once it has stored
+                return old;
             }
         }
         return 0;
