@@ -327,15 +327,12 @@ struct Promise {
     // `at`): a store it knew of cannot follow the store that keeps the
     // promise in coherence order (atomic::readers_allow()).
     rl::timestamp_t known[kMaxSimThreads];
-    // The threads whose stores may write the promised value, those that
-    // can no longer store to the location (the atomic's closed_ mask,
-    // close_stores()), and those that can no longer store the promised
-    // value there (`vclosed`, close_value()): when every one of the first
-    // is among the others or has ended, the promise can never be kept
-    // (doomed()).
+    // The threads whose stores may write the promised value, and those
+    // that can no longer store it to the location (atomic::close_stores(),
+    // atomic::close_value()): when every one of the first is among the
+    // second or has ended, the promise can never be kept (doomed()).
     uint32_t writers;
-    const uint32_t* closed;
-    uint32_t vclosed;
+    uint32_t closed;
     // The stamp of the reader's first store to the location after the
     // load (0: none yet). The store that keeps the promise goes before it
     // in coherence order (CoRW: the load reads a store coherence-before
@@ -353,9 +350,10 @@ inline Promise g_promise[kMaxPromises];
 inline int g_npromises = 0;
 // Whether promise p can no longer be kept: every thread that may write its
 // value has ended or can no longer store it to its location.
-inline bool doomed(const Promise& p) { return !(p.writers & ~g_done_mask & ~*p.closed & ~p.vclosed); }
+inline bool doomed(const Promise& p) { return !(p.writers & ~g_done_mask & ~p.closed); }
 // Refuses the open promises that can no longer be kept (doomed()): the
-// running step made it so (a thread ended, or closed a location), and for
+// running step made it so (a thread ended, or closed a location or a
+// value there), and for
 // dpor's refused-promise rule it is the step that refused them.
 inline void refuse_doomed() {
     for (int i = 0; i < g_npromises; i++) {
@@ -1582,8 +1580,7 @@ class atomic {
             }
             p = {this, (uint64_t)promised, domain_mask_, th.index, *th.own, -1, nr - 1, kKeyAll, false, false, writes, 0};
             p.writers = writers_[th.index][eligible[pick - 1]];
-            p.closed = &closed_;
-            p.vclosed = closed_for(p.value);
+            p.closed = closed_for(p.value);
             for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true, !plain_);
             value = promised;
             rmw_promised_ = writes;
@@ -1763,8 +1760,8 @@ class atomic {
     // publishes through the RMW), nor is the new store ordered after such
     // a read. A read with a C plain access at either end counts for
     // neither: it carries nothing and orders no other thread
-    // (orders_others(), as knows() has it). Nor a store ordered after the RMW's load
-    // (`cause`, as keep_promises() asks): a fence, an acquire or a
+    // (orders_others(), as knows() has it). Nor a store ordered after the
+    // RMW's load (`cause`, as keep_promises() asks): a fence, an acquire or a
     // dependency in the RMW's thread refused the promise when it ran
     // (`touched`), but a load of that thread that read the RMW's own store
     // is ordered after the RMW's load when the RMW's write is computed
@@ -2383,7 +2380,7 @@ public:
     void close_stores(int t) {
         if (t < 0 || t >= kMaxSimThreads) return;
         closed_ |= 1u << t;
-        if (detail::g_promises) detail::refuse_doomed();
+        close_promises(t, [](uint64_t) { return true; });
     }
     // Thread t will store `v` to this location no more (a front end that
     // knows its program says so): no promise of `v` is made, or kept
@@ -2399,9 +2396,15 @@ public:
             vclosed_by_[nvclosed_++] = 0;
         }
         vclosed_by_[i] |= 1u << t;
+        close_promises(t, [key](uint64_t v) { return v == key; });
+    }
+    // Thread t can no longer keep this location's open promises whose
+    // value (under their mask) `match` accepts; refuses those now doomed.
+    template <class M>
+    void close_promises(int t, M match) {
         for (int j = 0; j < detail::g_npromises; j++) {
             detail::Promise& p = detail::g_promise[j];
-            if (p.loc == this && (p.value & p.mask) == key) p.vclosed |= 1u << t;
+            if (p.loc == this && match(p.value & p.mask)) p.closed |= 1u << t;
         }
         if (detail::g_promises) detail::refuse_doomed();
     }
