@@ -734,15 +734,31 @@ void check_environment() {
     // VFSMC_TEST_KEPT_CUT (search/kept_cut.h; `litmus`),
     // VFSMC_TEST_CLOSE (litmus::Options::close_stores; `litmus`) and
     // VFSMC_TEST_MB_PROMISE (litmus::Options::barrier_promise; `litmus`).
-    for (const char* name : {"VFSMC_TEST_COMMUTE", "VFSMC_TEST_SYMMETRY", "VFSMC_TEST_REFUSED", "VFSMC_TEST_KEPT_CUT",
-                             "VFSMC_TEST_CLOSE", "VFSMC_TEST_MB_PROMISE"}) {
-        bool end = std::strcmp(name, "VFSMC_TEST_REFUSED") == 0;
-        bool close = std::strcmp(name, "VFSMC_TEST_CLOSE") == 0;
-        if (const char* c = std::getenv(name); c && *c && std::strcmp(c, "off") != 0 && std::strcmp(c, "mutant") != 0 &&
-                                               !(end && std::strcmp(c, "end") == 0) &&
-                                               !(close && (std::strcmp(c, "locations") == 0 || std::strcmp(c, "value-mutant") == 0)))
-            throw LoadError(std::string(name) + ": unknown value \"" + printable(c, kMaxShownValue) + "\"; accepted: off, " +
-                            (end ? "end, " : "") + (close ? "locations, value-mutant, " : "") + "mutant (test-only), or unset");
+    // Each switch with the values it accepts, in the order the error names them.
+    struct Switch {
+        const char* name;
+        std::vector<const char*> values;
+    };
+    static const Switch kSwitches[] = {
+        {"VFSMC_TEST_COMMUTE", {"off", "mutant"}},
+        {"VFSMC_TEST_SYMMETRY", {"off", "mutant"}},
+        {"VFSMC_TEST_REFUSED", {"off", "end", "mutant"}},
+        {"VFSMC_TEST_KEPT_CUT", {"off", "mutant"}},
+        {"VFSMC_TEST_CLOSE", {"off", "locations", "value-mutant", "mutant"}},
+        {"VFSMC_TEST_MB_PROMISE", {"off", "mutant"}},
+    };
+    for (const Switch& sw : kSwitches) {
+        const char* c = std::getenv(sw.name);
+        if (!c || !*c) continue;
+        std::string accepted;
+        bool known = false;
+        for (const char* v : sw.values) {
+            known |= std::strcmp(c, v) == 0;
+            accepted += std::string(accepted.empty() ? "" : ", ") + v;
+        }
+        if (!known)
+            throw LoadError(std::string(sw.name) + ": unknown value \"" + printable(c, kMaxShownValue) + "\"; accepted: " +
+                            accepted + " (test-only), or unset");
     }
 }
 
