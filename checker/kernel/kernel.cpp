@@ -294,7 +294,7 @@ void fence(Acc a, const char* name, const sim::FenceMark* since) {
     else sim::fence(mo_for(a));
     // A seq_cst fence joins the one global fence order; acquire and release
     // fences only move this thread's own clocks.
-    if (mo_for(a) == MemOrder::seq_cst) note_access(kKeyScFence, true);
+    if (mo_for(a) == MemOrder::seq_cst) note_strong_fence_order();
     int ev = log_event(t, Ev::Fence, -1, name, nullptr, 0, 0, nullptr);
     if (Event* e = event_at(ev)) e->order = mo_name(mo_for(a));
 }
@@ -372,6 +372,9 @@ void note_spinlock_op(int t, bool acquire, bool read_store) {
     if (g_ls.before_unlock[t].set) sim::fence_mark_join(g_ls.after_unlock_lock[t], g_ls.before_unlock[t]);
     if (read_store && !MUTATION("unlock-lock-fence-own-unlock-only")) sim::fence_mark_join_last_load(g_ls.after_unlock_lock[t]);
 }
+void note_strong_fence_order() {
+    if (!MUTATION("strong-fences-commute")) note_access(kKeyScFence, true);
+}
 void barrier() { log_event(this_thread(), Ev::Fence, -1, "barrier", nullptr, 0, 0, "a compiler barrier: orders no CPU access"); }
 
 // Called by every atomic RMW (inside its step): the deferred fence of an
@@ -381,7 +384,7 @@ void atomic_rmw_hook(int t) {
     g_ls.before_atomic[t] = false;
     if (MUTATION("special-fence-orders-since-op")) sim::fence(mo_for(Acc::FenceMb));
     else sim::fence_since(g_ls.before_atomic_at[t]);
-    note_access(kKeyScFence, true);
+    note_strong_fence_order();
 }
 
 void wait_stuck_report(int t) {

@@ -563,7 +563,7 @@ public:
         }
         if (full_mb) {
             sim::fence(MemOrder::seq_cst);
-            note_access(kKeyScFence, true);
+            note_strong_fence_order();
         }
         // As a cmpxchg loop does: read, compute, try; a failed try sees the
         // latest value. The whole loop is one step (no scheduling point).
@@ -653,7 +653,7 @@ public:
         cell_.set_noreturn(false);
         if (full_mb) {
             sim::fence(MemOrder::seq_cst);
-            note_access(kKeyScFence, true);
+            note_strong_fence_order();
         }
         T old = dec(cur);
         uint32_t old_tag = tag_of(cur);

@@ -117,6 +117,15 @@ inline bool is_atomic_rmw(Acc a) {
            a == Acc::AtomicRmwAcquire || a == Acc::AtomicRmwRelease;
 }
 void atomic_rmw_hook(int t);
+// The running step is a strong fence (smp_mb(), a grace period's full
+// barrier, a fully ordered RMW, a special-purpose full barrier): it joins
+// the one order of strong fences, so any two of them are dependent for the
+// search. Their order decides which of the two threads takes what the
+// other had seen (a seq_cst fence's join), and a later load can depend on
+// that alone: litmus/MP+po-mbtrail+mb's outcome needs the reader's
+// smp_mb() to come before the writer's trailing one, and nothing else
+// puts it there.
+void note_strong_fence_order();
 // Thread t made an atomic RMW (one that failed included: the LKMM's
 // cmpxchg-fail-ordered tests): the before side of a later
 // smp_mb__after_atomic().

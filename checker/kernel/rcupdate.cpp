@@ -234,7 +234,7 @@ static void gp_full_barrier() {
     if (rt().mm != MemModel::kernel) return;
     sim::fence(MemOrder::seq_cst);
     note_read_fence();
-    note_access(kKeyScFence, true);
+    note_strong_fence_order();
 }
 static void grace_period(int d, const char* what) {
     int t = this_thread();
