@@ -1044,20 +1044,24 @@ static bool has_plain_access(const Test& t) {
     return false;
 }
 
-// A dpor search under a time limit takes that share of it; if it is cut
-// short before it has seen both kinds of outcome, preemption-bounded
-// searches (bound 0, then 1) take the rest, looking for the other kind:
-// a short schedule often shows an outcome that dpor's order of
-// exploration reaches late (paulmckrcu/litmus manual/srcu/C-SRCU-63: six
-// threads, each run to its end in turn).
+// A dpor search under a time limit takes that share of it. If it is cut
+// short before it has seen both kinds of outcome, PCT (search/pct.h:
+// random thread priorities with random change points, and uniform data
+// choices) takes the rest, looking for the kind not seen yet. It samples
+// the whole space, where dpor's depth-first order reaches some outcomes
+// last: a schedule that runs six threads to their ends in turn
+// (paulmckrcu/litmus manual/srcu/C-SRCU-63), or the one that closes a ring
+// of six to eight threads with grace periods (auto/C-RW-G+RW-R+...;
+// bench/results.md). Every execution it runs is one the model allows, so
+// the outcomes it sees add to dpor's.
 constexpr double kDporShare = 0.8;
-constexpr int kMaxPortfolioBound = 1;
-// `search` bounded to `bound` preemptions.
-static SearchSpec bounded_to(SearchSpec search, int bound) {
-    search.strategy = Strategy::bounded;
-    search.preemption_bound = bound;
+static SearchSpec pct_after_dpor(SearchSpec search) {
+    search.strategy = Strategy::pct;
+    search.iterations = kMaxIterations;
     return search;
 }
+// The flags that run it alone, for the replay command of a witness it found.
+constexpr const char* kPctFlags = " --strategy pct";
 
 Outcome run(const Test& t, const std::string& text, const Options& opt) {
     check_limits(t);
@@ -1078,32 +1082,37 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     auto started = std::chrono::steady_clock::now();
     out.run = run_scenario(out.scenario, ro);
     bool cut = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
-    auto seen_both = [] {
-        bool pos = false, neg = false;
-        for (int i = 0; i < g_tally.nstates; i++) (g_tally.sat[i] ? pos : neg) = true;
-        return pos && neg;
+    auto seen = [](bool satisfying) {
+        for (int i = 0; i < g_tally.nstates; i++)
+            if (g_tally.sat[i] == satisfying) return true;
+        return false;
     };
+    auto seen_both = [&] { return seen(true) && seen(false); };
+    // The witness --witness prints: one that satisfies the condition (for
+    // forall: one that does not). The search that first saw one looks for
+    // it again.
+    const bool wanted = t.quant != Quant::Forall;
+    int wanted_by = seen(wanted) ? 0 : -1;  // 0: dpor; 1: PCT after it
     // Not after SIGINT/SIGTERM: the run stops as it was told.
     bool interrupted = out.run.limit == "interrupt";
-    for (int bound = 0; portfolio && cut && !interrupted && !seen_both() && !g_tally.bad && bound <= kMaxPortfolioBound; bound++) {
+    if (portfolio && cut && !interrupted && !seen_both() && !g_tally.bad) {
         double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         double left = opt.search.time_limit_s - spent;
-        if (left <= 0.01) break;
-        Scenario more = out.scenario;
-        more.search = bounded_to(more.search, bound);
-        more.search.time_limit_s = left;
-        RunResult r = run_scenario(more, ro);
-        out.run.executions += r.executions;
-        if (r.limit == "interrupt") {
-            out.run.limit = r.limit;
-            interrupted = true;
-            break;
-        }
-        if (r.verdict != Verdict::holds && r.verdict != Verdict::inconclusive) {
-            out.run.verdict = r.verdict;
-            out.run.invariant = r.invariant;
-            out.run.message = r.message;
-            break;
+        if (left > 0.01) {
+            Scenario more = out.scenario;
+            more.search = pct_after_dpor(more.search);
+            more.search.time_limit_s = left;
+            RunResult r = run_scenario(more, ro);
+            out.run.executions += r.executions;
+            if (wanted_by < 0 && seen(wanted)) wanted_by = 1;
+            if (r.limit == "interrupt") {
+                out.run.limit = r.limit;
+                interrupted = true;
+            } else if (r.verdict != Verdict::holds && r.verdict != Verdict::inconclusive) {
+                out.run.verdict = r.verdict;
+                out.run.invariant = r.invariant;
+                out.run.message = r.message;
+            }
         }
     }
     unregister_runtime_model(&counting);
@@ -1189,26 +1198,20 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             wo.refused = opt.refused;
             wo.kept_cut = opt.kept_cut;
             // A Sometimes from a search cut short: the witness is looked for
-            // as the outcome was found, by the searches bounded to 0, then 1
-            // preemption (Outcome::witness_search names the one that found
-            // it, for the replay command).
-            std::vector<SearchSpec> searches;
-            if (out.partial) {
-                for (int bound = 0; bound <= kMaxPortfolioBound; bound++) searches.push_back(bounded_to(opt.search, bound));
-            } else {
-                searches.push_back(opt.search);
+            // by the search that saw its outcome first, dpor under its share
+            // of the limit or PCT under the whole limit
+            // (Outcome::witness_search names PCT for the replay command).
+            Options wopt = opt;
+            if (out.partial && portfolio && wanted_by == 0) wopt.search.time_limit_s = opt.search.time_limit_s * kDporShare;
+            if (out.partial && wanted_by == 1) {
+                wopt.search = pct_after_dpor(opt.search);
+                out.witness_search = kPctFlags;
             }
-            for (const SearchSpec& spec : searches) {
-                Options wopt = opt;
-                wopt.search = spec;
-                Scenario ws = witness_scenario(t, text, wopt);
-                g_tally.reset((int)t.observed.size());
-                out.witness = run_scenario(ws, wo);
-                out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
-                out.scenario = ws;
-                if (out.partial) out.witness_search = " --strategy bounded --bound " + std::to_string(spec.preemption_bound);
-                if (out.has_witness || out.witness.limit == "interrupt") break;
-            }
+            Scenario ws = witness_scenario(t, text, wopt);
+            g_tally.reset((int)t.observed.size());
+            out.witness = run_scenario(ws, wo);
+            out.has_witness = out.witness.verdict == Verdict::violated && out.witness.invariant == "litmus-condition";
+            out.scenario = ws;
             unregister_runtime_model(&wm);
         }
     }

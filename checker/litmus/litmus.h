@@ -41,7 +41,7 @@ struct Outcome {
     std::string error;              // non-empty: the test is ill-formed (one line)
     bool has_witness = false;
     std::string witness_search;     // non-empty: the search flags that found the witness (a partial
-                                    // Sometimes's bounded search), for its replay command
+                                    // Sometimes's PCT search), for its replay command
     RunResult witness;              // with --witness: an execution satisfying the proposition
                                     // (for forall: one that does not)
     Scenario scenario;              // what the reports need (name, threads, model)
@@ -51,7 +51,7 @@ struct Options {
     bool witness = false;
     bool minimize = true;           // the shortest witness
     SearchSpec search;              // dpor unless told; time_limit_s > 0 cuts it (dpor: kDporShare of it, then
-                                    // bounded searches for the outcome it has not seen, run())
+                                    // PCT for the outcome it has not seen, run())
     std::string mutation;           // the layer's mutation the searches run under (RunOptions::mutation); empty: none
     StaleCut stale_cut = StaleCut::reorder;  // the searches' stale-read cut (RunOptions::stale_cut)
     // dpor's refused-promise rule (RunOptions::refused). Test-only
