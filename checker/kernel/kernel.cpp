@@ -39,6 +39,7 @@ bool g_told[kMaxThreads];
 static int words_needed() { return std::min(std::max(rt().nthreads, 1), (int)kMaxThreads); }
 
 void layer_begin_execution() {
+    for (bool& w : sim::detail::g_wants) w = false;  // an execution cut inside a load that wanted a value
     g_ls.heap.n = 0;
     // An SRCU domain's words belong to one execution (init_srcu_struct()
     // makes them in its setup); those of an execution that did not reach
@@ -256,6 +257,17 @@ void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-
 bool plain_accesses_are_steps() { return g_ls.plain_steps; }
 bool promises_kept() { return sim::promises_broken() == 0; }
 void next_load_before_full_barrier(bool on) { sim::next_load_makes_no_promise(this_thread(), on); }
+namespace {
+int32_t g_wanted[kMaxThreads];
+// A stored word holds the value in its low 32 bits (kfield::enc()).
+bool wanted_value(int t, uint64_t w) { return (int32_t)(uint32_t)w == g_wanted[t]; }
+}  // namespace
+void next_load_wants(bool on, long v) {
+    int t = this_thread();
+    g_wanted[t] = (int32_t)v;
+    sim::detail::g_wanted_value = &wanted_value;
+    sim::detail::g_wants[t] = on && !MUTATION("loads-want-no-value");
+}
 void access_depends_on(uint64_t loads, uint64_t ctrl, uint64_t addr) {
     int t = this_thread();
     g_told_mask[t] = loads | ctrl;

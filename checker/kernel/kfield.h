@@ -41,6 +41,11 @@ void access_depends_on(uint64_t loads, uint64_t ctrl = 0, uint64_t addr = 0);
 // (on), or may again (off): a front end says so for a load whose thread's
 // next operation is a full barrier (sim::next_load_makes_no_promise()).
 void next_load_before_full_barrier(bool on);
+// The running thread's next load would like to return `v` (a litmus
+// test's condition asks it of the register the load goes to), or no
+// longer (on = false). A sampling search favours the choice that returns
+// it (sim::detail::g_wants); an exhaustive one explores as before.
+void next_load_wants(bool on, long v);
 void note_pointer_load(int t, int64_t obj);
 // Thread t took (acquire) or released a spinlock, for the barriers that
 // name a lock operation (smp_mb__after_spinlock, smp_mb__after_unlock_lock).

@@ -330,6 +330,7 @@ public:
     LitmusRun(const Test& t, Want want, const Promisable& dom, bool gp_words, bool gp_end_split)
         : t_(t), want_(want), dom_(dom), before_barrier_(dom.before_barrier), close_mutant_(dom.close_mutant) {
         if (gp_end_split) rcu_grace_period_end_split();
+        if (t.cond && t.quant != Quant::Forall) note_wanted(*t.cond);
         nvars_ = (int)t.vars.size();
         register_object("null", "NULL");  // id 0: a pointer 0 is NULL
         for (int& v : objvar_) v = -1;
@@ -467,6 +468,22 @@ private:
     int domain_[kMaxVars] = {};     // an srcu_struct's SRCU domain (1..kMaxSrcu)
     int objvar_[kMaxObjects];       // object id -> variable index, -1 for none
     long regs_[kMaxThreads][kMaxRegs] = {};
+    // The value an `exists` or `~exists` condition asks of each register,
+    // where a conjunction of `P:r=v` asks one: the load into it tells the
+    // layer it wants that value, which a sampling search favours
+    // (next_load_wants()). The rare outcome is the one the condition
+    // names; a forall's is the one it does not, and it gets no preference.
+    bool wanted_[kMaxThreads][kMaxRegs] = {};
+    long want_value_[kMaxThreads][kMaxRegs] = {};
+    void note_wanted(const Prop& p) {
+        if (p.kind == Prop::And) {
+            for (const auto& k : p.kids) note_wanted(*k);
+        } else if (p.kind == Prop::Eq && p.proc >= 0 && p.proc < kMaxThreads && p.index >= 0 && p.index < kMaxRegs &&
+                   !p.negate && p.rindex < 0) {
+            wanted_[p.proc][p.index] = true;
+            want_value_[p.proc][p.index] = p.value_addr >= 0 ? location_value(p.value_addr) : p.value;
+        }
+    }
     // Dependencies, as herd7 computes them (lkmm/threads.cpp): the loads
     // (bit k: the thread's load number k, kernel/kfield.h) each register's
     // value was computed from, and those the branches being executed were
@@ -651,7 +668,10 @@ private:
                 uint64_t d = 0;
                 bool no_promise = before_barrier_.count(&s) > 0;
                 if (no_promise) next_load_before_full_barrier(true);
+                bool wants = wanted_[t][s.reg] && s.value->kind == Expr::Call;
+                if (wants) next_load_wants(true, want_value_[t][s.reg]);
                 regs_[t][s.reg] = eval(*s.value, t, d);
+                if (wants) next_load_wants(false, 0);
                 if (no_promise) next_load_before_full_barrier(false);
                 regs_dep_[t][s.reg] = d;
                 bool lock = s.value->kind == Expr::Call && s.value->fn == Fn::SrcuReadLock;

@@ -11,9 +11,10 @@
 // Uniform random scheduling rarely stalls a thread long enough for a
 // depth-2 bug in a long protocol; PCT stalls one thread for a whole random
 // stretch. Data choices (kchoose, which store a relaxed load reads) are
-// uniform. Every execution is seeded by its iteration number, so the seed
-// and the iteration replay it; k is measured once per search by a probe
-// execution and carried in the replay token.
+// uniform, but for one that names a preferred value (rand_impl()). Every
+// execution is seeded by its iteration number, so the seed and the
+// iteration replay it; k is measured once per search by a probe execution
+// and carried in the replay token.
 #pragma once
 
 #include <cstdint>
@@ -81,7 +82,14 @@ public:
         return pick();
     }
 
-    unsigned rand_impl(unsigned limit, rl::sched_type) { return (unsigned)(next() % limit); }
+    // A data choice with a preferred value (sim::detail::g_preferred_choice:
+    // a litmus test's load whose register the condition names) takes it
+    // half the time, and a uniform choice otherwise.
+    unsigned rand_impl(unsigned limit, rl::sched_type) {
+        int p = sim::detail::g_preferred_choice;
+        if (p >= 0 && (unsigned)p < limit && (next() & 1)) return (unsigned)p;
+        return (unsigned)(next() % limit);
+    }
     bool iteration_end_impl() { return this->iter_ + 1 >= this->params_.iteration_count; }
     rl::iteration_t iteration_count_impl() { return this->params_.iteration_count; }
     // The token carries k (the iteration is written before it by Relacy).

@@ -118,6 +118,21 @@ void bind_thread_count() {
 
 namespace detail {
 inline unsigned g_load_window = 1;
+// A preference among a data choice's values, which only a sampling
+// scheduler reads (search/pct.h favours it); the exhaustive searches
+// ignore it, so it moves no choice of theirs. A front end marks the
+// running thread's next load as wanting a value (g_wants[t], compared by
+// g_wanted_value), and the load's choices name the one that returns it:
+// g_preferred_choice, -1 for none, set only around the rand() call.
+inline bool g_wants[kMaxSimThreads] = {};
+inline bool (*g_wanted_value)(int thread, uint64_t value) = nullptr;
+inline int g_preferred_choice = -1;
+inline unsigned rand_preferring(unsigned n, int preferred) {
+    g_preferred_choice = preferred;
+    unsigned r = rl::ctx().rand(n, rl::sched_type_atomic_load);
+    g_preferred_choice = -1;
+    return r;
+}
 inline bool g_lkmm = false;
 // Under the LKMM, the points of each thread's clock at which all of its
 // earlier accesses, plain ones and loads included, are ordered before
@@ -1389,8 +1404,11 @@ class atomic {
         if (!rmw) {
             unsigned limit = detail::g_load_window;
             unsigned i = 0;
+            // Choice 0 reads this store, 1 looks one further back.
             for (; i != limit; ++i, --index)
-                if (!may_pass(th, mo, index, dep) || rl::ctx().rand(2, rl::sched_type_atomic_load) == 0) break;
+                if (!may_pass(th, mo, index, dep) ||
+                    detail::rand_preferring(2, !wants(th.index) ? -1 : wanted(th.index, hist_[index % kHistory].value) ? 0 : 1) == 0)
+                    break;
             // Came back as far as the window goes, and an older store it
             // could read is out of reach: the execution says so.
             if (i == limit && limit == kHistory - 1 && index > 1 && may_pass(th, mo, index, dep)) detail::g_reads_cut++;
@@ -1495,6 +1513,12 @@ class atomic {
         }
     }
     bool promising() const { return detail::g_promises && any_domain_; }
+    // The running load of thread t wants a value (detail::g_wants), and v is it.
+    static bool wants(int t) { return std::is_same_v<T, uint64_t> && detail::g_wants[t] && detail::g_wanted_value; }
+    static bool wanted(int t, T v) {
+        if constexpr (std::is_same_v<T, uint64_t>) return wants(t) && detail::g_wanted_value(t, v);
+        else return false;
+    }
     // Thread `me` has a load's promise on this location not kept yet.
     bool pending(int me) const {
         for (int i = 0; i < detail::g_npromises; i++) {
@@ -1561,8 +1585,15 @@ class atomic {
         // fails promises (fails_readable() made sure it can).
         bool must = cond_only_fail_ && !fail_store_readable(th, dep);
         if (must && !nd) throw std::logic_error("rmw_cond: a failing conditional RMW with nothing it may read");
-        if (follow || must) pick = nd > 1 ? 1 + rl::ctx().rand(nd, rl::sched_type_atomic_load) : 1;
-        else if (nd) pick = rl::ctx().rand(nd + 1, rl::sched_type_atomic_load);
+        // Choice 0 makes no promise, j + 1 promises eligible[j]: the
+        // preferred one promises the wanted value when the latest store
+        // does not hold it.
+        int preferred = -1;
+        if (nd && !rmw && wants(th.index) && !wanted(th.index, hist_[cur_ % kHistory].value))
+            for (unsigned j = 0; j < nd && preferred < 0; j++)
+                if (wanted(th.index, domain_[th.index][eligible[j]])) preferred = (int)j + 1;
+        if (follow || must) pick = nd > 1 ? 1 + detail::rand_preferring(nd, preferred > 0 ? preferred - 1 : -1) : 1;
+        else if (nd) pick = detail::rand_preferring(nd + 1, preferred);
         if (pick) {
             *th.own += 1;
             for (int t = 0; t < th.nthreads; t++) msg.c[t] = msg.g[t] = 0;
