@@ -1066,8 +1066,9 @@ static bool has_plain_access(const Test& t) {
 
 // A dpor search under a time limit takes that share of it. If it is cut
 // short before it has seen both kinds of outcome, PCT (search/pct.h:
-// random thread priorities with random change points, and uniform data
-// choices) takes the rest, looking for the kind not seen yet. It samples
+// random thread priorities with random change points, and random data
+// choices that favour the values the condition asks, note_wanted()) takes
+// the rest, looking for the kind not seen yet. It samples
 // the whole space, where dpor's depth-first order reaches some outcomes
 // last: a schedule that runs six threads to their ends in turn
 // (paulmckrcu/litmus manual/srcu/C-SRCU-63), or the one that closes a ring
