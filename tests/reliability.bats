@@ -339,6 +339,12 @@ bad_switch() {
     litmus litmus/LB+poonceonces.litmus
 }
 
+@test "the test-only fence-order switch with an unknown value: exit 2, one escaped line" {
+  bad_switch VFSMC_TEST_FENCE_ORDER $'off\x1b[31m' \
+    'error: VFSMC_TEST_FENCE_ORDER: unknown value "off\x1b[31m"; accepted: all, mutant (test-only), or unset' \
+    litmus litmus/MP+po-mbtrail+mb.litmus
+}
+
 @test "the test-only barrier-promise switch with an unknown value: exit 2, one escaped line" {
   bad_switch VFSMC_TEST_MB_PROMISE $'on\x1b[31m' \
     'error: VFSMC_TEST_MB_PROMISE: unknown value "on\x1b[31m"; accepted: off, mutant (test-only), or unset' \

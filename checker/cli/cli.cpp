@@ -347,6 +347,16 @@ StaleCut test_stale_cut() {
     return n ? n->cut : StaleCut::reorder;
 }
 
+// dpor's observed-fence-order rule for `run` and `litmus`
+// (search/fence_order.h): observed, or VFSMC_TEST_FENCE_ORDER=all to order
+// every two strong fences, or =mutant, the test-only unsound mutation.
+// Checked at start-up (check_environment()).
+FenceOrder test_fence_order() {
+    const char* c = std::getenv("VFSMC_TEST_FENCE_ORDER");
+    if (!c || !*c) return FenceOrder::observed;
+    return std::strcmp(c, "all") == 0 ? FenceOrder::all : FenceOrder::mutant;
+}
+
 namespace {
 
 // `run --jobs N`: the parallel search's options, with its test-only
@@ -408,6 +418,7 @@ int estimate_one(const std::string& file, Scenario& s, const RunFlags& f, const 
     opt.minimize = false;
     opt.stale_cut = test_stale_cut();
     opt.commute = test_commute();
+    opt.fence_order = test_fence_order();
     opt.symmetry = run_symmetry(f);
     opt.mutation = f.mutation;
     RunResult r = run_scenario(s, opt);
@@ -442,6 +453,7 @@ int run_one(const std::string& file, const RunFlags& f) {
     opt.minimize = !f.first;
     opt.stale_cut = test_stale_cut();
     opt.commute = test_commute();
+    opt.fence_order = test_fence_order();
     opt.symmetry = run_symmetry(f);
     opt.mutation = f.mutation;
     if (f.mpi && f.jobs > 0)
@@ -732,6 +744,8 @@ void check_environment() {
     // VFSMC_TEST_REFUSED (search/refused.h; `litmus`; also `end`, the
     // rule that ends the execution at the refusal),
     // VFSMC_TEST_KEPT_CUT (search/kept_cut.h; `litmus`),
+    // VFSMC_TEST_FENCE_ORDER (search/fence_order.h; `run` and `litmus`;
+    // `all` rather than `off`: every two fences ordered),
     // VFSMC_TEST_CLOSE (litmus::Options::close_stores; `litmus`) and
     // VFSMC_TEST_MB_PROMISE (litmus::Options::barrier_promise; `litmus`).
     // Each switch with the values it accepts, in the order the error names them.
@@ -744,6 +758,7 @@ void check_environment() {
         {"VFSMC_TEST_SYMMETRY", {"off", "mutant"}},
         {"VFSMC_TEST_REFUSED", {"off", "end", "mutant"}},
         {"VFSMC_TEST_KEPT_CUT", {"off", "mutant"}},
+        {"VFSMC_TEST_FENCE_ORDER", {"all", "mutant"}},
         {"VFSMC_TEST_CLOSE", {"off", "locations", "value-mutant", "mutant"}},
         {"VFSMC_TEST_MB_PROMISE", {"off", "mutant"}},
     };

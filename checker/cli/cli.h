@@ -69,6 +69,9 @@ struct LitmusFlags {
 // The stale-read cut the full searches take: dpor's default, or the
 // test-only one VFSMC_TEST_STALE_CUT names (checked at start-up).
 StaleCut test_stale_cut();
+// dpor's observed-fence-order rule: the default, or the test-only one
+// VFSMC_TEST_FENCE_ORDER names (checked at start-up).
+FenceOrder test_fence_order();
 
 int cmd_litmus(const std::vector<std::string>& paths, const LitmusFlags& f);
 // `vfsmc litmus --oracle` over the files cmd_litmus found (litmus_oracle_cmd.cpp).

@@ -98,6 +98,7 @@ Options options_of(const LitmusFlags& f) {
                                                               : Options::CloseStores::value_mutant;
     if (const char* k = std::getenv("VFSMC_TEST_KEPT_CUT"); k && *k)  // off or mutant (check_environment())
         opt.kept_cut = std::strcmp(k, "off") == 0 ? KeptCut::off : KeptCut::mutant;
+    opt.fence_order = test_fence_order();
     if (!f.strategy.empty() && !parse_strategy(f.strategy, opt.search.strategy))
         throw LoadError("--strategy: bad value `" + f.strategy + "`; accepted: dpor, exhaustive, bounded, random, pct");
     if (f.bound >= 0) {

@@ -255,6 +255,7 @@ void allow_load_buffering() {
 }
 void plain_accesses_interleave() { g_ls.plain_steps = !MUTATION("plain-accesses-glued"); }
 bool plain_accesses_are_steps() { return g_ls.plain_steps; }
+void accesses_all_marked() { sim::declare_marked_only(); }
 bool promises_kept() { return sim::promises_broken() == 0; }
 void next_load_before_full_barrier(bool on) { sim::next_load_makes_no_promise(this_thread(), on); }
 namespace {

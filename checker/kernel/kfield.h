@@ -71,6 +71,12 @@ bool promises_kept();
 // in each execution.
 void plain_accesses_interleave();
 bool plain_accesses_are_steps();
+// The program makes no C plain access and frees no object (a front end
+// that knows its whole program says so): for dpor's observed-fence-order
+// rule, a marked load of an initial value, or a read of an object's
+// liveness, then bounds no access of any thread (search/fence_order.h).
+// Called before the threads run, in each execution.
+void accesses_all_marked();
 
 // ------------------------------------------------------------------------
 // kfield<T>: one word of shared state.
@@ -262,14 +268,16 @@ class kfield {
     // For DPOR: the running step reads (or writes) this field. A write to a
     // field the every-step invariant reads is also a write of kKeyVisible,
     // so that the explorer keeps every order of such writes.
-    void note_read(int t, int64_t seen) const {
-        note_access(key_, false);
-        note_access(alive_, false);
+    // `init`: a marked load that read the setup's store
+    // (sim::load_read_setup()).
+    void note_read(int t, int64_t seen, bool init = false) const {
+        note_access(key_, false, init ? kQuietAll : kQuietNone);
+        note_access(alive_, false, kQuietReads);
         watch_read(t, key_, &shadow_, seen);
     }
     void note_write(int t, int64_t before) {
         note_access(key_, true);
-        note_access(alive_, false);
+        note_access(alive_, false, kQuietReads);
         if (visible_) note_access(kKeyVisible, true);
         watch_own_write(t, key_, &shadow_, before);
         if (blocking().nparked) wake_watchers(t, key_);
@@ -434,7 +442,7 @@ public:
             search_observer().stale_read_logged(stale_value(t, tag), true, ev);
         race_note(false, marked(a), ev, stamp);
         if (!marked(a)) note_plain(false, ev, stamp);
-        note_read(t, (int64_t)v);
+        note_read(t, (int64_t)v, !promised && marked(a) && sim::load_read_setup());
         return v;
     }
 

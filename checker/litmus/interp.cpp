@@ -37,6 +37,31 @@ namespace litmus {
 
 namespace {
 
+// Whether a test makes a plain access (`*x`, `*x = e`), the only kind
+// that can race: without one no execution has a data race.
+bool expr_plain(const Expr* e) {
+    if (!e) return false;
+    if (e->kind == Expr::Deref) return true;
+    for (const auto& a : e->args)
+        if (expr_plain(a.get())) return true;
+    return false;
+}
+bool stmt_plain(const Stmt* st) {
+    if (!st) return false;
+    if (st->kind == Stmt::Store || expr_plain(st->addr.get()) || expr_plain(st->value.get())) return true;
+    for (const auto& b : st->body)
+        if (stmt_plain(b.get())) return true;
+    return false;
+}
+bool has_plain_access(const Test& t) {
+    for (const auto& P : t.procs)
+        for (const auto& st : P.body)
+            if (stmt_plain(st.get())) return true;
+    return false;
+}
+
+
+
 constexpr int kMaxVars = 32;
 constexpr int kMaxRegs = 32;
 constexpr size_t kSeenCap = size_t(1) << 20;   // distinct executions remembered
@@ -360,6 +385,7 @@ public:
         if (!gp_words && !t.rcu_sections) rcu_domain_without_readers(0);
         if (t.uses_special_barriers) use_special_barriers();
         plain_accesses_interleave();
+        if (!has_plain_access(t)) accesses_all_marked();
         if (dom.any) {
             allow_load_buffering();
             for (int i = 0; i < nvars_; i++)
@@ -1041,28 +1067,6 @@ std::string bad_text(const Test& t) {
 
 }  // namespace
 
-// Whether a test makes a plain access (`*x`, `*x = e`), the only kind
-// that can race: without one no execution has a data race.
-static bool expr_plain(const Expr* e) {
-    if (!e) return false;
-    if (e->kind == Expr::Deref) return true;
-    for (const auto& a : e->args)
-        if (expr_plain(a.get())) return true;
-    return false;
-}
-static bool stmt_plain(const Stmt* st) {
-    if (!st) return false;
-    if (st->kind == Stmt::Store || expr_plain(st->addr.get()) || expr_plain(st->value.get())) return true;
-    for (const auto& b : st->body)
-        if (stmt_plain(b.get())) return true;
-    return false;
-}
-static bool has_plain_access(const Test& t) {
-    for (const auto& P : t.procs)
-        for (const auto& st : P.body)
-            if (stmt_plain(st.get())) return true;
-    return false;
-}
 
 // A dpor search under a time limit takes that share of it. If it is cut
 // short before it has seen both kinds of outcome, PCT (search/pct.h:
@@ -1100,6 +1104,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
     ro.stale_cut = opt.stale_cut;
     ro.refused = opt.refused;
     ro.kept_cut = opt.kept_cut;
+    ro.fence_order = opt.fence_order;
     auto started = std::chrono::steady_clock::now();
     out.run = run_scenario(out.scenario, ro);
     bool cut = out.run.verdict == Verdict::inconclusive || out.run.limit_hit;
@@ -1218,6 +1223,7 @@ Outcome run(const Test& t, const std::string& text, const Options& opt) {
             wo.stale_cut = opt.stale_cut;
             wo.refused = opt.refused;
             wo.kept_cut = opt.kept_cut;
+            wo.fence_order = opt.fence_order;
             // A Sometimes from a search cut short: the witness is looked for
             // by the search that saw its outcome first, dpor under its share
             // of the limit or PCT under the whole limit

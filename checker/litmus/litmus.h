@@ -75,6 +75,9 @@ struct Options {
     // dpor's needless-promise cut (RunOptions::kept_cut). Test-only
     // (VFSMC_TEST_KEPT_CUT=off): the answers and states must not differ.
     KeptCut kept_cut = KeptCut::on;
+    // dpor's observed-fence-order rule (RunOptions::fence_order). Test-only
+    // (VFSMC_TEST_FENCE_ORDER=all): the answers and states must not differ.
+    FenceOrder fence_order = FenceOrder::observed;
     // Grace periods of a domain that no thread enters a section of keep the
     // grace-period words (true) or are full barriers only (false, the
     // default: kernel/rcupdate.h rcu_domain_without_readers). Test-only

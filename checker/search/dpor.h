@@ -77,6 +77,7 @@
 #include "search/dpor_link.h"
 #include "search/commute.h"
 #include "search/dpor_step.h"
+#include "search/fence_order.h"
 #include "search/handoff.h"
 #include "search/policies.h"
 #include "search/refused.h"
@@ -101,6 +102,7 @@ struct DporStats {
 DporStats& dpor_stats();
 Handoff dpor_handoff();
 Commute dpor_commute();
+FenceOrder dpor_fence_order();
 // The running search's classes of identical threads (symmetry.h), or null
 // when the rule is off or no two threads are of one class.
 const ThreadClasses* dpor_symmetry();
@@ -221,6 +223,10 @@ public:
     }
 
     void on_thread_block(rl::thread_id_t, bool) {}
+    // A thread ends, in its last step (Relacy calls this on its fiber).
+    void thread_finished_impl() {
+        if (!steps_.empty()) note_clocks(steps_.back());
+    }
 
 private:
     static constexpr int kMaxWake = 48;   // longest wakeup sequence kept (a longer one is followed in part)
@@ -298,8 +304,10 @@ private:
             if (m.thread >= 0) mark_failed_pass(m, steps_.data(), (int)steps_.size(), d);
             Step& s = steps_.back();
             if (!s.acc.assign_unique(d.step, d.nstep))  // a step closed twice, or with kKeyAll
-                for (int i = 0; i < d.nstep; i++) s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk, d.step[i].add);
+                for (int i = 0; i < d.nstep; i++)
+                    s.acc.add(d.step[i].key, d.step[i].write, d.step[i].await, d.step[i].lk, d.step[i].add, d.step[i].quiet);
             if (d.step_overflow) s.acc.all = true;
+            note_clocks(s);
             AccSet& ex = nodes_[last_sched_].explored[s.thread];
             if (ex.n == 0 && !ex.all) ex = s.acc;
             else ex.add(s.acc);
@@ -307,6 +315,19 @@ private:
         d.nstep = 0;
         d.step_overflow = false;
         d.steps++;
+    }
+
+    // The clocks the observed-fence-order rule reads (fence_order.h), as
+    // the step closes; its thread's are read while that thread runs (the
+    // end of an execution runs on no thread: thread_finished_impl() read
+    // them as the step's thread ended).
+    void note_clocks(Step& s) {
+        uint64_t own, know[kMaxThreads];
+        if (sim::running_knowledge(s.thread, own, know)) {
+            s.own_end = own;
+            for (int u = 0; u < kMaxThreads; u++) s.know_end[u] = know[u];
+        }
+        sim::fence_order_clock(s.order_end, (int)N);
     }
 
     rl::thread_id_t choose(bool first) {
@@ -377,7 +398,7 @@ private:
                     src = a.sleep_src[u];
                     acc = &nodes_[src].explored[u];
                 }
-                if (acc && !acc->dependent(s.acc, commute)) {
+                if (acc && (!acc->dependent(s.acc, commute) || fences_commute(*acc, u, src, commute))) {
                     n.sleep |= bit(u);
                     n.sleep_src[u] = (int16_t)src;
                 }
@@ -409,6 +430,70 @@ private:
         n.chosen = (uint8_t)pick;
         n.backtrack = bit(pick);
         return take(n, depth_++, n.chosen);
+    }
+
+    // The observed-fence-order rule for the sleep sets (fence_order.h):
+    // thread u sleeps on its step `acc` from node `src`, a fence step, and
+    // the step just closed is another thread's fence step, dependent with
+    // it only through the fence order. The two fences' orders cannot be
+    // told apart by any step to come when neither fence learns, in either
+    // order, an event whose knowledge bounds an access (Access::quiet; in
+    // a program with no C plain access and no free, a read of an initial
+    // value or of an object's liveness bounds none): then u sleeps on.
+    // Only in such a program (sim::marked_only()), and in an execution with
+    // no promise so far, where what a thread knows changes only as it runs,
+    // so that u knows now what it knew at src.
+    bool fences_commute(const AccSet& acc, int u, int src, Commute commute) const {
+        if (dpor_fence_order() != FenceOrder::observed || !sim::marked_only() || sim::promises_made() > 0) return false;
+        const Step& b = steps_.back();
+        if (acc.all || b.acc.all || !writes_fence(acc) || !writes_fence(b.acc) || acc.dependent_besides(b.acc, kKeyScFence, commute))
+            return false;
+        int last_u = -1, before_b = -1, at_src = -1;
+        const int n = (int)steps_.size();
+        for (int k = n - 2; k >= 0 && (last_u < 0 || before_b < 0 || at_src < 0); k--) {
+            if (last_u < 0 && steps_[k].thread == u) last_u = k;
+            if (before_b < 0 && steps_[k].thread == b.thread) before_b = k;
+            if (steps_[k].node == src) at_src = k;
+        }
+        if (last_u < 0 || steps_[last_u].own_end == Step::kUnread || b.own_end == Step::kUnread) return false;
+        const uint64_t* know_u = steps_[last_u].know_end;
+        uint64_t lo1[N], hi1[N], lo2[N], hi2[N];
+        for (int w = 0; w < (int)N; w++) {
+            uint64_t order_src = at_src > 0 ? steps_[at_src - 1].order_end[w] : 0;
+            uint64_t order_b = n > 1 ? steps_[n - 2].order_end[w] : 0;
+            uint64_t b_before = before_b >= 0 && steps_[before_b].know_end[w] != Step::kUnread ? steps_[before_b].know_end[w] : 0;
+            // B learns from A (A first, as explored from src).
+            lo1[w] = std::max(b_before, order_src);
+            hi1[w] = know_u[w];
+            // A learns from B (B first, as here).
+            lo2[w] = std::max(know_u[w], order_b);
+            hi2[w] = b.know_end[w];
+        }
+        uint64_t own[N] = {};
+        for (int k = 0; k < n; k++) {
+            const Step& t = steps_[k];
+            int w = t.thread;
+            uint64_t start = own[w];
+            if (t.own_end != Step::kUnread) own[w] = t.own_end;
+            bool in1 = hi1[w] > lo1[w] && start < hi1[w] && t.own_end > lo1[w];
+            bool in2 = hi2[w] > lo2[w] && start < hi2[w] && t.own_end > lo2[w];
+            if ((in1 || in2) && bounds_any(t.acc)) return false;
+        }
+        return true;
+    }
+    static bool writes_fence(const AccSet& acc) {
+        for (int a = 0; a < acc.n; a++)
+            if (acc.a[a].key == kKeyScFence && acc.a[a].write) return true;
+        return false;
+    }
+    // Knowing the step bounds some access (in a program with no C plain
+    // access and no free): it has a key besides the fence order that it
+    // writes, or reads with kQuietNone.
+    static bool bounds_any(const AccSet& acc) {
+        if (acc.all) return true;
+        for (int a = 0; a < acc.n; a++)
+            if (acc.a[a].key != kKeyScFence && (acc.a[a].write || acc.a[a].quiet == kQuietNone)) return true;
+        return false;
     }
 
     // The refused-promise rule's `end` (refused.h): the step just closed
@@ -465,6 +550,11 @@ private:
         s.thread = t;
         s.node = (int)at;
         s.first_ev = rt().rec ? rt().rec->nevents : 0;
+        s.own_end = Step::kUnread;  // until close_step() reads them
+        for (int u = 0; u < kMaxThreads; u++) {
+            s.know_end[u] = Step::kUnread;
+            s.order_end[u] = 0;
+        }
         SearchPolicies::running().kept().step(t);
         if (link_) step_data_.push_back(0);
         SearchPolicies::running().awaits().set_cur_step((int)steps_.size() - 1);
@@ -509,6 +599,7 @@ private:
         for (int u = 0; u < (int)N; u++) last_of[u] = -1;
         int last_all = -1;  // last step dependent with everything
         races_.clear();
+        const bool fence_rule = observe_fences(n);
         for (int i = 0; i < n; i++) {
             const Step& s = steps_[i];
             int p = s.thread;
@@ -524,6 +615,19 @@ private:
                 if (last_all >= 0) preds_.push_back({last_all, last_all});
                 for (int a = 0; a < s.acc.n; a++) {
                     const Access& acc = s.acc.a[a];
+                    if (fence_rule && acc.key == kKeyScFence) {
+                        // The observed-fence-order rule (fence_order.h):
+                        // the earlier fences this one is ordered after.
+                        kss[a] = nullptr;
+                        size_t first = preds_.size();
+                        if (dpor_fence_order() == FenceOrder::observed)
+                            for (int j : fence_steps_) {
+                                if (j >= i) break;
+                                if (steps_[j].thread != p && fence_observed(j, i)) preds_.push_back({j, j});
+                            }
+                        unrace_covered(first);
+                        continue;
+                    }
                     KeyState& ks = *(kss[a] = &key_state(acc.key));
                     size_t first = preds_.size();
                     if (ks.last_write >= 0 && !commutes(commute, acc, kOtherWrite)) {
@@ -565,6 +669,7 @@ private:
                 continue;
             }
             for (int a = 0; a < s.acc.n; a++) {
+                if (!kss[a]) continue;  // the fence order, under the observed-fence-order rule
                 KeyState& ks = *kss[a];
                 if (s.acc.a[a].write && s.acc.a[a].add && commute != Commute::off) {
                     // A blind add: the other threads' blind adds and the
@@ -592,6 +697,128 @@ private:
 
     bool hb(int a, int b) const { return vc_[(size_t)b * N + steps_[a].thread] >= clk_[a]; }
 
+    // The observed-fence-order rule (fence_order.h), for the finished
+    // execution: its fence steps, and what fence_observed() reads of each
+    // step. False when the rule does not apply to this execution: every
+    // two fences are then ordered, as by any key they both write.
+    bool observe_fences(int n) {
+        const FenceOrder rule = dpor_fence_order();
+        if (rule == FenceOrder::all) return false;
+        fence_steps_.clear();
+        for (int i = 0; i < n; i++) {
+            const AccSet& acc = steps_[i].acc;
+            if (acc.all) continue;
+            for (int a = 0; a < acc.n; a++)
+                if (acc.a[a].key == kKeyScFence && acc.a[a].write) {
+                    fence_steps_.push_back(i);
+                    break;
+                }
+        }
+        if (fence_steps_.size() > (size_t)kMaxObservedFences) return false;
+        if (fence_steps_.size() < 2 || rule == FenceOrder::mutant) return true;
+        // Each step's keys but the fence order's: those it touches and
+        // those it writes (seen_: what can tell), and those whose knowledge
+        // bounds any access and those whose knowledge bounds writes (told_:
+        // Access::quiet; with a C plain access in the execution, a load of
+        // a setup's store bounds the writes, for their race check); its
+        // thread's own clock when its thread's step before it closed, and
+        // that step.
+        const uint8_t quiet_cap = sim::plain_access_seen() ? kQuietReads : kQuietAll;
+        seen_.assign(n, KeySigs{});
+        told_.assign(n, KeySigs{});
+        own_start_.assign(n, 0);
+        prev_step_.assign(n, -1);
+        int last[N];
+        for (int u = 0; u < (int)N; u++) last[u] = -1;
+        for (int i = 0; i < n; i++) {
+            const Step& s = steps_[i];
+            if (s.acc.all) {
+                seen_[i].fill();
+                told_[i].fill();
+            } else {
+                for (int a = 0; a < s.acc.n; a++) {
+                    const Access& acc = s.acc.a[a];
+                    if (acc.key == kKeyScFence) continue;
+                    seen_[i].any.add(acc.key);
+                    if (acc.write) seen_[i].w.add(acc.key);
+                    uint8_t q = acc.write ? kQuietNone : std::min(acc.quiet, quiet_cap);
+                    if (q == kQuietNone) told_[i].any.add(acc.key);
+                    if (q <= kQuietReads) told_[i].w.add(acc.key);
+                }
+            }
+            int p = last[s.thread];
+            prev_step_[i] = p;
+            own_start_[i] = p >= 0 && steps_[p].own_end != Step::kUnread ? steps_[p].own_end : 0;
+            last[s.thread] = i;
+        }
+        // suffix_[i * N + u]: the keys of thread u's steps from step i on.
+        suffix_.assign((size_t)(n + 1) * N, KeySigs{});
+        for (int i = n - 1; i >= 0; i--) {
+            for (int u = 0; u < (int)N; u++) suffix_[(size_t)i * N + u] = suffix_[(size_t)(i + 1) * N + u];
+            suffix_[(size_t)i * N + steps_[i].thread].join(seen_[i]);
+        }
+        return true;
+    }
+    // What thread u was known by the thread of step i when its step before
+    // i closed (at most what it knew at the fence of step i): 0 where not
+    // read.
+    uint64_t known_before(int i, int u) const {
+        int p = prev_step_[i];
+        if (p < 0 || steps_[p].know_end[u] == Step::kUnread) return 0;
+        return steps_[p].know_end[u];
+    }
+    // Can a step tell apart the two orders of the fences of steps j (A)
+    // and i (B), j first, of different threads? Called as step i is
+    // analysed: happens-before is known for the steps before it. In the
+    // other order, B and the steps before it that do not happen after A
+    // run before A.
+    bool fence_observed(int j, int i) const {
+        int a = steps_[j].thread;
+        // The steps that may run after the fence that learns, by the
+        // thread they are not of: those from B on and those between A and
+        // B that happen after A; and A's own step when A learns.
+        KeySigs after[N], after_a[N], mid_of[N];
+        for (int s = j + 1; s < i; s++)
+            if (hb(j, s)) mid_of[steps_[s].thread].join(seen_[s]);
+        for (int w = 0; w < (int)N; w++) {
+            for (int u = 0; u < (int)N; u++)
+                if (u != w) {
+                    after[w].join(suffix_[(size_t)i * N + u]);
+                    after[w].join(mid_of[u]);
+                }
+            after_a[w] = after[w];
+            if (w != a) after_a[w].join(seen_[j]);
+        }
+        uint64_t order[N], lo[N], hi[N];
+        for (int w = 0; w < (int)N; w++) order[w] = j > 0 ? steps_[j - 1].order_end[w] : 0;
+        // B learns from A: the events A knew (by the close of A's step)
+        // beyond what b knew before B and what the order held before A's
+        // step, in the steps before A.
+        for (int w = 0; w < (int)N; w++) {
+            hi[w] = steps_[j].know_end[w];
+            lo[w] = std::max(order[w], known_before(i, w));
+        }
+        for (int s = 0; s < j; s++)
+            if (learned(s, lo, hi) && told_[s].tells(after[steps_[s].thread])) return true;
+        // A learns from B: the events B knew (by the close of B's step)
+        // beyond what a knew before A and what the order held before A's
+        // step, in the steps that run before B in the other order.
+        for (int w = 0; w < (int)N; w++) {
+            hi[w] = steps_[i].know_end[w];
+            lo[w] = std::max(order[w], known_before(j, w));
+        }
+        for (int s = 0; s < i; s++) {
+            if (s >= j && (s == j || hb(j, s))) continue;
+            if (learned(s, lo, hi) && told_[s].tells(after_a[steps_[s].thread])) return true;
+        }
+        return false;
+    }
+    // Has step s events in the window (lo, hi] of its thread's own clock?
+    bool learned(int s, const uint64_t* lo, const uint64_t* hi) const {
+        int w = steps_[s].thread;
+        return hi[w] > lo[w] && own_start_[s] < hi[w] && steps_[s].own_end > lo[w];
+    }
+
     // The commuting-adds rule keeps several predecessors of one key (the
     // blind adds of each thread, and the reads before them): one that
     // happens before another of them is ordered through it, no race.
@@ -606,8 +833,8 @@ private:
         }
     }
     // The accesses a key's state stands for, as commutes() sees them.
-    static constexpr Access kOtherWrite = {0, 1, 0, 0, 0};
-    static constexpr Access kBlindAdd = {0, 1, 0, 0, 1};
+    static constexpr Access kOtherWrite = {0, 1, 0, 0, 0, 0};
+    static constexpr Access kBlindAdd = {0, 1, 0, 0, 1, 0};
 
     void reverse(int j, int i) {
         // v = notdep(j, E).i: the steps after j that do not happen after
@@ -1014,6 +1241,10 @@ private:
     typename rl::vector<Pred>::type preds_;
     rl::vector<std::pair<int, int>>::type races_;
     uint8_t vseq_[kMaxWake];
+    // The observed-fence-order rule's analysis (observe_fences()).
+    rl::vector<int>::type fence_steps_, prev_step_;
+    rl::vector<uint64_t>::type own_start_;
+    typename rl::vector<KeySigs>::type seen_, told_, suffix_;
 };
 
 }  // namespace vfsmc

@@ -21,7 +21,8 @@ struct AccSet {
         n = 0;
         all = false;
     }
-    void add(Key k, bool w, bool await = false, uint8_t lk = 0, bool blind_add = false) {
+    void add(Key k, bool w, bool await = false, uint8_t lk = 0, bool blind_add = false, uint8_t quiet = kQuietNone) {
+        if (w) quiet = kQuietNone;
         if (k == kKeyAll) {
             all = true;
             return;
@@ -33,9 +34,10 @@ struct AccSet {
                 // A later access of the key: not first, and the last one's.
                 a[i].lk = (uint8_t)((a[i].lk & ~kLkLastRelease) | (lk & (kLkLastRelease | kLkAcquired)));
                 a[i].add &= (uint8_t)blind_add;  // a blind add only if every access of the key is one
+                if (quiet < a[i].quiet) a[i].quiet = quiet;
                 return;
             }
-        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk, (uint8_t)(blind_add && w)};
+        if (n < kMaxStepAccesses) a[n++] = {k, (uint8_t)w, (uint8_t)(await && !w), lk, (uint8_t)(blind_add && w), quiet};
         else all = true;
     }
     // The accesses of a step, one entry per key already (note_access()
@@ -46,13 +48,14 @@ struct AccSet {
         for (int i = 0; i < count; i++)
             if (src[i].key == kKeyAll) return false;
         for (int i = 0; i < count; i++)
-            a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk, (uint8_t)(src[i].add && src[i].write)};
+            a[i] = {src[i].key, src[i].write, (uint8_t)(src[i].await && !src[i].write), src[i].lk, (uint8_t)(src[i].add && src[i].write),
+                    (uint8_t)(src[i].write ? kQuietNone : src[i].quiet)};
         n = (uint8_t)count;
         return true;
     }
     void add(const AccSet& o) {
         if (o.all) all = true;
-        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk, o.a[i].add);
+        for (int i = 0; i < o.n; i++) add(o.a[i].key, o.a[i].write, o.a[i].await, o.a[i].lk, o.a[i].add, o.a[i].quiet);
     }
     // Dependent through a key other than `k` (0, no key: through any): a
     // key both touch, one of them writes, and the two accesses do not
@@ -77,6 +80,14 @@ struct DporStep {
     int node;      // the thread-choice node that chose it
     int first_ev;  // the index its first event has (or would have)
     AccSet acc;
+    // For the observed-fence-order rule (fence_order.h), read when the
+    // step closed: its thread's own clock and what that thread knew of
+    // each thread (kUnread each when the step closed on no thread), and
+    // the seq_cst fence order's clock.
+    static constexpr uint64_t kUnread = ~uint64_t(0);
+    uint64_t own_end;
+    uint64_t know_end[kMaxThreads];
+    uint64_t order_end[kMaxThreads];
 };
 
 }  // namespace vfsmc

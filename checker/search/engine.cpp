@@ -42,12 +42,13 @@ using clk = std::chrono::steady_clock;
 // configuration), its statistics and its best counterexample. The Relacy
 // callbacks reach the running one through `g`.
 struct EngineState {
-    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, ThreadClasses tc, RefusedPromise rp, KeptCut kc,
-                const MutationInfo* m)
-        : policies(cut, dpor_search, kc), handoff(h), commute(c), classes(tc), refused(rp), mutation(m) {}
+    EngineState(StaleCut cut, bool dpor_search, Handoff h, Commute c, FenceOrder f, ThreadClasses tc, RefusedPromise rp,
+                KeptCut kc, const MutationInfo* m)
+        : policies(cut, dpor_search, kc), handoff(h), commute(c), fence_order(f), classes(tc), refused(rp), mutation(m) {}
     SearchPolicies policies;
     Handoff handoff;
     Commute commute;
+    FenceOrder fence_order;        // dpor's observed-fence-order rule (fence_order.h)
     ThreadClasses classes;         // dpor's identical-threads rule (symmetry.h): none when off
     RefusedPromise refused;        // dpor's refused-promise rule (refused.h)
     const MutationInfo* mutation;  // the models' mutation (nullptr: none), installed as Runtime::mutation
@@ -587,6 +588,7 @@ struct SearchSettings {
     StaleCut stale_cut = StaleCut::reorder;
     Handoff handoff = Handoff::on;
     Commute commute = Commute::on;
+    FenceOrder fence_order = FenceOrder::observed;
     Symmetry symmetry = Symmetry::on;
     RefusedPromise refused = RefusedPromise::stop;
     KeptCut kept_cut = KeptCut::on;
@@ -691,7 +693,7 @@ RunResult run_with(const Scenario& s, const SearchSpec& ss, const SearchSettings
     const Symmetry sym = ss.strategy == Strategy::dpor && !replay ? set.symmetry : Symmetry::off;
     const KeptCut kept = ss.strategy == Strategy::dpor && !replay ? set.kept_cut : KeptCut::off;
     EngineState search(strategy_row(ss.strategy).every_rf && !replay ? set.stale_cut : StaleCut::none, ss.strategy == Strategy::dpor,
-                       set.handoff, set.commute, thread_classes(s, sym), set.refused, kept, set.mutation);
+                       set.handoff, set.commute, set.fence_order, thread_classes(s, sym), set.refused, kept, set.mutation);
     sim::take_reads_cut();  // none left over from an earlier run
     struct Running {
         explicit Running(EngineState* e) {
@@ -776,6 +778,7 @@ RealHeap::RealHeap() { ctx_access::disable_alloc(rl::ctx())++; }
 RealHeap::~RealHeap() { ctx_access::disable_alloc(rl::ctx())--; }
 Handoff dpor_handoff() { return g->handoff; }
 Commute dpor_commute() { return g->commute; }
+FenceOrder dpor_fence_order() { return g->fence_order; }
 const ThreadClasses* dpor_symmetry() { return g->classes.any() ? &g->classes : nullptr; }
 RefusedPromise dpor_refused() { return g->refused; }
 PctConfig& pct_config() { return g->pct; }
@@ -786,7 +789,7 @@ constexpr long kMinimizeExecutionsPerBound = 20000;
 
 RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.fence_order, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     struct Linked {
         explicit Linked(DporLink* l) { g_link = l; }
         ~Linked() { g_link = nullptr; }
@@ -796,14 +799,14 @@ RunResult run_piece(const Scenario& s, const RunOptions& opt, DporLink* link) {
 
 RunResult run_scenario(const Scenario& s, const RunOptions& opt) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.fence_order, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     RunResult first = run_with(s, ss, set, nullptr, opt.progress, "", 0, opt.collect_outcomes);
     return minimize_counterexample(s, opt, first);
 }
 
 RunResult minimize_counterexample(const Scenario& s, const RunOptions& opt, RunResult first) {
     const SearchSpec& ss = opt.override_search ? opt.search : s.search;
-    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
+    const SearchSettings set{opt.stale_cut, opt.handoff, opt.commute, opt.fence_order, opt.symmetry, opt.refused, opt.kept_cut, mutation_of(opt.mutation)};
     if (!opt.minimize || stop_requested || first.verdict != Verdict::violated || first.invariant == "relacy-check" ||
         first.invariant == "livelock")
         return first;

@@ -11,6 +11,7 @@
 
 #include "contract/model.h"
 #include "search/commute.h"
+#include "search/fence_order.h"
 #include "search/handoff.h"
 #include "search/kept_cut.h"
 #include "search/refused.h"
@@ -34,6 +35,9 @@ struct RunOptions {
     Handoff handoff = Handoff::on;
     // dpor's commuting-adds rule (search/commute.h): tests compare with `off`.
     Commute commute = Commute::on;
+    // dpor's observed-fence-order rule (search/fence_order.h): tests
+    // compare with `all`.
+    FenceOrder fence_order = FenceOrder::observed;
     // dpor's identical-threads rule (search/symmetry.h): `run --no-symmetry`
     // and the tests turn it off.
     Symmetry symmetry = Symmetry::on;

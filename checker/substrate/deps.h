@@ -56,6 +56,18 @@ struct Access {
     uint8_t await;   // only read by a wait condition that failed and parked (search/await_marks.h)
     uint8_t lk;      // kLk* bits
     uint8_t add;     // every access of the key in the step is a blind add (note_blind_add, search/commute.h)
+    uint8_t quiet;   // what knowing the step's read-only accesses of the key bounds: kQuiet* (search/fence_order.h)
+};
+
+// What knowing a read-only access bounds in another thread's accesses of
+// its key, for dpor's observed-fence-order rule (search/fence_order.h):
+// Access::quiet, the least of the step's accesses of the key (a write
+// bounds everything).
+enum : uint8_t {
+    kQuietNone = 0,    // any access of the key
+    kQuietReads = 1,   // its writes only: a read of an object's liveness (only a free checks what came before it)
+    kQuietAll = 2,     // nothing, but for the race check of a C plain access: a marked load of a setup's store
+                       // (an initial value, first in its location's coherence order)
 };
 
 constexpr int kMaxStepAccesses = 48;   // per step; more is folded into kKeyAll
@@ -82,17 +94,20 @@ extern Deps g_deps;
 inline Deps& deps() { return g_deps; }
 
 // The running thread's current step touches `key`.
-inline void note_access(Key key, bool write) {
+// `quiet`: what knowing this access bounds, when it reads (kQuiet*).
+inline void note_access(Key key, bool write, uint8_t quiet = kQuietNone) {
     Deps& d = deps();
     if (!d.enabled) return;
+    if (write) quiet = kQuietNone;
     for (int i = 0; i < d.nstep; i++)
         if (d.step[i].key == key) {
             d.step[i].write |= write;
             d.step[i].lk &= (uint8_t)~kLkLastRelease;  // an access after the release
             d.step[i].add = 0;                         // an access that is no blind add (note_blind_add sets it again)
+            if (quiet < d.step[i].quiet) d.step[i].quiet = quiet;
             return;
         }
-    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0, 0};
+    if (d.nstep < kMaxStepAccesses) d.step[d.nstep++] = {key, (uint8_t)write, 0, 0, 0, quiet};
     else d.step_overflow = true;
 }
 // Thread t stops at the scheduling point before an access: a write of an

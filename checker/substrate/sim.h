@@ -216,6 +216,14 @@ inline void note_strong_fence(int me, rl::timestamp_t at) {
     g_wmb_cover[me] = std::max(g_wmb_cover[me], at);
 }
 inline bool g_setup = false;   // the model's setup is running (before its threads)
+// The running thread's last load read a store of the model's setup (not a
+// promise, not an RMW's); and some access of this execution was a C plain
+// one (load_read_setup(), plain_access_seen()).
+inline bool g_load_read_setup = false;
+inline bool g_plain_access = false;
+// The program makes no C plain access: its front end said so for this
+// execution (declare_marked_only()).
+inline bool g_marked_only = false;
 inline uint64_t g_reads_cut = 0;
 }
 // Loads, since the last call, that could have read a store older than the
@@ -791,6 +799,40 @@ inline Clocks running_clocks() {
     return c;
 }
 
+// What thread `t` knows as it stops at a scheduling point, for dpor's
+// observed-fence-order rule (search/fence_order.h): its own clock (the
+// stamp of its latest load or store) and, of each thread, the latest event
+// it knows (its acquired and acquire-fence clocks joined). False, and
+// nothing read, when `t` is not the running thread (the end of an
+// execution runs on no thread).
+inline bool running_knowledge(int t, uint64_t& own, uint64_t* know) {
+    rl::thread_info_base* b = rl::ctx().threadx_;
+    if (!b || (int)b->index_ != t) return false;
+    Clocks c = detail::g_clocks(b);
+    own = *c.own;
+    for (int u = 0; u < c.nthreads; u++) know[u] = std::max(c.acq_rel[u], c.acq_fence[u]);
+    for (int u = c.nthreads; u < kMaxSimThreads; u++) know[u] = 0;
+    return true;
+}
+// Whether the running thread's last load read a store the model's setup
+// made (an initial value: first in its location's coherence order), and
+// whether any access of this execution so far was a C plain one: for
+// dpor's observed-fence-order rule (search/fence_order.h).
+inline bool load_read_setup() { return detail::g_load_read_setup; }
+inline bool plain_access_seen() { return detail::g_plain_access; }
+// The running program makes no C plain access and frees no object, in
+// this execution or any other (its front end knows its whole program):
+// declare_marked_only(); marked_only() also checks that no plain access
+// ran. (promises_made(), below: the promises of this execution so far; a
+// thread's knowledge may grow when another thread keeps one.)
+inline void declare_marked_only() { detail::g_marked_only = true; }
+inline bool marked_only() { return detail::g_marked_only && !detail::g_plain_access; }
+// The seq_cst fence order's clock: what the strong fences so far knew.
+inline void fence_order_clock(uint64_t* out, int n) {
+    const rl::timestamp_t* g = rl::ctx().seq_cst_fence_order_;
+    for (int u = 0; u < n; u++) out[u] = g[u];
+    for (int u = n; u < kMaxSimThreads; u++) out[u] = 0;
+}
 // A spinlock released (its release store just made), and one taken (its
 // acquire just made, its load the thread's latest): po-unlock-lock-po,
 // above. `lock`: the lock word.
@@ -963,6 +1005,9 @@ inline void begin_execution_deps() {
         detail::g_dep_told[t] = false;
     }
     detail::g_npromises = 0;
+    detail::g_load_read_setup = false;
+    detail::g_plain_access = false;
+    detail::g_marked_only = false;
     detail::g_nearly = 0;
     detail::g_npending_races = 0;
     detail::g_early_noted = -1;
@@ -1615,12 +1660,14 @@ class atomic {
             for (int t = 0; t < th.nthreads; t++) p.known[t] = t == th.index ? p.at : known(th, dep, t, true, !plain_);
             value = promised;
             rmw_promised_ = writes;
+            detail::g_load_read_setup = false;
         } else {
             unsigned index = load_index(th, mo, rmw, dep);
             // A conditional RMW that fails is a relaxed read (rmw_cond()).
             if (cond_ && !cond_passed_) mo = MemOrder::relaxed;
             Rec& r = hist_[index % kHistory];
             value = r.value;
+            detail::g_load_read_setup = r.setup && !rmw;
             read_thread = r.thread;
             read_stamp = r.stamp;
             // What the load is ordered after: what its store published,
@@ -2596,7 +2643,10 @@ public:
     // rmw-release-ignores-loads).
     void set_rmw_release_orders_loads(bool on) { rmw_release_orders_loads_ = on; }
     // The running load or store is a C plain access, not a marked one.
-    void set_plain(bool on) { plain_ = on; }
+    void set_plain(bool on) {
+        plain_ = on;
+        if (on) detail::g_plain_access = true;
+    }
     // Whether a conditional RMW run now as a relaxed read could read a
     // store whose value `pass` refuses, or promise such a value: the
     // choices do_load() offers a failing one (rmw_cond() with only_fail),
