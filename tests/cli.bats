@@ -24,30 +24,21 @@ nlines() { [ -z "$1" ] && echo 0 || printf '%s\n' "$1" | wc -l; }
 # Each litmus test named on stdin prints the same herd7 output (--stable)
 # with the environment assignments given as without them, two tests at a
 # time; the ones that differ are printed. Sets n to the number that match.
-same_output_with() {
-  cat >"$tmp/same" <<'EOF'
-f=$1; shift
-a=$("$VFSMC" litmus --stable "$f" 2>&1)
-b=$(env "$@" "$VFSMC" litmus --stable "$f" 2>&1)
-[ "$a" == "$b" ] && echo same || { echo "$f differs:"; diff <(echo "$a") <(echo "$b") | head -5; }
-EOF
-  local res
-  res=$(VFSMC="$VFSMC" xargs -P2 -I{} bash "$tmp/same" {} "$@")
-  n=$(grep -c '^same$' <<<"$res")
-  ! grep -v '^same$' <<<"$res" | head -20 | grep .
-}
-
-# As same_output_with, but the herd7 states and answer only: the lines of
+# same_states_with compares the states and the answer only: the lines of
 # execution counts (Positive:, Observation) are left out.
-same_states_with() {
+same_output_with() { compare_litmus_output '' "$@"; }
+same_states_with() { compare_litmus_output '^(Positive:|Observation)' "$@"; }
+compare_litmus_output() {
   cat >"$tmp/same" <<'EOF'
-f=$1; shift
-a=$("$VFSMC" litmus --stable "$f" 2>&1 | grep -v -e '^Positive:' -e '^Observation')
-b=$(env "$@" "$VFSMC" litmus --stable "$f" 2>&1 | grep -v -e '^Positive:' -e '^Observation')
+drop=$1; f=$2; shift 2
+out() { if [ -n "$drop" ]; then "$@" 2>&1 | grep -v -E "$drop"; else "$@" 2>&1; fi; }
+a=$(out "$VFSMC" litmus --stable "$f")
+b=$(out env "$@" "$VFSMC" litmus --stable "$f")
 [ "$a" == "$b" ] && echo same || { echo "$f differs:"; diff <(echo "$a") <(echo "$b") | head -5; }
 EOF
-  local res
-  res=$(VFSMC="$VFSMC" xargs -P2 -I{} bash "$tmp/same" {} "$@")
+  local drop=$1 res
+  shift
+  res=$(VFSMC="$VFSMC" xargs -P2 -I{} bash "$tmp/same" "$drop" {} "$@")
   n=$(grep -c '^same$' <<<"$res")
   ! grep -v '^same$' <<<"$res" | head -20 | grep .
 }
