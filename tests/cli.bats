@@ -43,6 +43,19 @@ EOF
   ! grep -v '^same$' <<<"$res" | head -20 | grep .
 }
 
+# The generated set into $tmp/gen, then every corpus and generated test
+# whose text matches the pattern compared by `compare` (same_output_with or
+# same_states_with) with the environment assignments given: more than
+# 3,000 of them, all the same.
+compare_corpus_and_generated() {
+  local compare=$1 pattern=$2
+  shift 2
+  vf litmus --generate "$tmp/gen"
+  [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
+  "$compare" "$@" < <(grep -rlE "$pattern" litmus litmus-lkmm litmus-oracle "$tmp/gen" | sort) || return 1
+  [ "$n" -gt 3000 ] || { echo "only $n tests"; return 1; }
+}
+
 # The shape of a bad-input line: "error: ", the file, then either the JSON position of
 # invalid JSON, or the JSON path, what is wrong and what is accepted.
 shape_ok() {
@@ -1108,11 +1121,8 @@ witness_replays() {
 # its mutant, which also takes a load before smp_rmb(), misses
 # LB+rmbonceonces's Sometimes; and under a layer mutation it is off.
 @test "litmus: a load before a full barrier makes no promise, with the same answers and states as with promises" {
-  vf litmus --generate "$tmp/gen"
-  [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
   local n
-  same_output_with VFSMC_TEST_MB_PROMISE=off < <(grep -rlE 'smp_mb\(\)|synchronize_s?rcu' litmus litmus-lkmm litmus-oracle "$tmp/gen" | sort) || return 1
-  [ "$n" -gt 3000 ] || { echo "only $n tests"; return 1; }
+  compare_corpus_and_generated same_output_with 'smp_mb\(\)|synchronize_s?rcu' VFSMC_TEST_MB_PROMISE=off || return 1
   vf litmus --check litmus/LB+rmbonceonces.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
   VFSMC_TEST_MB_PROMISE=mutant vf litmus --check litmus/LB+rmbonceonces.litmus
@@ -1166,11 +1176,9 @@ witness_replays() {
 # counts may differ); the rule's unsound mutant, which orders no two, loses
 # the Sometimes of MP+po-mbtrail+mb.
 @test "litmus: dpor's observed-fence-order rule loses no state of any corpus or generated test with a strong fence" {
-  vf litmus --generate "$tmp/gen"
-  [ "$rc" -eq 0 ] || { echo "got exit $rc: $err"; return 1; }
   local n
-  same_states_with VFSMC_TEST_FENCE_ORDER=all < <(grep -rlE 'smp_mb|synchronize_s?rcu|xchg|cmpxchg|_return|smp_store_mb|_after_|_before_atomic|spin_lock' litmus litmus-lkmm litmus-oracle "$tmp/gen" | sort) || return 1
-  [ "$n" -gt 3000 ] || { echo "only $n tests"; return 1; }
+  compare_corpus_and_generated same_states_with 'smp_mb|synchronize_s?rcu|xchg|cmpxchg|_return|smp_store_mb|_after_|_before_atomic|spin_lock' \
+    VFSMC_TEST_FENCE_ORDER=all || return 1
   vf litmus --check litmus/MP+po-mbtrail+mb.litmus
   [ "$rc" -eq 0 ] || { echo "got exit $rc: $out $err"; return 1; }
   VFSMC_TEST_FENCE_ORDER=mutant vf litmus --check litmus/MP+po-mbtrail+mb.litmus
