@@ -57,14 +57,25 @@
 // there on (the same choices, the same values, the same verdict), and
 // the two fences are independent for the race analysis (dpor.h,
 // analyze(), which asks as it reaches B, when happens-before is known for
-// the steps before it); otherwise they are dependent, as any two fences
-// were before the rule. The sleep sets keep every two fences dependent
-// (AccSet), which only wakes more sleepers. An execution with more than
-// kMaxObservedFences fence steps keeps every pair dependent.
+// the steps before it); otherwise they are dependent, as two writes of one
+// key are. An execution with more than kMaxObservedFences fence steps
+// keeps every pair dependent.
+//
+// The sleep sets must decide before the steps to come are known (dpor.h,
+// fences_commute()). A thread asleep on a fence step stays asleep past
+// another thread's fence step, dependent with it only through the fence
+// order, when neither fence learns, in either order, an event whose
+// knowledge bounds any access at all. That takes a program with no C plain
+// access and no free (sim::marked_only(): its front end says so, as `vfsmc
+// litmus` does for a test without a plain access), where a load of an
+// initial value and a read of an object's liveness bound nothing, and an
+// execution with no promise made so far, where what the sleeping thread
+// knows has not changed since it was put to sleep. Otherwise the two stay
+// dependent for the sleep sets, which only wakes more sleepers.
 //
 // FenceOrder::all orders every two fences (the tests compare the two), and
-// FenceOrder::mutant is a test-only, unsound mutation: no two fences are
-// ordered, observed or not, which the tests must catch.
+// FenceOrder::mutant is a test-only, unsound mutation: the race analysis
+// orders no two fences, observed or not, which the tests must catch.
 #pragma once
 
 #include <cstdint>
