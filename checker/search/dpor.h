@@ -589,6 +589,7 @@ private:
         overflow_.last_acq = -1;
         overflow_.last_write_release = false;
         overflow_.adds = false;
+        overflow_.sig_bit = -1;
         for (int u = 0; u < (int)N; u++) {
             overflow_.last_read[u] = -1;
             overflow_.last_read_await[u] = 0;
@@ -724,6 +725,7 @@ private:
         // thread's own clock when its thread's step before it closed, and
         // that step.
         const uint8_t quiet_cap = sim::plain_access_seen() ? kQuietReads : kQuietAll;
+        next_sig_bit_ = 0;
         seen_.assign(n, KeySigs{});
         told_.assign(n, KeySigs{});
         own_start_.assign(n, 0);
@@ -739,11 +741,12 @@ private:
                 for (int a = 0; a < s.acc.n; a++) {
                     const Access& acc = s.acc.a[a];
                     if (acc.key == kKeyScFence) continue;
-                    seen_[i].any.add(acc.key);
-                    if (acc.write) seen_[i].w.add(acc.key);
+                    int bit = sig_bit(acc.key);
+                    seen_[i].any.add(bit);
+                    if (acc.write) seen_[i].w.add(bit);
                     uint8_t q = acc.write ? kQuietNone : std::min(acc.quiet, quiet_cap);
-                    if (q == kQuietNone) told_[i].any.add(acc.key);
-                    if (q <= kQuietReads) told_[i].w.add(acc.key);
+                    if (q == kQuietNone) told_[i].any.add(bit);
+                    if (q <= kQuietReads) told_[i].w.add(bit);
                 }
             }
             int p = last[s.thread];
@@ -758,6 +761,15 @@ private:
             suffix_[(size_t)i * N + steps_[i].thread].join(seen_[i]);
         }
         return true;
+    }
+    // The key's bit in the signatures (KeySig): the keys numbered in the
+    // order they first appear in the execution; -1 (every bit) for a key
+    // past the analysis table's room.
+    int sig_bit(Key k) {
+        KeyState& ks = key_state(k);
+        if (&ks == &overflow_) return -1;
+        if (ks.sig_bit < 0) ks.sig_bit = next_sig_bit_++;
+        return ks.sig_bit & 127;
     }
     // What thread u was known by the thread of step i when its step before
     // i closed (at most what it knew at the fence of step i): 0 where not
@@ -1196,6 +1208,7 @@ private:
         uint8_t last_read_await[N];   // that read was a failed await's
         int last_add[N];              // each thread's last blind add since the last other write (commute.h)
         bool adds;                    // some last_add is set
+        int sig_bit;                  // its number for the observed-fence-order rule (sig_bit()), -1: none yet
     };
     // Per-key state of the analysis: an open-addressing table, cleared by
     // generation rather than by writing it.
@@ -1219,6 +1232,7 @@ private:
                 sl.ks.last_write_release = false;
                 sl.ks.last_acq = -1;
                 sl.ks.adds = false;
+                sl.ks.sig_bit = -1;
                 for (int u = 0; u < (int)N; u++) {
                     sl.ks.last_read[u] = -1;
                     sl.ks.last_read_await[u] = 0;
@@ -1245,6 +1259,7 @@ private:
     rl::vector<int>::type fence_steps_, prev_step_;
     rl::vector<uint64_t>::type own_start_;
     typename rl::vector<KeySigs>::type seen_, told_, suffix_;
+    int next_sig_bit_ = 0;
 };
 
 }  // namespace vfsmc

@@ -50,8 +50,8 @@
 // are those whose stamps in its thread's own clock lie between the close of
 // that thread's previous step and its own (substrate/sim.h: every load and
 // store of a thread takes the next stamp). Keys are compared through a
-// 128-bit signature of each step's keys, so two keys that share a bit count
-// as one: more pairs ordered, never fewer.
+// 128-bit signature of each step's keys (KeySig), where two keys that
+// share a bit count as one: more pairs ordered, never fewer.
 //
 // When no such X exists, the two orders lead to the same executions from
 // there on (the same choices, the same values, the same verdict), and
@@ -92,13 +92,17 @@ enum class FenceOrder : uint8_t {
 // (the analysis is quadratic in them).
 constexpr int kMaxObservedFences = 16;
 
-// A 128-bit signature of a set of keys (more bits set: more pairs ordered).
+// A 128-bit signature of a set of keys. The analysis numbers the keys of
+// an execution in the order they first appear (dpor.h, sig_bit()), key
+// number i is bit i mod 128: exact up to 128 keys, and past that two keys
+// may share a bit (more pairs ordered, never fewer). The numbering follows
+// the execution, not the keys' values, so the search is the same whatever
+// addresses a build gives the names keys are made of.
 struct KeySig {
     uint64_t w[2] = {0, 0};
-    void add(uint32_t key) {
-        uint32_t h = key * 2654435761u;
-        h ^= h >> 15;
-        w[(h >> 6) & 1] |= uint64_t(1) << (h & 63);
+    void add(int bit) {
+        if (bit < 0) fill();
+        else w[(bit >> 6) & 1] |= uint64_t(1) << (bit & 63);
     }
     void fill() { w[0] = w[1] = ~uint64_t(0); }
     void join(const KeySig& o) {
